@@ -1,0 +1,2 @@
+/* Policy decision benchmark: placeholder until issue 3 lands. */
+int main(void) { return 0; }

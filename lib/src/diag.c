@@ -1,0 +1,224 @@
+/* Reports: diagnostics, instructions and the strings they own. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+const char *boxlint_status_str(boxlint_status status) {
+  switch (status) {
+  case BOXLINT_OK: return "BOXLINT_OK";
+  case BOXLINT_EINVAL: return "BOXLINT_EINVAL";
+  case BOXLINT_ENOMEM: return "BOXLINT_ENOMEM";
+  case BOXLINT_ESYNTAX: return "BOXLINT_ESYNTAX";
+  case BOXLINT_ELIMIT: return "BOXLINT_ELIMIT";
+  case BOXLINT_EREGEX: return "BOXLINT_EREGEX";
+  }
+  return "unknown";
+}
+
+const char *boxlint_severity_str(boxlint_severity severity) {
+  switch (severity) {
+  case BOXLINT_SEVERITY_ERROR: return "error";
+  case BOXLINT_SEVERITY_WARNING: return "warning";
+  case BOXLINT_SEVERITY_INFO: return "info";
+  case BOXLINT_SEVERITY_OFF: return "off";
+  }
+  return "off";
+}
+
+const char *boxlint_version(void) { return BOXLINT_VERSION_STRING; }
+
+boxlint_status boxlint_report_new(boxlint_report **out, const boxlint_alloc *alloc) {
+  if (!out) return BOXLINT_EINVAL;
+  *out = NULL;
+  boxlint__mem m;
+  boxlint__mem_init(&m, alloc);
+  boxlint_report *r = boxlint__malloc(&m, sizeof *r);
+  if (!r) return BOXLINT_ENOMEM;
+  memset(r, 0, sizeof *r);
+  r->mem = m;
+  *out = r;
+  return BOXLINT_OK;
+}
+
+void boxlint_report_free(boxlint_report *r) {
+  if (!r) return;
+  boxlint__mem m = r->mem;
+  boxlint__arena_free(&r->arena, &m);
+  boxlint__free(&m, r->diags);
+  boxlint__free(&m, r->instrs);
+  boxlint__free(&m, r);
+}
+
+void boxlint_report_clear(boxlint_report *r) {
+  if (!r) return;
+  boxlint__arena_reset(&r->arena);
+  r->ndiags = 0;
+  r->ninstrs = 0;
+  r->oom = 0;
+}
+
+size_t boxlint_report_diag_count(const boxlint_report *r) { return r ? r->ndiags : 0; }
+
+const boxlint_diag *boxlint_report_diag(const boxlint_report *r, size_t i) {
+  return r && i < r->ndiags ? &r->diags[i] : NULL;
+}
+
+size_t boxlint_report_count_at_least(const boxlint_report *r, boxlint_severity min) {
+  size_t n = 0;
+  if (!r) return 0;
+  for (size_t i = 0; i < r->ndiags; i++) n += r->diags[i].severity >= min;
+  return n;
+}
+
+size_t boxlint_report_instruction_count(const boxlint_report *r) { return r ? r->ninstrs : 0; }
+
+const boxlint_instruction *boxlint_report_instruction(const boxlint_report *r, size_t i) {
+  return r && i < r->ninstrs ? &r->instrs[i] : NULL;
+}
+
+void *boxlint__ralloc(boxlint_report *r, size_t n) {
+  void *p = boxlint__arena_alloc(&r->arena, &r->mem, n);
+  if (!p) r->oom = 1;
+  return p;
+}
+
+char *boxlint__rstrdup(boxlint_report *r, const char *p, size_t n) {
+  if (n == SIZE_MAX) return NULL;
+  char *s = boxlint__ralloc(r, n + 1);
+  if (!s) return NULL;
+  if (n) memcpy(s, p, n);
+  s[n] = 0;
+  return s;
+}
+
+const char *boxlint__rvprintf(boxlint_report *r, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0) return NULL;
+  char *s = boxlint__ralloc(r, (size_t)n + 1);
+  if (!s) return NULL;
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  return s;
+}
+
+const char *boxlint__rprintf(boxlint_report *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const char *s = boxlint__rvprintf(r, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+boxlint_diag *boxlint__report_add(boxlint_report *r, const char *rule, boxlint_severity sev,
+                                  int32_t command) {
+  if (r->ndiags == r->cap_diags) {
+    size_t cap = r->cap_diags ? r->cap_diags * 2 : 16;
+    boxlint_diag *d = boxlint__realloc(&r->mem, r->diags, r->cap_diags * sizeof *d,
+                                       cap * sizeof *d);
+    if (!d) {
+      r->oom = 1;
+      return NULL;
+    }
+    r->diags = d;
+    r->cap_diags = cap;
+  }
+  boxlint_diag *d = &r->diags[r->ndiags++];
+  memset(d, 0, sizeof *d);
+  d->rule = rule;
+  d->severity = sev;
+  d->command = command;
+  d->message = "";
+  return d;
+}
+
+void boxlint__diag_fix(boxlint_report *r, boxlint_diag *d, size_t offset, size_t length,
+                       const char *text, size_t text_len, const char *description) {
+  boxlint_fix *f = boxlint__ralloc(r, sizeof *f);
+  if (!f) return;
+  f->offset = offset;
+  f->length = length;
+  f->text = boxlint__rstrdup(r, text, text_len);
+  f->text_len = text_len;
+  f->description = description;
+  if (f->text) d->fix = f;
+}
+
+boxlint_instruction *boxlint__report_add_instruction(boxlint_report *r) {
+  if (r->ninstrs == r->cap_instrs) {
+    size_t cap = r->cap_instrs ? r->cap_instrs * 2 : 16;
+    boxlint_instruction *p = boxlint__realloc(&r->mem, r->instrs, r->cap_instrs * sizeof *p,
+                                              cap * sizeof *p);
+    if (!p) {
+      r->oom = 1;
+      return NULL;
+    }
+    r->instrs = p;
+    r->cap_instrs = cap;
+  }
+  boxlint_instruction *in = &r->instrs[r->ninstrs++];
+  memset(in, 0, sizeof *in);
+  return in;
+}
+
+static int diag_before(const boxlint_diag *a, const boxlint_diag *b) {
+  if (a->command != b->command) return a->command < b->command;
+  return a->offset < b->offset;
+}
+
+void boxlint__report_sort(boxlint_report *r, size_t from) {
+  /* Insertion sort: diagnostics arrive almost in order, and it is stable. */
+  for (size_t i = from + 1; i < r->ndiags; i++) {
+    boxlint_diag x = r->diags[i];
+    size_t j = i;
+    while (j > from && diag_before(&x, &r->diags[j - 1])) {
+      r->diags[j] = r->diags[j - 1];
+      j--;
+    }
+    r->diags[j] = x;
+  }
+}
+
+const char *boxlint__quote(boxlint_report *r, const char *p, size_t n, size_t max_cp) {
+  /* Worst case: every byte becomes 4 bytes, plus "..." and NUL. */
+  size_t lim = n;
+  size_t cp = 0, i = 0;
+  for (; i < n; i++) {
+    unsigned char c = (unsigned char)p[i];
+    if ((c & 0xC0) != 0x80) {
+      if (cp == max_cp) break;
+      cp++;
+    }
+  }
+  lim = i;
+  int cut = lim < n;
+  if (lim > (SIZE_MAX - 8) / 4) return NULL;
+  char *out = boxlint__ralloc(r, lim * 4 + 8);
+  if (!out) return NULL;
+  size_t o = 0;
+  static const char hex[] = "0123456789abcdef";
+  for (i = 0; i < lim; i++) {
+    unsigned char c = (unsigned char)p[i];
+    if (c == '\n') { out[o++] = '\\'; out[o++] = 'n'; }
+    else if (c == '\r') { out[o++] = '\\'; out[o++] = 'r'; }
+    else if (c == '\t') { out[o++] = '\\'; out[o++] = 't'; }
+    else if (c < 0x20 || c == 0x7f) {
+      out[o++] = '\\'; out[o++] = 'x'; out[o++] = hex[c >> 4]; out[o++] = hex[c & 15];
+    } else if (c >= 0x80) {
+      uint32_t cpv;
+      size_t l = boxlint__utf8_decode((const unsigned char *)p + i, lim - i, &cpv);
+      if (!l) {
+        out[o++] = '\\'; out[o++] = 'x'; out[o++] = hex[c >> 4]; out[o++] = hex[c & 15];
+      } else {
+        memcpy(out + o, p + i, l);
+        o += l;
+        i += l - 1;
+      }
+    } else out[o++] = (char)c;
+  }
+  if (cut) { out[o++] = '.'; out[o++] = '.'; out[o++] = '.'; }
+  out[o] = 0;
+  return out;
+}

@@ -1,0 +1,2 @@
+/* NetworkPolicy entries and policies: placeholder until issue 3 lands. */
+#include "internal.h"

@@ -1,0 +1,100 @@
+/* Private to the library: the report's layout, its arena, and helpers shared across files.
+ * Cross-file internals are named boxlint__<name>. */
+#ifndef boxlint_INTERNAL_H
+#define boxlint_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "boxlint/boxlint.h"
+
+#if defined(__GNUC__)
+#define BOXLINT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define BOXLINT_PRINTF(f, a)
+#endif
+
+/* Allocation through a resolved allocator (never NULL members). */
+typedef struct boxlint__mem {
+  boxlint_alloc a;
+} boxlint__mem;
+
+void boxlint__mem_init(boxlint__mem *m, const boxlint_alloc *alloc);
+void *boxlint__malloc(const boxlint__mem *m, size_t n);
+void *boxlint__realloc(const boxlint__mem *m, void *p, size_t old_n, size_t n);
+void boxlint__free(const boxlint__mem *m, void *p);
+
+/* A chunked bump allocator: pointers stay valid until the arena is reset. */
+typedef struct boxlint__chunk boxlint__chunk;
+typedef struct boxlint__arena {
+  boxlint__chunk *head, *cur;
+} boxlint__arena;
+
+void *boxlint__arena_alloc(boxlint__arena *ar, const boxlint__mem *m, size_t n);
+void boxlint__arena_reset(boxlint__arena *ar);
+void boxlint__arena_free(boxlint__arena *ar, const boxlint__mem *m);
+
+struct boxlint_report {
+  boxlint__mem mem;
+  boxlint__arena arena;
+  boxlint_diag *diags;
+  size_t ndiags, cap_diags;
+  boxlint_instruction *instrs;
+  size_t ninstrs, cap_instrs;
+  int oom; /* an allocation failed since the last clear */
+};
+
+/* Arena helpers on a report. All return NULL (and set report->oom) on failure. */
+void *boxlint__ralloc(boxlint_report *r, size_t n);
+char *boxlint__rstrdup(boxlint_report *r, const char *p, size_t n);
+const char *boxlint__rprintf(boxlint_report *r, const char *fmt, ...) BOXLINT_PRINTF(2, 3);
+const char *boxlint__rvprintf(boxlint_report *r, const char *fmt, va_list ap);
+
+/* Append a diagnostic with the given rule (static id), severity and command; the caller fills
+ * the rest. Returns NULL on OOM. Positions default to 0. */
+boxlint_diag *boxlint__report_add(boxlint_report *r, const char *rule, boxlint_severity sev,
+                                  int32_t command);
+/* Attach a fix to `d`. */
+void boxlint__diag_fix(boxlint_report *r, boxlint_diag *d, size_t offset, size_t length,
+                       const char *text, size_t text_len, const char *description);
+/* Reserve a new instruction slot (zeroed); NULL on OOM. */
+boxlint_instruction *boxlint__report_add_instruction(boxlint_report *r);
+/* Sort diagnostics [from, ndiags) by command then offset (stable). */
+void boxlint__report_sort(boxlint_report *r, size_t from);
+
+/* Printable, length-limited rendering of user text for messages: control bytes become \xNN
+ * (\n, \r, \t spelled so), at most `max_cp` code points then "...". Into the report's arena. */
+const char *boxlint__quote(boxlint_report *r, const char *p, size_t n, size_t max_cp);
+
+/* ASCII helpers (locale-independent). */
+static inline int boxlint__is_alpha(unsigned char c) {
+  return (unsigned char)((c | 0x20) - 'a') < 26;
+}
+static inline int boxlint__is_digit(unsigned char c) { return (unsigned char)(c - '0') < 10; }
+static inline unsigned char boxlint__lower(unsigned char c) {
+  return (unsigned char)((unsigned char)(c - 'A') < 26 ? c | 0x20 : c);
+}
+int boxlint__ieq(const char *a, size_t an, const char *b); /* ASCII case-insensitive, b NUL-term */
+
+/* Length of the valid UTF-8 sequence at p[0..n) (1-4), storing its code point, or 0 when the
+ * bytes there are not valid UTF-8 (overlong, surrogate, > U+10FFFF, truncated). */
+static inline size_t boxlint__utf8_decode(const unsigned char *p, size_t n, uint32_t *cp) {
+  unsigned char c = p[0];
+  if (c < 0x80) { *cp = c; return 1; }
+  size_t len;
+  uint32_t v, min;
+  if (c >= 0xC2 && c <= 0xDF) { len = 2; v = c & 0x1Fu; min = 0x80; }
+  else if (c >= 0xE0 && c <= 0xEF) { len = 3; v = c & 0x0Fu; min = 0x800; }
+  else if (c >= 0xF0 && c <= 0xF4) { len = 4; v = c & 0x07u; min = 0x10000; }
+  else return 0;
+  if (n < len) return 0;
+  for (size_t i = 1; i < len; i++) {
+    if ((p[i] & 0xC0) != 0x80) return 0;
+    v = (v << 6) | (p[i] & 0x3Fu);
+  }
+  if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+  *cp = v;
+  return len;
+}
+
+#endif
