@@ -1,1 +1,730 @@
-#include "internal.h"
+/*
+ * Arguments and flags as BuildKit's instruction parser checks them (buildkit-semantics.md §7,
+ * §8, §10, §11), plus the strict JSON reader that decides exec form (Go's encoding/json).
+ */
+#include <string.h>
+#include "dockerfile_int.h"
+
+/* ---- JSON ------------------------------------------------------------------------------ */
+
+#define JSON_MAX_DEPTH 10000 /* encoding/json's limit: deeper is a syntax error */
+
+typedef struct js {
+  const unsigned char *p, *e;
+} js;
+
+static void js_ws(js *j) {
+  while (j->p < j->e && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
+}
+
+static int js_hex(unsigned char c) {
+  return boxlint__is_digit(c) || ((unsigned char)((c | 0x20) - 'a') < 6);
+}
+
+/* A string at j->p ('"'). Returns 0 or -1. */
+static int js_string(js *j) {
+  j->p++;
+  while (j->p < j->e) {
+    unsigned char c = *j->p++;
+    if (c == '"') return 0;
+    if (c < 0x20) return -1;
+    if (c == '\\') {
+      if (j->p >= j->e) return -1;
+      c = *j->p++;
+      if (c == 'u') {
+        for (int k = 0; k < 4; k++)
+          if (j->p >= j->e || !js_hex(*j->p++)) return -1;
+      } else if (!strchr("\"\\/bfnrt", c) || c == 0) {
+        return -1;
+      }
+    }
+  }
+  return -1;
+}
+
+static int js_number(js *j) {
+  if (j->p < j->e && *j->p == '-') j->p++;
+  if (j->p >= j->e) return -1;
+  if (*j->p == '0') j->p++;
+  else if (*j->p >= '1' && *j->p <= '9') while (j->p < j->e && boxlint__is_digit(*j->p)) j->p++;
+  else return -1;
+  if (j->p < j->e && *j->p == '.') {
+    j->p++;
+    if (j->p >= j->e || !boxlint__is_digit(*j->p)) return -1;
+    while (j->p < j->e && boxlint__is_digit(*j->p)) j->p++;
+  }
+  if (j->p < j->e && (*j->p == 'e' || *j->p == 'E')) {
+    j->p++;
+    if (j->p < j->e && (*j->p == '+' || *j->p == '-')) j->p++;
+    if (j->p >= j->e || !boxlint__is_digit(*j->p)) return -1;
+    while (j->p < j->e && boxlint__is_digit(*j->p)) j->p++;
+  }
+  return 0;
+}
+
+static int js_lit(js *j, const char *w) {
+  size_t n = strlen(w);
+  if ((size_t)(j->e - j->p) < n || memcmp(j->p, w, n) != 0) return -1;
+  j->p += n;
+  return 0;
+}
+
+/* One value, iteratively: containers are tracked with a bit stack (1 = object). */
+static int js_value(js *j) {
+  unsigned char stack[JSON_MAX_DEPTH / 8 + 1];
+  size_t depth = 0;
+  for (;;) {
+    /* Parse a value start. */
+    js_ws(j);
+    if (j->p >= j->e) return -1;
+    unsigned char c = *j->p;
+    int opened = 0;
+    if (c == '[' || c == '{') {
+      if (depth >= JSON_MAX_DEPTH) return -1;
+      if (c == '{') stack[depth / 8] = (unsigned char)(stack[depth / 8] | (1u << (depth % 8)));
+      else stack[depth / 8] = (unsigned char)(stack[depth / 8] & ~(1u << (depth % 8)));
+      depth++;
+      j->p++;
+      js_ws(j);
+      if (j->p < j->e && *j->p == (c == '[' ? ']' : '}')) {
+        j->p++;
+        depth--;
+      } else if (c == '{') {
+        if (j->p >= j->e || *j->p != '"' || js_string(j)) return -1;
+        js_ws(j);
+        if (j->p >= j->e || *j->p++ != ':') return -1;
+        continue; /* parse the member's value */
+      } else {
+        opened = 1;
+      }
+    } else if (c == '"') {
+      if (js_string(j)) return -1;
+    } else if (c == 't') {
+      if (js_lit(j, "true")) return -1;
+    } else if (c == 'f') {
+      if (js_lit(j, "false")) return -1;
+    } else if (c == 'n') {
+      if (js_lit(j, "null")) return -1;
+    } else if (c == '-' || boxlint__is_digit(c)) {
+      if (js_number(j)) return -1;
+    } else {
+      return -1;
+    }
+    if (opened) continue; /* first element of an array */
+    /* After a value: close containers or go on with the next element. */
+    for (;;) {
+      if (depth == 0) return 0;
+      js_ws(j);
+      if (j->p >= j->e) return -1;
+      int obj = (stack[(depth - 1) / 8] >> ((depth - 1) % 8)) & 1;
+      c = *j->p++;
+      if (c == (obj ? '}' : ']')) {
+        depth--;
+        continue;
+      }
+      if (c != ',') return -1;
+      if (obj) {
+        js_ws(j);
+        if (j->p >= j->e || *j->p != '"' || js_string(j)) return -1;
+        js_ws(j);
+        if (j->p >= j->e || *j->p++ != ':') return -1;
+      }
+      break;
+    }
+  }
+}
+
+static const unsigned char *trim_left_space(const unsigned char *p, const unsigned char *e) {
+  size_t l;
+  while (p < e && (l = bl_lex_space(p, e)) != 0) p += l;
+  return p;
+}
+
+int bl_json_array(const char *s, size_t n, size_t *count) {
+  js j = {(const unsigned char *)s, (const unsigned char *)s + n};
+  j.p = trim_left_space(j.p, j.e);
+  *count = 0;
+  if (j.p >= j.e || *j.p != '[') return BL_JSON_NO;
+  const unsigned char *start = j.p;
+  if (js_value(&j)) return BL_JSON_NO;
+  js_ws(&j);
+  if (j.p != j.e) return BL_JSON_NO;
+  /* Valid: now walk the top-level elements for their kinds. */
+  j.p = start + 1;
+  js_ws(&j);
+  if (*j.p == ']') return BL_JSON_STRINGS;
+  int strings_only = 1;
+  for (;;) {
+    js_ws(&j);
+    if (*j.p != '"') strings_only = 0;
+    (void)js_value(&j); /* valid by construction */
+    (*count)++;
+    js_ws(&j);
+    if (*j.p++ == ']') break;
+  }
+  return strings_only ? BL_JSON_STRINGS : BL_JSON_NONSTRING;
+}
+
+static void put_utf8(const boxlint__mem *m, bl_buf *b, uint32_t c, int *err) {
+  char u[4];
+  size_t l;
+  if (c < 0x80) { u[0] = (char)c; l = 1; }
+  else if (c < 0x800) { u[0] = (char)(0xC0 | (c >> 6)); u[1] = (char)(0x80 | (c & 0x3F)); l = 2; }
+  else if (c < 0x10000) {
+    u[0] = (char)(0xE0 | (c >> 12)); u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+    u[2] = (char)(0x80 | (c & 0x3F)); l = 3;
+  } else {
+    u[0] = (char)(0xF0 | (c >> 18)); u[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    u[2] = (char)(0x80 | ((c >> 6) & 0x3F)); u[3] = (char)(0x80 | (c & 0x3F)); l = 4;
+  }
+  if (bl_buf_put(m, b, u, l)) *err = 1;
+}
+
+static uint32_t hex4(const unsigned char *p) {
+  uint32_t v = 0;
+  for (int k = 0; k < 4; k++) {
+    unsigned char c = p[k];
+    v = v * 16 + (uint32_t)(boxlint__is_digit(c) ? c - '0' : (c | 0x20) - 'a' + 10);
+  }
+  return v;
+}
+
+int bl_json_element(const boxlint__mem *m, const char *s, size_t n, size_t i, bl_buf *out) {
+  js j = {(const unsigned char *)s, (const unsigned char *)s + n};
+  j.p = trim_left_space(j.p, j.e) + 1;
+  out->len = 0;
+  for (size_t k = 0;; k++) {
+    js_ws(&j);
+    if (j.p >= j.e || *j.p == ']') return -1;
+    if (k == i) break;
+    if (js_value(&j)) return -1;
+    js_ws(&j);
+    if (j.p < j.e && *j.p == ',') j.p++;
+  }
+  if (*j.p != '"') return -1;
+  int err = 0;
+  if (bl_buf_put(m, out, "", 0)) return -1;
+  for (j.p++; j.p < j.e && *j.p != '"';) {
+    unsigned char c = *j.p++;
+    if (c != '\\') {
+      if (bl_buf_putc(m, out, (char)c)) return -1;
+      continue;
+    }
+    c = *j.p++;
+    switch (c) {
+    case 'b': c = '\b'; break;
+    case 'f': c = '\f'; break;
+    case 'n': c = '\n'; break;
+    case 'r': c = '\r'; break;
+    case 't': c = '\t'; break;
+    case 'u': {
+      uint32_t v = hex4(j.p);
+      j.p += 4;
+      if (v >= 0xD800 && v < 0xDC00 && j.e - j.p >= 6 && j.p[0] == '\\' && j.p[1] == 'u') {
+        uint32_t lo = hex4(j.p + 2);
+        if (lo >= 0xDC00 && lo < 0xE000) {
+          v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
+          j.p += 6;
+        }
+      }
+      if (v >= 0xD800 && v < 0xE000) v = 0xFFFD;
+      put_utf8(m, out, v, &err);
+      continue;
+    }
+    default: break; /* \" \\ \/ */
+    }
+    if (bl_buf_putc(m, out, (char)c)) return -1;
+  }
+  return err ? -1 : 0;
+}
+
+/* ---- parseWords (ENV, LABEL, ARG): word boundaries only; words keep their quotes -------- */
+
+typedef struct pw_word { size_t s, e, eq; } pw_word; /* eq: offset of the first '=' or SIZE_MAX */
+
+/* Calls `fn` for each word of logical [s, e). Returns the number of words. */
+static size_t parse_words(const bl_check *ck, const char *L, size_t s, size_t e,
+                          void (*fn)(void *ctx, const pw_word *w), void *ctx) {
+  enum { SP, WORD, QUOTE } phase = SP;
+  const unsigned char *p = (const unsigned char *)L;
+  unsigned char quote = 0, esc = (unsigned char)ck->cx.esc;
+  int blank_ok = 0;
+  size_t n = 0, len_in_word = 0;
+  pw_word w = {0, 0, SIZE_MAX};
+  size_t pos = s, width = 0;
+  uint32_t ch = 0;
+  for (; pos <= e; pos += width) {
+    width = 0;
+    if (pos != e) {
+      width = boxlint__utf8_decode(p + pos, e - pos, &ch);
+      if (!width) { ch = 0xFFFD; width = 1; }
+    }
+    if (phase == SP) {
+      if (pos == e) break;
+      if (bl_is_space_rune(ch)) continue;
+      phase = WORD;
+      w.s = pos;
+      w.eq = SIZE_MAX;
+      len_in_word = 0;
+    }
+    if (pos == e) {
+      if (blank_ok || len_in_word) { w.e = pos; n++; if (fn) fn(ctx, &w); }
+      break;
+    }
+    if (phase == WORD) {
+      if (bl_is_space_rune(ch)) {
+        phase = SP;
+        if (blank_ok || len_in_word) { w.e = pos; n++; if (fn) fn(ctx, &w); }
+        blank_ok = 0;
+        continue;
+      }
+      if (ch == '\'' || ch == '"') {
+        quote = (unsigned char)ch;
+        blank_ok = 1;
+        phase = QUOTE;
+      }
+      if (ch == esc) {
+        if (pos + width == e) continue;
+        len_in_word++;
+        pos += width;
+        width = boxlint__utf8_decode(p + pos, e - pos, &ch);
+        if (!width) { ch = 0xFFFD; width = 1; }
+      } else if (ch == '=' && w.eq == SIZE_MAX) {
+        w.eq = pos;
+      }
+      len_in_word++;
+      continue;
+    }
+    /* QUOTE */
+    if (ch == quote) phase = WORD;
+    if (ch == esc && quote != '\'') {
+      if (pos + width == e) { phase = WORD; continue; }
+      len_in_word++;
+      pos += width;
+      width = boxlint__utf8_decode(p + pos, e - pos, &ch);
+      if (!width) { ch = 0xFFFD; width = 1; }
+    } else if (ch == '=' && w.eq == SIZE_MAX) {
+      w.eq = pos;
+    }
+    len_in_word++;
+  }
+  return n;
+}
+
+typedef struct kv_ctx {
+  bl_check *ck;
+  const bl_read *rd;
+  const char *kw;
+  int arg; /* ARG: words without '=' are fine */
+  int done;
+} kv_ctx;
+
+static void kv_word(void *vctx, const pw_word *w) {
+  kv_ctx *k = vctx;
+  if (k->done) return;
+  const char *L = k->rd->logical;
+  if (w->eq == SIZE_MAX) {
+    if (k->arg) return;
+    boxlint_diag *d = bl_emit_l(k->ck, k->rd, BL_R_INVALID_ARGS, w->s, w->e,
+                                "Syntax error - can't find = in \"%s\". Must be of the form: "
+                                "name=value", bl_q(k->ck, L + w->s, w->e - w->s));
+    bl_hint(k->ck, d, "%s takes name=value pairs; quote values that contain spaces", k->kw);
+    k->done = 1;
+    return;
+  }
+  if (w->eq == w->s) {
+    boxlint_diag *d = bl_emit_l(k->ck, k->rd, BL_R_INVALID_ARGS, w->s, w->e,
+                                "%s names can not be blank", k->kw);
+    bl_hint(k->ck, d, "write the name before '=': %s NAME=value", k->kw);
+    k->done = 1;
+  }
+}
+
+/* ---- Arguments per instruction --------------------------------------------------------- */
+
+static int upper_eq(const char *p, size_t n, const char *w) { return boxlint__ieq(p, n, w); }
+
+static void json_nonstring(bl_check *ck, const bl_read *rd, const bl_cmdline *c, size_t at) {
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGS, at, c->args_l + c->args_n,
+                              "when using JSON array syntax, arrays must be comprised of strings "
+                              "only");
+  bl_hint(ck, d, "quote every element, e.g. [\"sleep\", \"10\"]");
+}
+
+/* Go's time.ParseDuration, enough to compare with 1ms: returns 0 and the value in ns (saturated),
+ * or -1 when BuildKit would fail to parse it. */
+static int parse_duration(const char *s, size_t n, double *ns) {
+  size_t i = 0;
+  double total = 0;
+  int neg = 0;
+  if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+  if (i == n) return -1;
+  if (n - i == 1 && s[i] == '0') { *ns = 0; return 0; }
+  while (i < n) {
+    double v = 0, frac = 0, scale = 1;
+    int digits = 0;
+    while (i < n && boxlint__is_digit((unsigned char)s[i])) { v = v * 10 + (s[i++] - '0'); digits++; }
+    if (i < n && s[i] == '.') {
+      i++;
+      while (i < n && boxlint__is_digit((unsigned char)s[i])) { frac = frac * 10 + (s[i++] - '0'); scale *= 10; digits++; }
+    }
+    if (!digits) return -1;
+    size_t u = i;
+    while (i < n && s[i] != '.' && !boxlint__is_digit((unsigned char)s[i])) i++;
+    size_t ul = i - u;
+    double unit;
+    if (ul == 2 && !memcmp(s + u, "ns", 2)) unit = 1;
+    else if (ul == 2 && (!memcmp(s + u, "us", 2))) unit = 1e3;
+    else if (ul == 3 && (!memcmp(s + u, "\xc2\xb5s", 3) || !memcmp(s + u, "\xce\xbcs", 3))) unit = 1e3;
+    else if (ul == 2 && !memcmp(s + u, "ms", 2)) unit = 1e6;
+    else if (ul == 1 && s[u] == 's') unit = 1e9;
+    else if (ul == 1 && s[u] == 'm') unit = 60e9;
+    else if (ul == 1 && s[u] == 'h') unit = 3600e9;
+    else return -1;
+    total += (v + frac / scale) * unit;
+  }
+  *ns = neg ? -total : total;
+  return 0;
+}
+
+static void check_healthcheck(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
+  const char *L = rd->logical;
+  size_t a = c->args_l, e = c->args_l + c->args_n, t = a;
+  while (t < e && L[t] != ' ' && L[t] != '\t' && (unsigned char)L[t] != 0x85 &&
+         (unsigned char)L[t] != 0xA0)
+    t++;
+  size_t rest = t;
+  while (rest < e && (L[rest] == ' ' || L[rest] == '\t')) rest++;
+  if (upper_eq(L + a, t - a, "none")) {
+    if (rest < e)
+      bl_emit_l(ck, rd, BL_R_INVALID_ARGS, rest, e, "HEALTHCHECK NONE takes no arguments");
+    return;
+  }
+  if (!upper_eq(L + a, t - a, "cmd")) {
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGS, a, t,
+                                "Unknown type \"%s\" in HEALTHCHECK (try CMD)",
+                                bl_q(ck, L + a, t - a));
+    bl_hint(ck, d, "write HEALTHCHECK CMD <command> or HEALTHCHECK NONE");
+    return;
+  }
+  if (rest == e) {
+    bl_emit_l(ck, rd, BL_R_MISSING_ARGS, a, t, "Missing command after HEALTHCHECK CMD");
+    return;
+  }
+  if (c->json == BL_JSON_NONSTRING) json_nonstring(ck, rd, c, rest);
+}
+
+static void check_volume(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
+  if (c->json != BL_JSON_STRINGS) return;
+  if (c->json_count == 0) {
+    bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, c->kw_l + c->kw_n,
+              "VOLUME requires at least one argument");
+    return;
+  }
+  bl_buf b = {0};
+  for (size_t i = 0; i < c->json_count; i++) {
+    if (bl_json_element(ck->cx.m, rd->logical + c->args_l, c->args_n, i, &b)) {
+      ck->cx.oom = 1;
+      break;
+    }
+    size_t s = 0, e = b.len;
+    while (s < e && (b.p[s] == ' ' || b.p[s] == '\t')) s++;
+    if (s == e) {
+      bl_emit_l(ck, rd, BL_R_INVALID_ARGS, c->args_l, c->args_l + c->args_n,
+                "VOLUME specified can not be an empty string");
+      break;
+    }
+  }
+  bl_buf_free(ck->cx.m, &b);
+}
+
+typedef struct first_word { pw_word w; int got; } first_word;
+static void record_first(void *ctx, const pw_word *w) {
+  first_word *f = ctx;
+  if (!f->got) {
+    f->w = *w;
+    f->got = 1;
+  }
+}
+
+static void check_name_values(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
+                              const char *kwname) {
+  const char *L = rd->logical;
+  size_t s = c->args_l, e = c->args_l + c->args_n;
+  first_word f = {{0, 0, SIZE_MAX}, 0};
+  if (parse_words(ck, L, s, e, record_first, &f) == 0) return;
+  if (f.w.eq == SIZE_MAX) {
+    /* The old form NAME value: needs a second word after white space. */
+    size_t k = s;
+    while (k < e && L[k] != ' ' && L[k] != '\t' && L[k] != '\v' && L[k] != '\f' && L[k] != '\r') k++;
+    if (k == e) {
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGS, s, e, "%s must have two arguments",
+                                  kwname);
+      bl_hint(ck, d, "give a value: %s %s=value", kwname, bl_q(ck, L + s, e - s));
+    }
+    return;
+  }
+  kv_ctx k = {ck, rd, kwname, 0, 0};
+  parse_words(ck, L, s, e, kv_word, &k);
+}
+
+void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
+  const char *kwname = boxlint_keyword_name(c->folded);
+  size_t kw_e = c->kw_l + c->kw_n;
+  if (c->json == BL_JSON_NONSTRING && c->folded != BOXLINT_KW_HEALTHCHECK) {
+    json_nonstring(ck, rd, c, c->args_l);
+    return;
+  }
+  switch (c->folded) {
+  case BOXLINT_KW_ENV:
+  case BOXLINT_KW_LABEL:
+    if (!c->args_n) {
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e,
+                                  "%s requires at least one argument", kwname);
+      bl_hint(ck, d, "write %s NAME=value", kwname);
+      return;
+    }
+    check_name_values(ck, rd, c, kwname);
+    return;
+  case BOXLINT_KW_ARG: {
+    if (!c->args_n) {
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e,
+                                  "ARG requires at least one argument");
+      bl_hint(ck, d, "write ARG NAME or ARG NAME=default");
+      return;
+    }
+    kv_ctx k = {ck, rd, "ARG", 1, 0};
+    parse_words(ck, rd->logical, c->args_l, c->args_l + c->args_n, kv_word, &k);
+    return;
+  }
+  case BOXLINT_KW_EXPOSE:
+    if (!c->args_n)
+      bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e, "EXPOSE requires at least one argument");
+    return;
+  case BOXLINT_KW_VOLUME:
+    if (!c->args_n) {
+      bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e, "VOLUME requires at least one argument");
+      return;
+    }
+    check_volume(ck, rd, c);
+    return;
+  case BOXLINT_KW_USER:
+  case BOXLINT_KW_WORKDIR:
+  case BOXLINT_KW_STOPSIGNAL:
+  case BOXLINT_KW_MAINTAINER:
+    if (!c->args_n)
+      bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e, "%s requires exactly one argument",
+                kwname);
+    return;
+  case BOXLINT_KW_HEALTHCHECK:
+    if (!c->args_n) {
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e,
+                                  "HEALTHCHECK requires at least one argument");
+      bl_hint(ck, d, "write HEALTHCHECK CMD <command> or HEALTHCHECK NONE");
+      return;
+    }
+    check_healthcheck(ck, rd, c);
+    return;
+  case BOXLINT_KW_SHELL:
+    if (!c->args_n || (c->json == BL_JSON_STRINGS && c->json_count == 0)) {
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e,
+                                  "SHELL requires at least one argument");
+      bl_hint(ck, d, "write SHELL [\"/bin/bash\", \"-c\"]");
+    } else if (c->json != BL_JSON_STRINGS) {
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGS, c->args_l, c->args_l + c->args_n,
+                                  "SHELL requires the arguments to be in JSON form");
+      bl_hint(ck, d, "write SHELL [\"/bin/bash\", \"-c\"]");
+    }
+    return;
+  default:
+    return;
+  }
+}
+
+/* ---- Flags ------------------------------------------------------------------------------ */
+
+typedef struct flag_def {
+  const char *name;
+  int repeat; /* stringsType: may repeat */
+} flag_def;
+
+static const flag_def RUN_FLAGS[] = {{"device", 1}, {"mount", 1}, {"network", 0}, {"security", 0}, {0, 0}};
+static const flag_def HEALTH_FLAGS[] = {{"interval", 0}, {"retries", 0}, {"start-interval", 0},
+                                        {"start-period", 0}, {"timeout", 0}, {0, 0}};
+static const flag_def COPY_FLAGS[] = {{"chmod", 0}, {"chown", 0}, {"exclude", 1}, {"from", 0},
+                                      {"link", 0}, {"parents", 0}, {0, 0}};
+static const flag_def ADD_FLAGS[] = {{"checksum", 0}, {"chmod", 0}, {"chown", 0}, {"exclude", 1},
+                                     {"keep-git-dir", 0}, {"link", 0}, {"unpack", 0}, {0, 0}};
+static const flag_def FROM_FLAGS[] = {{"platform", 0}, {0, 0}};
+static const flag_def NO_FLAGS[] = {{0, 0}};
+
+static size_t lev(const char *a, size_t an, const char *b, size_t bn) {
+  size_t row[32];
+  if (bn >= 32 || an >= 64) return 99;
+  for (size_t j = 0; j <= bn; j++) row[j] = j;
+  for (size_t i = 1; i <= an; i++) {
+    size_t prev = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= bn; j++) {
+      size_t cur = row[j];
+      size_t sub = prev + (a[i - 1] != b[j - 1]);
+      size_t del = row[j] + 1, ins = row[j - 1] + 1;
+      row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      prev = cur;
+    }
+  }
+  return row[bn];
+}
+
+static int mount_check(bl_check *ck, const bl_read *rd, const bl_flag *f, const char *v, size_t n);
+
+void bl_check_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
+  const flag_def *defs;
+  switch (c->folded) {
+  case BOXLINT_KW_RUN: defs = RUN_FLAGS; break;
+  case BOXLINT_KW_HEALTHCHECK: defs = HEALTH_FLAGS; break;
+  case BOXLINT_KW_COPY: defs = COPY_FLAGS; break;
+  case BOXLINT_KW_ADD: defs = ADD_FLAGS; break;
+  case BOXLINT_KW_FROM: defs = FROM_FLAGS; break;
+  default: defs = NO_FLAGS; break;
+  }
+  const char *kwname = c->folded ? boxlint_keyword_name(c->folded) : "this instruction";
+  unsigned used = 0;
+  for (size_t i = 0; i < c->nflags; i++) {
+    const bl_flag *f = &ck->cx.flags[c->flag0 + i];
+    const char *v = f->value.ptr;
+    size_t n = f->value.len;
+    if (n < 2 || v[0] != '-' || v[1] != '-') {
+      bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "arg should start with -- : %s",
+                bl_q(ck, v, n));
+      continue;
+    }
+    const char *eq = memchr(v, '=', n);
+    size_t nl = (eq ? (size_t)(eq - v) : n) - 2;
+    const char *name = v + 2;
+    size_t k = 0;
+    for (; defs[k].name; k++)
+      if (strlen(defs[k].name) == nl && !memcmp(defs[k].name, name, nl)) break;
+    if (!defs[k].name) {
+      const char *best = NULL;
+      size_t bd = 3;
+      for (size_t j = 0; defs[j].name; j++) {
+        size_t d = lev(name, nl, defs[j].name, strlen(defs[j].name));
+        if (d < bd) { bd = d; best = defs[j].name; }
+      }
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+                                  "unknown flag: --%s", bl_q(ck, name, nl));
+      if (best) bl_hint(ck, d, "did you mean --%s?", best);
+      else if (defs == NO_FLAGS) bl_hint(ck, d, "%s takes no flags", kwname);
+      continue;
+    }
+    if ((used >> k) & 1 && !defs[k].repeat) {
+      bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "duplicate flag specified: --%s",
+                defs[k].name);
+      continue;
+    }
+    used |= 1u << k;
+    int is_bool = defs == COPY_FLAGS ? !strcmp(defs[k].name, "link") || !strcmp(defs[k].name, "parents")
+                : defs == ADD_FLAGS ? !strcmp(defs[k].name, "link") || !strcmp(defs[k].name, "keep-git-dir") || !strcmp(defs[k].name, "unpack")
+                : 0;
+    const char *val = eq ? eq + 1 : NULL;
+    size_t vl = eq ? n - (size_t)(eq + 1 - v) : 0;
+    if (is_bool) {
+      if (eq && !vl)
+        bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "missing a value on flag: --%s", defs[k].name);
+      else if (eq && !boxlint__ieq(val, vl, "true") && !boxlint__ieq(val, vl, "false"))
+        bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+                  "expecting boolean value for flag --%s, not: %s", defs[k].name, bl_q(ck, val, vl));
+      continue;
+    }
+    if (!eq) {
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+                                  "missing a value on flag: --%s", defs[k].name);
+      bl_hint(ck, d, "write --%s=<value>", defs[k].name);
+      continue;
+    }
+    if (defs == RUN_FLAGS) {
+      if (!strcmp(defs[k].name, "network") && !boxlint__ieq(val, vl, "default") &&
+          !boxlint__ieq(val, vl, "none") && !boxlint__ieq(val, vl, "host")) {
+        boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+                                    "invalid network mode \"%s\"", bl_q(ck, val, vl));
+        bl_hint(ck, d, "--network takes default, none or host");
+      } else if (!strcmp(defs[k].name, "security") && !boxlint__ieq(val, vl, "sandbox") &&
+                 !boxlint__ieq(val, vl, "insecure")) {
+        boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+                                    "security \"%s\" is not valid", bl_q(ck, val, vl));
+        bl_hint(ck, d, "--security takes sandbox or insecure");
+      } else if (!strcmp(defs[k].name, "mount")) {
+        mount_check(ck, rd, f, val, vl);
+      }
+    } else if (defs == HEALTH_FLAGS) {
+      if (!strcmp(defs[k].name, "retries")) {
+        size_t j = 0;
+        int neg = vl && val[0] == '-';
+        if (neg || (vl && val[0] == '+')) j = 1;
+        int ok = j < vl;
+        for (; j < vl; j++) ok &= boxlint__is_digit((unsigned char)val[j]);
+        if (!ok)
+          bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+                    "invalid value for --retries: %s", bl_q(ck, val, vl));
+        else if (neg && vl > 1 && !(vl == 2 && val[1] == '0'))
+          bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "--retries cannot be negative (%s)",
+                    bl_q(ck, val, vl));
+      } else {
+        double ns;
+        if (parse_duration(val, vl, &ns))
+          bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "time: invalid duration \"%s\"",
+                    bl_q(ck, val, vl));
+        else if (ns != 0 && ns < 1e6) {
+          boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+                                      "Interval \"%s\" cannot be less than 1ms", defs[k].name);
+          bl_hint(ck, d, "use a duration such as 30s");
+        }
+      }
+    }
+  }
+}
+
+/* RUN --mount: BuildKit's key set and value checks, for what can be decided without the
+ * build (fields with quotes are left alone: csv quoting is not modelled). */
+static int mount_check(bl_check *ck, const bl_read *rd, const bl_flag *f, const char *v, size_t n) {
+  if (memchr(v, '"', n)) return 0;
+  static const char *const types[] = {"bind", "cache", "tmpfs", "secret", "ssh", 0};
+  static const char *const keys[] = {"type", "from", "source", "src", "target", "dst",
+                                     "destination", "readonly", "ro", "readwrite", "rw",
+                                     "required", "size", "id", "sharing", "mode", "uid", "gid",
+                                     "env", 0};
+  size_t s = 0;
+  while (s <= n) {
+    size_t e = s;
+    while (e < n && v[e] != ',') e++;
+    const char *fld = v + s;
+    size_t fl = e - s;
+    const char *eq = memchr(fld, '=', fl);
+    size_t kl = eq ? (size_t)(eq - fld) : fl;
+    if (fl) {
+      size_t k = 0;
+      for (; keys[k]; k++)
+        if (boxlint__ieq(fld, kl, keys[k])) break;
+      if (!keys[k]) {
+        bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "unexpected key '%s' in '%s'",
+                  bl_q(ck, fld, kl), bl_q(ck, fld, fl));
+      } else if (!eq && k != 7 && k != 8 && k != 9 && k != 10 && k != 11) {
+        bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+                  "invalid field '%s' must be a key=value pair", bl_q(ck, fld, fl));
+      } else if (k == 0) {
+        const char *tv = eq + 1;
+        size_t tl = fl - kl - 1, t = 0;
+        for (; types[t]; t++)
+          if (boxlint__ieq(tv, tl, types[t])) break;
+        if (!types[t]) {
+          boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+                                      "unsupported mount type \"%s\"", bl_q(ck, tv, tl));
+          bl_hint(ck, d, "type is one of bind, cache, tmpfs, secret, ssh");
+        }
+      }
+    }
+    s = e + 1;
+  }
+  return 0;
+}

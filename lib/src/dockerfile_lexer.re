@@ -1,2 +1,557 @@
-#include "internal.h"
-/*!re2c re2c:yyfill:enable = 0; */
+/*
+ * The Dockerfile lexer: byte classes, keywords, white space, heredoc openers, and the reader
+ * that turns physical lines into one logical instruction exactly as BuildKit's parser does
+ * (frontend/dockerfile/parser: scanLines, trimNewline, trimLeadingWhitespace, isComment,
+ * trimContinuationCharacter, splitCommand, extractBuilderFlags, heredocsFromLine).
+ *
+ * re2c generates this file's C at build time (lib/CMakeLists.txt). Every block lexes a span
+ * that has no NUL terminator: the end is a fake sentinel (re2c:eof) checked against `lim`.
+ */
+#include <string.h>
+#include "dockerfile_int.h"
+
+
+/*!re2c
+  re2c:api = custom;
+  re2c:api:style = free-form;
+  re2c:define:YYCTYPE = "unsigned char";
+  re2c:define:YYPEEK = "(cur < lim ? *cur : 0)";
+  re2c:define:YYSKIP = "++cur;";
+  re2c:define:YYBACKUP = "mar = cur;";
+  re2c:define:YYRESTORE = "cur = mar;";
+  re2c:define:YYLESSTHAN = "(cur >= lim)";
+  re2c:yyfill:enable = 0;
+  re2c:eof = 0;
+
+  // Valid UTF-8 sequences of 2 to 4 bytes (no overlongs, surrogates or > U+10FFFF).
+  u2 = [\xc2-\xdf][\x80-\xbf];
+  u3 = "\xe0"[\xa0-\xbf][\x80-\xbf] | [\xe1-\xec\xee\xef][\x80-\xbf]{2} | "\xed"[\x80-\x9f][\x80-\xbf];
+  u4 = "\xf0"[\x90-\xbf][\x80-\xbf]{2} | [\xf1-\xf3][\x80-\xbf]{3} | "\xf4"[\x80-\x8f][\x80-\xbf]{2};
+
+  // Go's unicode.IsSpace, in UTF-8.
+  uspace = [\t\n\x0b\x0c\r ] | "\xc2\x85" | "\xc2\xa0" | "\xe1\x9a\x80"
+         | "\xe2\x80"[\x80-\x8a\xa8\xa9\xaf] | "\xe2\x81\x9f" | "\xe3\x80\x80";
+*/
+
+size_t bl_lex_space(const unsigned char *p, const unsigned char *lim) {
+  const unsigned char *cur = p, *mar;
+  (void)mar;
+  /*!re2c
+    uspace { return (size_t)(cur - p); }
+    *      { return 0; }
+    $      { return 0; }
+  */
+}
+
+boxlint_keyword bl_lex_keyword(const unsigned char *p, size_t n) {
+  const unsigned char *cur = p, *lim = p + n, *mar;
+  boxlint_keyword kw;
+  (void)mar;
+  /*!re2c
+    'add'          { kw = BOXLINT_KW_ADD; goto done; }
+    'arg'          { kw = BOXLINT_KW_ARG; goto done; }
+    'cmd'          { kw = BOXLINT_KW_CMD; goto done; }
+    'copy'         { kw = BOXLINT_KW_COPY; goto done; }
+    'entrypoint'   { kw = BOXLINT_KW_ENTRYPOINT; goto done; }
+    'env'          { kw = BOXLINT_KW_ENV; goto done; }
+    'expose'       { kw = BOXLINT_KW_EXPOSE; goto done; }
+    'from'         { kw = BOXLINT_KW_FROM; goto done; }
+    'healthcheck'  { kw = BOXLINT_KW_HEALTHCHECK; goto done; }
+    'label'        { kw = BOXLINT_KW_LABEL; goto done; }
+    'maintainer'   { kw = BOXLINT_KW_MAINTAINER; goto done; }
+    'onbuild'      { kw = BOXLINT_KW_ONBUILD; goto done; }
+    'run'          { kw = BOXLINT_KW_RUN; goto done; }
+    'shell'        { kw = BOXLINT_KW_SHELL; goto done; }
+    'stopsignal'   { kw = BOXLINT_KW_STOPSIGNAL; goto done; }
+    'user'         { kw = BOXLINT_KW_USER; goto done; }
+    'volume'       { kw = BOXLINT_KW_VOLUME; goto done; }
+    'workdir'      { kw = BOXLINT_KW_WORKDIR; goto done; }
+    *              { return BOXLINT_KW_NONE; }
+    $              { return BOXLINT_KW_NONE; }
+  */
+done:
+  return cur == lim ? kw : BOXLINT_KW_NONE;
+}
+
+enum bl_byte_problem bl_lex_bytes(const unsigned char *buf, size_t len, size_t *pos, size_t *n) {
+  const unsigned char *lim = buf + len, *cur = buf + *pos, *mar, *tok;
+  (void)mar;
+  for (;;) {
+    tok = cur;
+    /*!re2c
+      [\t\n\x20-\x7e]+ | "\r\n" | u2 | u3 | u4 { continue; }
+      "\x00"      { *pos = (size_t)(tok - buf); *n = 1; return BL_BYTES_NUL; }
+      "\r"        { *pos = (size_t)(tok - buf); *n = 1; return BL_BYTES_BARE_CR; }
+      [\x01-\x08\x0b\x0c\x0e-\x1f\x7f]
+                  { *pos = (size_t)(tok - buf); *n = 1; return BL_BYTES_CONTROL; }
+      *           { *pos = (size_t)(tok - buf); *n = 1; return BL_BYTES_BAD_UTF8; }
+      $           { *pos = len; *n = 0; return BL_BYTES_OK; }
+    */
+  }
+}
+
+int bl_lex_heredoc_word(const char *w, size_t n, size_t *ndigits, int *chomp, size_t *rest) {
+  const unsigned char *p = (const unsigned char *)w, *cur = p, *lim = p + n, *mar;
+  (void)mar;
+  /*!re2c
+    [0-9]* "<<" { goto opener; }
+    *               { return 0; }
+    $               { return 0; }
+  */
+opener:
+  *ndigits = (size_t)(cur - p) - 2;
+  *chomp = 0;
+  if (cur < lim && *cur == '-') {
+    *chomp = 1;
+    cur++;
+  }
+  while (cur < lim && (*cur == ' ' || *cur == '\t' || *cur == '\n' || *cur == '\f' || *cur == '\r'))
+    cur++;
+  *rest = (size_t)(cur - p);
+  if (memchr(cur, '<', (size_t)(lim - cur))) return 0;
+  return 1;
+}
+
+/* ============================================================================================
+ * The reader
+ * ==========================================================================================*/
+
+int bl_is_blank(const unsigned char *p, const unsigned char *e) {
+  while (p < e) {
+    size_t l = bl_lex_space(p, e);
+    if (!l) return 0;
+    p += l;
+  }
+  return 1;
+}
+
+static const unsigned char *skip_space(const unsigned char *p, const unsigned char *e) {
+  size_t l;
+  while (p < e && (l = bl_lex_space(p, e)) != 0) p += l;
+  return p;
+}
+
+int bl_is_comment(const unsigned char *p, const unsigned char *e) {
+  p = skip_space(p, e);
+  return p < e && *p == '#';
+}
+
+size_t bl_line_end(const bl_ctx *cx, size_t pos, size_t *next) {
+  const unsigned char *lf = pos < cx->len ? memchr(cx->buf + pos, '\n', cx->len - pos) : NULL;
+  size_t e = lf ? (size_t)(lf - cx->buf) : cx->len;
+  *next = lf ? e + 1 : cx->len;
+  while (e > pos && (cx->buf[e - 1] == '\r' || cx->buf[e - 1] == '\n')) e--;
+  return e;
+}
+
+/* BuildKit's continuation regex ([^E])E[ \t]*$|^E[ \t]*$ on the line [s, e). Returns the
+ * offset of E, or SIZE_MAX. */
+static size_t continuation_at(const bl_ctx *cx, size_t s, size_t e) {
+  size_t k = e;
+  while (k > s && (cx->buf[k - 1] == ' ' || cx->buf[k - 1] == '\t')) k--;
+  if (k == s || cx->buf[k - 1] != (unsigned char)cx->esc) return SIZE_MAX;
+  if (k - 1 == s || cx->buf[k - 2] != (unsigned char)cx->esc) return k - 1;
+  return SIZE_MAX;
+}
+
+static int push_seg(bl_ctx *cx, bl_buf *lb, size_t p, size_t n) {
+  if (!n) return 0;
+  if (cx->nsegs == cx->capsegs) {
+    size_t cap = cx->capsegs ? cx->capsegs * 2 : 32;
+    bl_seg *s = boxlint__realloc(cx->m, cx->segs, cx->capsegs * sizeof *s, cap * sizeof *s);
+    if (!s) return -1;
+    cx->segs = s;
+    cx->capsegs = cap;
+  }
+  cx->segs[cx->nsegs].l = lb->len;
+  cx->segs[cx->nsegs].p = p;
+  cx->segs[cx->nsegs].n = n;
+  cx->nsegs++;
+  return bl_buf_put(cx->m, lb, cx->buf + p, n);
+}
+
+size_t bl_logical_to_input(const bl_ctx *cx, const bl_read *rd, size_t l) {
+  const bl_seg *s = cx->segs + rd->seg0;
+  size_t lo = 0, hi = rd->nsegs;
+  if (!hi) return rd->first;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (s[mid].l <= l) lo = mid; else hi = mid;
+  }
+  if (l >= s[lo].l + s[lo].n) return s[lo].p + s[lo].n; /* the end of the logical line */
+  return s[lo].p + (l - s[lo].l);
+}
+
+/* Go's unicode.IsSpace applied to a single byte as a rune (extractBuilderFlags' quirk). */
+static int byte_is_space(unsigned char c) {
+  return c == ' ' || (c >= 0x09 && c <= 0x0D) || c == 0x85 || c == 0xA0;
+}
+
+static int add_flag(bl_ctx *cx, size_t ls, size_t le, const bl_buf *val) {
+  if (cx->nflags == cx->capflags) {
+    size_t cap = cx->capflags ? cx->capflags * 2 : 8;
+    bl_flag *f = boxlint__realloc(cx->m, cx->flags, cx->capflags * sizeof *f, cap * sizeof *f);
+    if (!f) return -1;
+    cx->flags = f;
+    cx->capflags = cap;
+  }
+  char *v = boxlint__rstrdup(cx->r, val->p ? val->p : "", val->len);
+  if (!v) return -1;
+  bl_flag *f = &cx->flags[cx->nflags++];
+  f->l_start = ls;
+  f->l_end = le;
+  f->value.ptr = v;
+  f->value.len = val->len;
+  return 0;
+}
+
+/* Append byte c as the rune U+00cc (Go's rune(line[pos]) written with WriteRune). */
+static int put_latin1(bl_ctx *cx, bl_buf *b, unsigned char c) {
+  if (c < 0x80) return bl_buf_putc(cx->m, b, (char)c);
+  char u[2] = {(char)(0xC0 | (c >> 6)), (char)(0x80 | (c & 0x3F))};
+  return bl_buf_put(cx->m, b, u, 2);
+}
+
+/* extractBuilderFlags on logical bytes [s, e). Sets flags and where the arguments begin. */
+static int extract_flags(bl_ctx *cx, const char *L, size_t s, size_t e, bl_cmdline *c) {
+  enum { IN_SPACES, IN_WORD, IN_QUOTE } phase = IN_SPACES;
+  bl_buf w = {0};
+  int blank_ok = 0, rc = 0;
+  unsigned char quote = 0, ch = 0;
+  size_t ws = s;
+  c->flag0 = cx->nflags;
+  c->flags_l = s;
+  size_t rest = e;
+  for (size_t pos = s; pos <= e; pos++) {
+    if (pos != e) ch = (unsigned char)L[pos];
+    if (phase == IN_SPACES) {
+      if (pos == e) break;
+      if (byte_is_space(ch)) continue;
+      if (ch != '-' || pos + 1 == e || L[pos + 1] != '-') {
+        rest = pos;
+        goto out;
+      }
+      phase = IN_WORD;
+      ws = pos;
+    }
+    if ((phase == IN_WORD || phase == IN_QUOTE) && pos == e) {
+      if (!(w.len == 2 && w.p[0] == '-' && w.p[1] == '-') && (blank_ok || w.len > 0))
+        if (add_flag(cx, ws, pos, &w)) goto oom;
+      break;
+    }
+    if (phase == IN_WORD) {
+      if (byte_is_space(ch)) {
+        phase = IN_SPACES;
+        if (w.len == 2 && w.p[0] == '-' && w.p[1] == '-') {
+          rest = pos;
+          goto out;
+        }
+        if (blank_ok || w.len > 0)
+          if (add_flag(cx, ws, pos, &w)) goto oom;
+        w.len = 0;
+        blank_ok = 0;
+        continue;
+      }
+      if (ch == '\'' || ch == '"') {
+        quote = ch;
+        blank_ok = 1;
+        phase = IN_QUOTE;
+        continue;
+      }
+      if (ch == (unsigned char)cx->esc) {
+        if (pos + 1 == e) continue;
+        pos++;
+        ch = (unsigned char)L[pos];
+      }
+      if (put_latin1(cx, &w, ch)) goto oom;
+      continue;
+    }
+    /* IN_QUOTE */
+    if (ch == quote) {
+      phase = IN_WORD;
+      continue;
+    }
+    if (ch == (unsigned char)cx->esc) {
+      if (pos + 1 == e) {
+        phase = IN_WORD;
+        continue;
+      }
+      pos++;
+      ch = (unsigned char)L[pos];
+    }
+    if (put_latin1(cx, &w, ch)) goto oom;
+  }
+out:
+  c->flags_end = rest;
+  c->nflags = cx->nflags - c->flag0;
+  bl_buf_free(cx->m, &w);
+  return rc;
+oom:
+  bl_buf_free(cx->m, &w);
+  return -1;
+}
+
+/* Trim Go unicode white space from both ends of logical [*s, *e). */
+static void trim_space(const char *L, size_t *s, size_t *e) {
+  const unsigned char *p = (const unsigned char *)L;
+  size_t l;
+  while (*s < *e && (l = bl_lex_space(p + *s, p + *e)) != 0) *s += l;
+  /* Trailing: step back over complete space characters. */
+  for (;;) {
+    size_t k = *e, found = 0;
+    for (size_t back = 1; back <= 3 && back <= k - *s; back++) {
+      if (bl_lex_space(p + k - back, p + k) == back) {
+        found = back;
+        break;
+      }
+    }
+    if (!found) break;
+    *e -= found;
+  }
+}
+
+static boxlint_keyword fold_keyword(const unsigned char *p, size_t n) {
+  char tmp[16];
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    if (o == sizeof tmp) return BOXLINT_KW_NONE;
+    if (p[i] < 0x80) tmp[o++] = (char)p[i++];
+    else if (i + 1 < n && p[i] == 0xC4 && p[i + 1] == 0xB0) { tmp[o++] = 'i'; i += 2; }
+    else if (i + 2 < n && p[i] == 0xE2 && p[i + 1] == 0x84 && p[i + 2] == 0xAA) { tmp[o++] = 'k'; i += 3; }
+    else return BOXLINT_KW_NONE;
+  }
+  return bl_lex_keyword((const unsigned char *)tmp, o);
+}
+
+/* splitCommand on logical [s, e), then the per-keyword JSON decision. */
+static int split_command(bl_ctx *cx, const char *L, size_t s, size_t e, bl_cmdline *c) {
+  memset(c, 0, sizeof *c);
+  trim_space(L, &s, &e);
+  size_t k = s;
+  while (k < e && L[k] != ' ' && L[k] != '\t' && L[k] != '\v' && L[k] != '\f' && L[k] != '\r') k++;
+  c->kw_l = s;
+  c->kw_n = k - s;
+  for (size_t i = s; i < k; i++) c->kw_nonascii |= (unsigned char)L[i] >= 0x80;
+  const unsigned char *kp = (const unsigned char *)L + s;
+  c->kw = c->kw_nonascii ? BOXLINT_KW_NONE : bl_lex_keyword(kp, c->kw_n);
+  c->folded = c->kw_nonascii ? fold_keyword(kp, c->kw_n) : c->kw;
+  size_t a = k;
+  while (a < e && (L[a] == ' ' || L[a] == '\t' || L[a] == '\v' || L[a] == '\f' || L[a] == '\r')) a++;
+  c->flag0 = cx->nflags;
+  c->flags_l = c->flags_end = a;
+  size_t args = a;
+  if (k < e) {
+    if (extract_flags(cx, L, a, e, c)) return -1;
+    args = c->flags_end;
+  }
+  size_t ae = e;
+  trim_space(L, &args, &ae);
+  c->args_l = args;
+  c->args_n = ae - args;
+  switch (c->folded) {
+  case BOXLINT_KW_RUN: case BOXLINT_KW_CMD: case BOXLINT_KW_ENTRYPOINT: case BOXLINT_KW_SHELL:
+  case BOXLINT_KW_ADD: case BOXLINT_KW_COPY: case BOXLINT_KW_VOLUME:
+    c->json = bl_json_array(L + args, c->args_n, &c->json_count);
+    break;
+  case BOXLINT_KW_HEALTHCHECK: {
+    size_t t = args;
+    while (t < ae && !byte_is_space((unsigned char)L[t])) t++;
+    while (t < ae && byte_is_space((unsigned char)L[t])) t++;
+    if (t > args) c->json = bl_json_array(L + t, ae - t, &c->json_count);
+    break;
+  }
+  default:
+    break;
+  }
+  return 0;
+}
+
+static int add_heredoc_name(bl_ctx *cx, bl_read *rd, const char *w, size_t n, int *status) {
+  size_t nd, rest;
+  int chomp;
+  if (!bl_lex_heredoc_word(w, n, &nd, &chomp, &rest) || rest == n) return 0;
+  int rc = bl_shlex_words(cx->m, &cx->w2, w + rest, n - rest, 0, 0);
+  if (rc == BL_SHLEX_NOMEM) return -1;
+  if (rc != BL_SHLEX_OK) {
+    *status = rc == BL_SHLEX_UNSURE ? BL_HD_UNSURE : BL_HD_BUILDKIT_ERROR;
+    return 0;
+  }
+  if (cx->w2.n != 1) return 0;
+  rc = bl_shlex_words(cx->m, &cx->w3, w + rest, n - rest, 1, 0);
+  if (rc == BL_SHLEX_NOMEM) return -1;
+  if (rc != BL_SHLEX_OK || cx->w3.n != 1) {
+    *status = rc == BL_SHLEX_UNSURE ? BL_HD_UNSURE : BL_HD_BUILDKIT_ERROR;
+    return 0;
+  }
+  size_t nl, rl;
+  const char *name = bl_word(&cx->w2, 0, &nl);
+  const char *raw = bl_word(&cx->w3, 0, &rl);
+  size_t q1 = 0, q2 = 0;
+  for (size_t i = 0; i < nl; i++) q1 += name[i] == '\'' || name[i] == '"';
+  for (size_t i = 0; i < rl; i++) q2 += raw[i] == '\'' || raw[i] == '"';
+  boxlint_heredoc *h = &rd->heredocs[rd->nheredocs++];
+  memset(h, 0, sizeof *h);
+  char *nm = boxlint__rstrdup(cx->r, name, nl);
+  if (!nm) return -1;
+  h->name.ptr = nm;
+  h->name.len = nl;
+  h->chomp = chomp;
+  h->expand = q1 == q2;
+  uint32_t fd = 0;
+  for (size_t i = 0; i < nd; i++) {
+    if (fd > 429496728u) { fd = 0; break; } /* ParseUint overflow: BuildKit ignores it, fd 0 */
+    fd = fd * 10 + (uint32_t)(w[i] - '0');
+  }
+  h->fd = fd;
+  return 0;
+}
+
+static int has_lt_lt(const char *p, size_t n) {
+  for (size_t i = 0; i + 1 < n; i++)
+    if (p[i] == '<' && p[i + 1] == '<') return 1;
+  return 0;
+}
+
+static int heredoc_capable(const bl_read *rd) {
+  const bl_cmdline *c = &rd->cmd;
+  if (c->folded == BOXLINT_KW_ONBUILD) {
+    if (!rd->has_trigger) return 0;
+    c = &rd->trig;
+  }
+  return (c->folded == BOXLINT_KW_RUN || c->folded == BOXLINT_KW_COPY ||
+          c->folded == BOXLINT_KW_ADD) && c->json != BL_JSON_STRINGS;
+}
+
+int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
+  memset(rd, 0, sizeof *rd);
+  rd->seg0 = cx->nsegs;
+  bl_buf lb = {0};
+  size_t next, e;
+  size_t prev_comment_s = SIZE_MAX, prev_comment_e = 0;
+  /* Top level: skip blank and comment lines. */
+  for (;;) {
+    if (pos >= cx->len) {
+      rd->start = rd->end = rd->first = cx->len;
+      rd->line = rd->end_line = line;
+      return 0;
+    }
+    e = bl_line_end(cx, pos, &next);
+    const unsigned char *f = skip_space(cx->buf + pos, cx->buf + e);
+    size_t first = (size_t)(f - cx->buf);
+    if (first == e) { /* blank */
+      prev_comment_s = SIZE_MAX;
+    } else if (*f == '#') {
+      prev_comment_s = pos;
+      prev_comment_e = e;
+    } else {
+      rd->start = pos;
+      rd->first = first;
+      break;
+    }
+    pos = next;
+    line++;
+  }
+  if (prev_comment_s != SIZE_MAX) {
+    rd->comment_start = prev_comment_s;
+    rd->comment_end = prev_comment_e;
+  }
+  rd->found = 1;
+  rd->line = line;
+  /* The first line (left-trimmed), then continuation lines. */
+  size_t esc_at = continuation_at(cx, rd->first, e);
+  if (push_seg(cx, &lb, rd->first, (esc_at == SIZE_MAX ? e : esc_at) - rd->first)) goto oom;
+  while (esc_at != SIZE_MAX) {
+    rd->dangling_at = esc_at;
+    if (next >= cx->len) {
+      rd->dangling = 1;
+      break;
+    }
+    pos = next;
+    line++;
+    e = bl_line_end(cx, pos, &next);
+    if (bl_is_comment(cx->buf + pos, cx->buf + e)) continue;
+    if (bl_is_blank(cx->buf + pos, cx->buf + e)) {
+      rd->empty_continuation = 1;
+      continue;
+    }
+    esc_at = continuation_at(cx, pos, e);
+    if (push_seg(cx, &lb, pos, (esc_at == SIZE_MAX ? e : esc_at) - pos)) goto oom;
+  }
+  rd->nsegs = cx->nsegs - rd->seg0;
+  rd->end = next;
+  rd->end_line = line;
+  rd->logical = boxlint__rstrdup(cx->r, lb.p ? lb.p : "", lb.len);
+  rd->llen = lb.len;
+  bl_buf_free(cx->m, &lb);
+  if (!rd->logical) return -1;
+
+  /* The instruction, and an ONBUILD trigger (parseSubCommand). */
+  if (split_command(cx, rd->logical, 0, rd->llen, &rd->cmd)) return -1;
+  if (rd->cmd.folded == BOXLINT_KW_ONBUILD && rd->cmd.args_n) {
+    rd->has_trigger = 1;
+    if (split_command(cx, rd->logical, rd->cmd.args_l, rd->cmd.args_l + rd->cmd.args_n, &rd->trig))
+      return -1;
+  }
+
+  /* Heredocs: only where BuildKit looks for them, then their bodies, in order. */
+  if (rd->dangling || !heredoc_capable(rd) || !has_lt_lt(rd->logical, rd->llen)) return 0;
+  int rc = bl_shlex_words(cx->m, &cx->w1, rd->logical, rd->llen, 1, 1);
+  if (rc == BL_SHLEX_NOMEM) return -1;
+  if (rc == BL_SHLEX_UNSURE) {
+    rd->hd_status = BL_HD_UNSURE;
+    return 0;
+  }
+  if (rc != BL_SHLEX_OK || cx->w1.n == 0) return 0; /* a lexer error: no heredoc at all */
+  rd->heredocs = boxlint__ralloc(cx->r, cx->w1.n * sizeof *rd->heredocs);
+  if (!rd->heredocs) return -1;
+  for (size_t i = 0; i < cx->w1.n; i++) {
+    size_t wl;
+    const char *w = bl_word(&cx->w1, i, &wl);
+    int st = BL_HD_OK;
+    if (add_heredoc_name(cx, rd, w, wl, &st)) return -1;
+    if (st != BL_HD_OK) {
+      rd->hd_status = st;
+      rd->nheredocs = 0;
+      return 0;
+    }
+  }
+  pos = next;
+  for (size_t i = 0; i < rd->nheredocs; i++) {
+    boxlint_heredoc *h = &rd->heredocs[i];
+    size_t body = pos;
+    h->line = line + 1;
+    int terminated = 0;
+    while (pos < cx->len) {
+      e = bl_line_end(cx, pos, &next);
+      line++;
+      size_t s = pos;
+      if (h->chomp)
+        while (s < e && cx->buf[s] == '\t') s++;
+      if (e - s == h->name.len && memcmp(cx->buf + s, h->name.ptr, e - s) == 0) {
+        terminated = 1;
+        h->body.ptr = (const char *)cx->buf + body;
+        h->body.len = pos - body;
+        h->end_line = line;
+        pos = next;
+        break;
+      }
+      pos = next;
+    }
+    if (!terminated) {
+      h->body.ptr = (const char *)cx->buf + body;
+      h->body.len = cx->len - body;
+      h->end_line = line;
+      rd->hd_status = BL_HD_UNTERMINATED;
+      rd->hd_bad = i;
+      rd->end = cx->len;
+      rd->end_line = line;
+      return 0;
+    }
+  }
+  rd->end = pos;
+  rd->end_line = line;
+  return 0;
+oom:
+  bl_buf_free(cx->m, &lb);
+  return -1;
+}

@@ -1,1 +1,417 @@
-#include "internal.h"
+/*
+ * BuildKit's shell-word lexer (frontend/dockerfile/shell, `ProcessWords` with no variables set
+ * and SkipUnsetEnv), reimplemented for one purpose: deciding exactly which words of a RUN,
+ * COPY or ADD line BuildKit takes as heredoc openers, and what the heredoc names are.
+ *
+ * The model is faithful to the quirks that decide word boundaries, not to expansion:
+ *  - one word buffer is shared by every nested `${...}` scan, and each nested scan clears it
+ *    (so text before `${x:-y}` in the same word is dropped, as BuildKit drops it);
+ *  - `<<` swallows the spaces, tabs and CRs that follow it into the same word;
+ *  - an unterminated quote or a malformed `${...}` is an error, and BuildKit then opens no
+ *    heredoc at all on that line.
+ * Where the result would depend on Unicode letter classes or on text/scanner's handling of
+ * a BOM or invalid bytes, it answers BL_SHLEX_UNSURE and the caller rejects conservatively.
+ */
+#include <string.h>
+#include "dockerfile_int.h"
+
+#define SH_EOF 0xFFFFFFFFu
+
+int bl_buf_put(const boxlint__mem *m, bl_buf *b, const void *p, size_t n) {
+  if (n > SIZE_MAX - b->len - 1) return -1;
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + n + 1) cap *= 2;
+    char *q = boxlint__realloc(m, b->p, b->cap, cap);
+    if (!q) return -1;
+    b->p = q;
+    b->cap = cap;
+  }
+  if (n) memcpy(b->p + b->len, p, n);
+  b->len += n;
+  b->p[b->len] = 0;
+  return 0;
+}
+
+int bl_buf_putc(const boxlint__mem *m, bl_buf *b, char c) { return bl_buf_put(m, b, &c, 1); }
+
+void bl_buf_free(const boxlint__mem *m, bl_buf *b) {
+  boxlint__free(m, b->p);
+  b->p = NULL;
+  b->len = b->cap = 0;
+}
+
+void bl_words_free(const boxlint__mem *m, bl_words *w) {
+  bl_buf_free(m, &w->text);
+  boxlint__free(m, w->ends);
+  w->ends = NULL;
+  w->n = w->cap = 0;
+}
+
+int bl_is_space_rune(uint32_t c) {
+  if (c <= 0xFF) return c == ' ' || (c >= 0x09 && c <= 0x0D) || c == 0x85 || c == 0xA0;
+  return c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 ||
+         c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+typedef struct sh {
+  const boxlint__mem *m;
+  const unsigned char *s;
+  size_t n, pos;
+  int raw_quotes, raw_escapes;
+  bl_buf wbuf; /* BuildKit's shared sw.wordsBuffer */
+  int status;  /* first failure */
+} sh;
+
+typedef struct sh_words {
+  bl_words *out; /* NULL: words are discarded (nested scans) */
+  int in_word;
+} sh_words;
+
+static void sh_fail(sh *st, int status) {
+  if (st->status == BL_SHLEX_OK) st->status = status;
+}
+
+static uint32_t sh_peek_w(sh *st, size_t *w) {
+  if (st->pos >= st->n) {
+    *w = 0;
+    return SH_EOF;
+  }
+  uint32_t c;
+  size_t l = boxlint__utf8_decode(st->s + st->pos, st->n - st->pos, &c);
+  if (!l || c == 0 || c == 0xFEFF) {
+    /* text/scanner reports these through its error hook and goes on; not modelled. */
+    sh_fail(st, BL_SHLEX_UNSURE);
+    *w = 1;
+    return 0xFFFD;
+  }
+  *w = l;
+  return c;
+}
+static uint32_t sh_peek(sh *st) {
+  size_t w;
+  return sh_peek_w(st, &w);
+}
+static uint32_t sh_next(sh *st) {
+  size_t w;
+  uint32_t c = sh_peek_w(st, &w);
+  st->pos += w;
+  return c;
+}
+
+static void put_rune(sh *st, bl_buf *b, uint32_t c) {
+  unsigned char u[4];
+  size_t l;
+  if (c < 0x80) { u[0] = (unsigned char)c; l = 1; }
+  else if (c < 0x800) { u[0] = (unsigned char)(0xC0 | (c >> 6)); u[1] = (unsigned char)(0x80 | (c & 0x3F)); l = 2; }
+  else if (c < 0x10000) {
+    u[0] = (unsigned char)(0xE0 | (c >> 12)); u[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+    u[2] = (unsigned char)(0x80 | (c & 0x3F)); l = 3;
+  } else {
+    u[0] = (unsigned char)(0xF0 | (c >> 18)); u[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
+    u[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3F)); u[3] = (unsigned char)(0x80 | (c & 0x3F)); l = 4;
+  }
+  if (bl_buf_put(st->m, b, u, l)) sh_fail(st, BL_SHLEX_NOMEM);
+}
+static void put_str(sh *st, bl_buf *b, const char *p, size_t n) {
+  if (bl_buf_put(st->m, b, p, n)) sh_fail(st, BL_SHLEX_NOMEM);
+}
+
+static void w_emit(sh *st, sh_words *w) {
+  if (w->out) {
+    bl_words *o = w->out;
+    if (o->n == o->cap) {
+      size_t cap = o->cap ? o->cap * 2 : 16;
+      size_t *e = boxlint__realloc(st->m, o->ends, o->cap * sizeof *e, cap * sizeof *e);
+      if (!e) { sh_fail(st, BL_SHLEX_NOMEM); return; }
+      o->ends = e;
+      o->cap = cap;
+    }
+    if (bl_buf_put(st->m, &o->text, st->wbuf.p, st->wbuf.len)) { sh_fail(st, BL_SHLEX_NOMEM); return; }
+    o->ends[o->n++] = o->text.len;
+  }
+  st->wbuf.len = 0;
+  w->in_word = 0;
+}
+static void w_raw_char(sh *st, sh_words *w, uint32_t c) {
+  put_rune(st, &st->wbuf, c);
+  w->in_word = 1;
+}
+static void w_char(sh *st, sh_words *w, uint32_t c) {
+  if (bl_is_space_rune(c)) {
+    if (w->in_word && st->wbuf.len) w_emit(st, w);
+  } else {
+    w_raw_char(st, w, c);
+  }
+}
+static void w_string(sh *st, sh_words *w, const char *p, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    uint32_t c;
+    size_t l = boxlint__utf8_decode((const unsigned char *)p + i, n - i, &c);
+    if (!l) { c = 0xFFFD; l = 1; }
+    w_char(st, w, c);
+    i += l;
+  }
+}
+static void w_raw_string(sh *st, sh_words *w, const char *p, size_t n) {
+  put_str(st, &st->wbuf, p, n);
+  w->in_word = 1;
+}
+static void w_finish(sh *st, sh_words *w) {
+  if (st->wbuf.len) w_emit(st, w);
+}
+
+static int stop_on(sh *st, uint32_t stop, int raw_escapes, bl_buf *res, sh_words *words);
+
+static int is_special_param(uint32_t c) {
+  return c == '@' || c == '*' || c == '#' || c == '?' || c == '-' || c == '$' || c == '!' ||
+         c == '0';
+}
+
+/* processName: appends the name to `out`. */
+static void process_name(sh *st, bl_buf *out) {
+  size_t start = out->len;
+  for (;;) {
+    uint32_t c = sh_peek(st);
+    if (c == SH_EOF) return;
+    if (c >= 0x80) { /* Unicode letters and digits are not modelled */
+      sh_fail(st, BL_SHLEX_UNSURE);
+      return;
+    }
+    if (out->len == start && boxlint__is_digit((unsigned char)c)) {
+      while ((c = sh_peek(st)) != SH_EOF && c < 0x80 && boxlint__is_digit((unsigned char)c))
+        put_rune(st, out, sh_next(st));
+      return;
+    }
+    if (out->len == start && is_special_param(c)) {
+      put_rune(st, out, sh_next(st));
+      return;
+    }
+    if (!boxlint__is_alpha((unsigned char)c) && !boxlint__is_digit((unsigned char)c) && c != '_')
+      return;
+    put_rune(st, out, sh_next(st));
+  }
+}
+
+/* processDollar: appends its result to `res`. Returns 0 or -1 (error, st->status set). */
+static int process_dollar(sh *st, bl_buf *res) {
+  sh_next(st); /* '$' */
+  if (sh_peek(st) != '{') {
+    put_str(st, res, "$", 1);
+    process_name(st, res); /* unset variable: "$" + name, or "$" alone */
+    return st->status ? -1 : 0;
+  }
+  sh_next(st);
+  uint32_t c = sh_peek(st);
+  if (c == SH_EOF || c == '{' || c == '}' || c == ':') {
+    sh_fail(st, BL_SHLEX_ERROR);
+    return -1;
+  }
+  bl_buf name = {0};
+  process_name(st, &name);
+  uint32_t ch = sh_next(st);
+  int rc = -1;
+  bl_buf word = {0};
+  switch (ch) {
+  case '}':
+    put_str(st, res, "${", 2);
+    put_str(st, res, name.p ? name.p : "", name.len);
+    put_str(st, res, "}", 1);
+    rc = 0;
+    break;
+  case ':':
+  case '+':
+  case '-':
+  case '?':
+  case '#':
+  case '%': {
+    char chs[8];
+    size_t nchs = 0;
+    int null_is_unset = 0;
+    if (ch == ':') {
+      null_is_unset = 1;
+      chs[nchs++] = ':';
+      ch = sh_next(st);
+      if (ch == SH_EOF || ch >= 0x80) { /* an error either way in BuildKit, or unmodelled */
+        sh_fail(st, ch == SH_EOF ? BL_SHLEX_ERROR : BL_SHLEX_UNSURE);
+        break;
+      }
+    }
+    chs[nchs++] = (char)ch;
+    int raw = ch == '#' || ch == '%';
+    if (null_is_unset && raw) {
+      sh_fail(st, BL_SHLEX_ERROR);
+      break;
+    }
+    sh_words discard = {NULL, 0};
+    if (stop_on(st, '}', raw, &word, &discard)) break;
+    put_str(st, res, "${", 2);
+    put_str(st, res, name.p ? name.p : "", name.len);
+    put_str(st, res, chs, nchs);
+    put_str(st, res, word.p ? word.p : "", word.len);
+    put_str(st, res, "}", 1);
+    rc = 0;
+    break;
+  }
+  case '/': {
+    if (sh_peek(st) == '/') sh_next(st);
+    bl_buf repl = {0};
+    sh_words discard = {NULL, 0};
+    if (stop_on(st, '/', 1, &word, &discard) == 0 && stop_on(st, '}', 1, &repl, &discard) == 0) {
+      put_str(st, res, "${", 2);
+      put_str(st, res, name.p ? name.p : "", name.len);
+      put_str(st, res, "/", 1);
+      put_str(st, res, word.p ? word.p : "", word.len);
+      put_str(st, res, "/", 1);
+      put_str(st, res, repl.p ? repl.p : "", repl.len);
+      put_str(st, res, "}", 1);
+      rc = 0;
+    }
+    bl_buf_free(st->m, &repl);
+    break;
+  }
+  default:
+    sh_fail(st, BL_SHLEX_ERROR);
+    break;
+  }
+  bl_buf_free(st->m, &name);
+  bl_buf_free(st->m, &word);
+  return st->status ? -1 : rc;
+}
+
+static int single_quote(sh *st, bl_buf *res) {
+  uint32_t c = sh_next(st);
+  if (st->raw_quotes) put_rune(st, res, c);
+  for (;;) {
+    c = sh_next(st);
+    if (c == SH_EOF) {
+      sh_fail(st, BL_SHLEX_ERROR);
+      return -1;
+    }
+    if (c == '\'') {
+      if (st->raw_quotes) put_rune(st, res, c);
+      return st->status ? -1 : 0;
+    }
+    put_rune(st, res, c);
+  }
+}
+
+static int double_quote(sh *st, bl_buf *res) {
+  uint32_t c = sh_next(st);
+  if (st->raw_quotes) put_rune(st, res, c);
+  for (;;) {
+    if (st->status) return -1;
+    c = sh_peek(st);
+    if (c == SH_EOF) {
+      sh_fail(st, BL_SHLEX_ERROR);
+      return -1;
+    }
+    if (c == '"') {
+      sh_next(st);
+      if (st->raw_quotes) put_rune(st, res, c);
+      return st->status ? -1 : 0;
+    }
+    if (c == '$') {
+      if (process_dollar(st, res)) return -1;
+      continue;
+    }
+    c = sh_next(st);
+    if (c == '\\') {
+      if (st->raw_escapes) put_rune(st, res, c);
+      uint32_t p = sh_peek(st);
+      if (p == SH_EOF) continue; /* "ignore \ at end of word": the loop then fails */
+      if (p == '"' || p == '$' || p == '\\') c = sh_next(st);
+    }
+    put_rune(st, res, c);
+  }
+}
+
+static void possible_heredoc(sh *st, bl_buf *tmp) {
+  sh_next(st);
+  if (sh_peek(st) != '<') {
+    put_str(st, tmp, "<", 1);
+    return;
+  }
+  sh_next(st);
+  put_str(st, tmp, "<<", 2);
+  uint32_t c;
+  while ((c = sh_peek(st)) == '\t' || c == '\r' || c == ' ') put_rune(st, tmp, sh_next(st));
+}
+
+/* processStopOn. The escape character is always backslash here (BuildKit's heredoc lexer). */
+static int stop_on(sh *st, uint32_t stop, int raw_escapes, bl_buf *res, sh_words *words) {
+  int saved = st->raw_escapes;
+  st->raw_escapes = raw_escapes;
+  st->wbuf.len = 0; /* the shared buffer is reset by every scan, nested ones included */
+  bl_buf tmp = {0};
+  int rc = 0;
+  for (;;) {
+    if (st->status) { rc = -1; break; }
+    uint32_t c = sh_peek(st);
+    if (c == SH_EOF) break;
+    if (stop != SH_EOF && c == stop) {
+      sh_next(st);
+      w_finish(st, words);
+      goto done;
+    }
+    tmp.len = 0;
+    if (c == '$') {
+      if (process_dollar(st, &tmp)) { rc = -1; break; }
+      put_str(st, res, tmp.p, tmp.len);
+      w_string(st, words, tmp.p, tmp.len);
+    } else if (c == '<' || c == '\'' || c == '"') {
+      if (c == '<') possible_heredoc(st, &tmp);
+      else if ((c == '\'' ? single_quote(st, &tmp) : double_quote(st, &tmp))) { rc = -1; break; }
+      put_str(st, res, tmp.p ? tmp.p : "", tmp.len);
+      w_raw_string(st, words, tmp.p ? tmp.p : "", tmp.len);
+    } else {
+      c = sh_next(st);
+      if (c == '\\') {
+        if (st->raw_escapes) {
+          w_raw_char(st, words, c);
+          put_rune(st, res, c);
+        }
+        c = sh_next(st);
+        if (c == SH_EOF) break;
+        w_raw_char(st, words, c);
+      } else {
+        w_char(st, words, c);
+      }
+      put_rune(st, res, c);
+    }
+  }
+  if (rc == 0 && stop != SH_EOF) {
+    sh_fail(st, BL_SHLEX_ERROR);
+    rc = -1;
+  }
+  if (rc == 0) w_finish(st, words);
+done:
+  bl_buf_free(st->m, &tmp);
+  st->raw_escapes = saved;
+  if (st->status) rc = -1;
+  return rc;
+}
+
+int bl_shlex_words(const boxlint__mem *m, bl_words *out, const char *s, size_t n, int raw_quotes,
+                   int raw_escapes) {
+  sh st;
+  memset(&st, 0, sizeof st);
+  st.m = m;
+  st.s = (const unsigned char *)s;
+  st.n = n;
+  st.raw_quotes = raw_quotes;
+  st.raw_escapes = raw_escapes;
+  out->text.len = 0;
+  out->n = 0;
+  bl_buf res = {0};
+  sh_words words = {out, 0};
+  stop_on(&st, SH_EOF, raw_escapes, &res, &words);
+  bl_buf_free(m, &res);
+  bl_buf_free(m, &st.wbuf);
+  if (st.status) {
+    out->text.len = 0;
+    out->n = 0;
+  }
+  return st.status;
+}

@@ -1,0 +1,169 @@
+/* Private interfaces of the Dockerfile reader, the shell-word model and the argument checks. */
+#ifndef boxlint_DOCKERFILE_INT_H
+#define boxlint_DOCKERFILE_INT_H
+
+#include "internal.h"
+
+/* ---- Growable byte buffer and word list (scratch, owned by a check call) ---------------- */
+typedef struct bl_buf {
+  char *p;
+  size_t len, cap;
+} bl_buf;
+
+typedef struct bl_words {
+  bl_buf text;   /* all words, back to back */
+  size_t *ends;  /* end offset of word i in text */
+  size_t n, cap;
+} bl_words;
+
+int bl_buf_put(const boxlint__mem *m, bl_buf *b, const void *p, size_t n); /* 0 or -1 (OOM) */
+int bl_buf_putc(const boxlint__mem *m, bl_buf *b, char c);
+void bl_buf_free(const boxlint__mem *m, bl_buf *b);
+void bl_words_free(const boxlint__mem *m, bl_words *w);
+static inline const char *bl_word(const bl_words *w, size_t i, size_t *len) {
+  size_t s = i ? w->ends[i - 1] : 0;
+  *len = w->ends[i] - s;
+  return w->text.p + s;
+}
+
+/* ---- Lexer primitives (dockerfile_lexer.re) --------------------------------------------- */
+
+/* Length of the Unicode white-space character (Go's unicode.IsSpace) at p, or 0. */
+size_t bl_lex_space(const unsigned char *p, const unsigned char *lim);
+/* The keyword that exactly spells p[0..n) case-insensitively (ASCII), or NONE. */
+boxlint_keyword bl_lex_keyword(const unsigned char *p, size_t n);
+
+/* Byte classes of a command, one problem kind at a time. */
+enum bl_byte_problem { BL_BYTES_OK = 0, BL_BYTES_NUL, BL_BYTES_BARE_CR, BL_BYTES_CONTROL,
+                       BL_BYTES_BAD_UTF8 };
+/* Scan from *pos for the next problem byte; sets *pos to it and returns its kind (and its
+ * length in *n), or BL_BYTES_OK at the end. */
+enum bl_byte_problem bl_lex_bytes(const unsigned char *buf, size_t len, size_t *pos, size_t *n);
+
+/* BuildKit's heredoc word test ^(\d*)<<(-?)\s*([^<]*)$ . Returns 1 on a match, with the fd
+ * digits' length, chomp flag and where the name part starts. */
+int bl_lex_heredoc_word(const char *w, size_t n, size_t *ndigits, int *chomp, size_t *rest);
+
+/* ---- BuildKit's shell-word lexer, as used for heredoc detection (shlex.c) --------------- */
+enum { BL_SHLEX_OK = 0, BL_SHLEX_ERROR = -1, BL_SHLEX_NOMEM = -2, BL_SHLEX_UNSURE = -3 };
+int bl_shlex_words(const boxlint__mem *m, bl_words *out, const char *s, size_t n, int raw_quotes,
+                   int raw_escapes);
+
+/* Go's unicode.IsSpace for a code point. */
+int bl_is_space_rune(uint32_t c);
+
+/* ---- JSON exec form (dockerfile_args.c) ------------------------------------------------- */
+enum { BL_JSON_NO = 0, BL_JSON_STRINGS = 1, BL_JSON_NONSTRING = 2 };
+/* Go's parseJSON: left-trim white space, require '[', then encoding/json into []any. Returns
+ * BL_JSON_NO (not JSON: BuildKit falls back to shell form), BL_JSON_STRINGS (sets *count),
+ * or BL_JSON_NONSTRING (a valid array with a non-string element: BuildKit rejects it). */
+int bl_json_array(const char *p, size_t n, size_t *count);
+/* Decode element i (0-based) of an array that bl_json_array accepted as strings, into `out`.
+ * Returns 0, or -1 on OOM / missing element. */
+int bl_json_element(const boxlint__mem *m, const char *p, size_t n, size_t i, bl_buf *out);
+
+/* ---- The reader (dockerfile_lexer.re) --------------------------------------------------- */
+
+/* Logical bytes [l, l+n) came from input bytes [p, p+n). */
+typedef struct bl_seg {
+  size_t l, p, n;
+} bl_seg;
+
+typedef struct bl_flag {
+  size_t l_start, l_end; /* the raw flag word in the logical line */
+  boxlint_span value;    /* unquoted, as BuildKit sees it (report arena) */
+} bl_flag;
+
+/* splitCommand + extractBuilderFlags + the JSON decision, on a part of the logical line. */
+typedef struct bl_cmdline {
+  size_t kw_l, kw_n;       /* the keyword as written */
+  boxlint_keyword kw;      /* exact ASCII match, else NONE */
+  boxlint_keyword folded;  /* match under Go's strings.ToLower (U+0130, U+212A fold) */
+  int kw_nonascii;
+  size_t flags_l, flags_end; /* where flags may stand, and where they ended */
+  size_t flag0, nflags;    /* range in bl_ctx.flags */
+  size_t args_l, args_n;   /* arguments after the flags, trimmed as BuildKit trims them */
+  int json;                /* BL_JSON_* */
+  size_t json_count;
+} bl_cmdline;
+
+enum { BL_HD_OK = 0, BL_HD_UNTERMINATED, BL_HD_UNSURE, BL_HD_BUILDKIT_ERROR };
+
+typedef struct bl_read {
+  int found;                 /* an instruction was found */
+  size_t start, end;         /* input bytes of the instruction: first line .. after last line */
+  size_t first;              /* first byte of the first line after BuildKit's leading trim */
+  uint32_t line, end_line;   /* relative lines (the input's first line is 1) */
+  size_t comment_start, comment_end; /* the comment line right before it, if any (else equal) */
+  char *logical;             /* report arena, NUL-terminated */
+  size_t llen;
+  size_t seg0, nsegs;        /* range in bl_ctx.segs */
+  int dangling;              /* the input ended inside a continuation */
+  size_t dangling_at;        /* input offset of the last escape character */
+  int empty_continuation;    /* a blank line inside the continuation (BuildKit warns) */
+  bl_cmdline cmd;
+  int has_trigger;           /* ONBUILD with a trigger */
+  bl_cmdline trig;
+  boxlint_heredoc *heredocs; /* report arena */
+  size_t nheredocs;
+  int hd_status;             /* BL_HD_* */
+  size_t hd_bad;             /* the heredoc that is unterminated */
+} bl_read;
+
+typedef struct bl_ctx {
+  boxlint_report *r;
+  const boxlint__mem *m;
+  const unsigned char *buf;
+  size_t len;
+  char esc;
+  bl_seg *segs;
+  size_t nsegs, capsegs;
+  bl_flag *flags;
+  size_t nflags, capflags;
+  bl_words w1, w2, w3;
+  int oom;
+} bl_ctx;
+
+/* Read the next instruction at or after input offset `pos` (a line start, on line `line`).
+ * Blank and comment lines before it are skipped. Returns 0, or -1 when memory ran out. */
+int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *out);
+/* Input offset of logical offset `l` of `rd` (for positions). */
+size_t bl_logical_to_input(const bl_ctx *cx, const bl_read *rd, size_t l);
+/* 1 when input bytes [p, e) hold only white space (BuildKit's blank line). */
+int bl_is_blank(const unsigned char *p, const unsigned char *e);
+/* 1 when the line [p, e) is a comment (first non-space character is '#'). */
+int bl_is_comment(const unsigned char *p, const unsigned char *e);
+/* End of line content at/after p: the LF position or the end, and after trailing CRs trimmed. */
+size_t bl_line_end(const bl_ctx *cx, size_t pos, size_t *next);
+
+/* ---- The checker (dockerfile_check.c) --------------------------------------------------- */
+typedef struct bl_check {
+  bl_ctx cx;
+  const boxlint_options *opts;
+  int32_t command;    /* index reported in diagnostics */
+  size_t off_base;    /* offset of the input in reported coordinates (fragments: the file) */
+  uint32_t line_base; /* line number of the input's first line */
+} bl_check;
+
+/* Emit a diagnostic of `rule` (its default severity) over input bytes [s, e). */
+boxlint_diag *bl_emit(bl_check *ck, const char *rule, size_t s, size_t e, const char *fmt, ...)
+    BOXLINT_PRINTF(5, 6);
+/* The same over logical bytes [ls, le) of `rd`. */
+boxlint_diag *bl_emit_l(bl_check *ck, const bl_read *rd, const char *rule, size_t ls, size_t le,
+                        const char *fmt, ...) BOXLINT_PRINTF(6, 7);
+void bl_hint(bl_check *ck, boxlint_diag *d, const char *fmt, ...) BOXLINT_PRINTF(3, 4);
+/* Quote text for a message (control bytes escaped, at most 60 code points). */
+const char *bl_q(bl_check *ck, const char *p, size_t n);
+
+/* Argument and flag checks of one instruction or ONBUILD trigger (dockerfile_args.c). */
+void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c);
+void bl_check_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c);
+
+/* Rule ids (rules.c): the strings are the interface; the symbols avoid typos. */
+extern const char BL_R_DENIED[], BL_R_UNKNOWN[], BL_R_EMPTY[], BL_R_TOO_MANY[], BL_R_TOO_LONG[],
+    BL_R_NUL[], BL_R_BARE_CR[], BL_R_CONTROL[], BL_R_UTF8[], BL_R_NONASCII[], BL_R_MULTIPLE[],
+    BL_R_DANGLING[], BL_R_UNTERMINATED[], BL_R_AMBIGUOUS[], BL_R_ONBUILD[], BL_R_MISSING_ARGS[],
+    BL_R_INVALID_ARGS[], BL_R_FLAG[], BL_R_BASE[];
+boxlint_severity bl_rule_severity(const char *rule);
+
+#endif
