@@ -261,6 +261,8 @@ static void check_cmdline(bl_check *ck, const bl_read *rd, const bl_cmdline *c, 
   if (!c->folded) return;
   if (is_denied(c->folded)) {
     denied(ck, rd, c, trigger);
+    /* A non-string JSON element fails BuildKit's parser stage whatever the keyword. */
+    if (c->json == BL_JSON_NONSTRING) bl_check_arguments(ck, rd, c);
     return;
   }
   bl_check_flags(ck, rd, c);
@@ -278,8 +280,8 @@ static void check_onbuild(bl_check *ck, const bl_read *rd) {
     return;
   }
   const bl_cmdline *t = &rd->trig;
-  if (has_nonascii(L + c->args_l, t->kw_l - c->args_l)) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NONASCII, c->args_l, t->kw_l,
+  if (t->kw_l > c->flags_end && has_nonascii(L + c->flags_end, t->kw_l - c->flags_end)) {
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NONASCII, c->flags_end, t->kw_l,
                                 "non-ASCII white space before the ONBUILD trigger: BuildKit "
                                 "trims it");
     bl_hint(ck, d, "use ASCII spaces");
