@@ -296,7 +296,7 @@ boxlint_status boxlint__policy_build(boxlint_policy *p, boxlint__segs outer[2][2
         v[m].idx = (int32_t)i;
         m++;
       }
-      qsort(v, m, sizeof *v, pfx_cmp);
+      if (m > 1) qsort(v, m, sizeof *v, pfx_cmp);
       size_t u = 0; /* the same prefix twice: keep the lowest index (sorted first) */
       for (size_t i = 0; i < m; i++)
         if (!u || !u_eq(v[u - 1].lo, v[i].lo) || v[u - 1].plen != v[i].plen) v[u++] = v[i];
