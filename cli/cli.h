@@ -2,8 +2,69 @@
 #ifndef BOXLINT_CLI_H
 #define BOXLINT_CLI_H
 #include <stdio.h>
+#include <jansson.h>
+#include "boxlint/boxlint.h"
 
-/* `boxlint policy ...`: argv[0] is "policy". Returns the process exit code (0, 1 or 2). */
+enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
+enum format { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB };
+enum unit_kind { UNIT_FRAGMENT, UNIT_JSON, UNIT_INLINE };
+
+#define CLI_MAX_INPUT_BYTES (16u * 1024u * 1024u) /* larger inputs are refused, not read */
+
+/* One linted input and its findings. */
+typedef struct unit {
+  const char *path;
+  enum unit_kind kind;
+  const char *text;            /* the file's bytes (fragment or JSON); NULL for -c */
+  size_t len;
+  const boxlint_span *cmds;    /* JSON and inline: the commands */
+  size_t ncmds;
+  size_t cmds_off;             /* JSON: offset of the commands array, or SIZE_MAX */
+  const boxlint_report *reports[2]; /* the template's report, and the policy's (or NULL) */
+  const boxlint_config *config;
+} unit;
+
+/* A finding's position in the file (for text, SARIF and GitHub output). */
+typedef struct fpos {
+  int has;
+  uint32_t line, col, end_line, end_col;
+  size_t off, end_off;
+} fpos;
+
+typedef struct cli {
+  enum format format;
+  boxlint_severity fail_on;
+  int color;
+  boxlint_options opts;
+  const char *config_path;   /* --config */
+  boxlint_config *config;    /* loaded from --config, or NULL */
+  unsigned compat;           /* policy compat bits */
+  FILE *out, *err;
+  json_t *json_files;        /* --format json */
+  json_t *sarif_results;     /* --format sarif */
+  json_t *sarif_rules;       /* rule id -> index (object) */
+  json_t *sarif_rule_list;
+  int worst;                 /* exit code so far */
+  struct cfg_cache { char *path; boxlint_config *cfg; } *cache; /* configs found upward */
+  size_t ncache;
+} cli;
+
+/* input.c */
+int cli_read_file(cli *c, const char *path, char **buf, size_t *len);
+/* Load a config file; prints the problem with its position and returns NULL on failure. */
+boxlint_config *cli_load_config(cli *c, const char *path);
+/* The config that applies to `path`: --config, else .boxlint.json searched upward (cached). */
+int cli_config_for(cli *c, const char *path, const boxlint_config **out);
+void cli_configs_free(cli *c);
+
+/* output.c */
+boxlint_severity cli_severity(const unit *u, const boxlint_diag *d);
+void cli_position(const unit *u, const boxlint_diag *d, fpos *p);
+void cli_emit_unit(cli *c, const unit *u);
+void cli_begin(cli *c);
+void cli_finish(cli *c);
+
+/* policy_cmd.c: `boxlint policy ...`: argv[0] is "policy". Returns the exit code. */
 int boxlint_cli_policy(int argc, char **argv, FILE *out, FILE *err);
 
 #endif

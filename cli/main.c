@@ -1,305 +1,235 @@
-/* The boxlint command. Uses only the public API (plus jansson for JSON). */
+/* The boxlint command. Uses only the public API, plus jansson for JSON. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <jansson.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "boxlint/boxlint.h"
 #include "cli.h"
-
-#define MAX_INPUT_BYTES (16u * 1024u * 1024u) /* larger inputs are refused, not read */
-
-enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
-enum format { FMT_TEXT, FMT_JSON };
-
-typedef struct cli {
-  enum format format;
-  boxlint_severity fail_on;
-  int color;
-  boxlint_options opts;
-  FILE *out, *err;
-  json_t *files; /* JSON output */
-  int worst;     /* exit code so far */
-} cli;
+#include "jsonpos.h"
 
 static void usage(FILE *f) {
-  fputs("usage: boxlint [lint] [options] FILE...     lint templates (.json command arrays) and\n"
-        "                                             Dockerfile fragments; - reads stdin\n"
-        "       boxlint [lint] [options] -c CMD...    lint commands given inline (repeatable)\n"
-        "       boxlint policy FILE [--host H] [--ip A] ...   check a NetworkPolicy\n"
+  fputs("usage: boxlint [lint] [options] FILE...    lint templates and Dockerfile fragments\n"
+        "       boxlint [lint] [options] -c CMD...   lint commands given inline (repeatable)\n"
+        "       boxlint policy FILE [--host H] [--ip A] [--compat e2b] [--unmatched allow|deny]\n"
+        "       boxlint render --base FILE TEMPLATE  print the Dockerfile the platform builds\n"
         "       boxlint rules | explain RULE | version\n"
+        "\n"
+        "A .json FILE is a template object {name, commands, cpu_count, memory_mb,\n"
+        "network_policy} or an array of command strings; any other FILE is a Dockerfile\n"
+        "fragment, split into instructions as BuildKit does; - reads standard input.\n"
+        "\n"
         "options:\n"
-        "  --format text|json   output format (default text)\n"
+        "  --format text|json|sarif|github   output format (default text)\n"
+        "  --config FILE        configuration (default: .boxlint.json searched upward)\n"
         "  --base FILE          the platform's base Dockerfile (appendability, escape)\n"
         "  --fail-on error|warning|info   lowest severity that makes the exit code 1\n"
-        "  --no-color           no ANSI colours (also NO_COLOR=1)\n"
-        "exit codes: 0 no findings at or above --fail-on, 1 findings, 2 usage or I/O error\n",
+        "  --compat e2b         add E2B's own NetworkPolicy rejections\n"
+        "  --no-color           no colours (also NO_COLOR=1)\n"
+        "exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, I/O or malformed input\n",
         f);
 }
 
-/* Read a whole file (or stdin for "-") with a size cap. Returns 0, or prints why and returns -1. */
-static int read_input(cli *c, const char *path, char **buf, size_t *len) {
-  FILE *f;
-  int is_stdin = !strcmp(path, "-");
-  *buf = NULL;
-  *len = 0;
-  if (is_stdin) {
-    f = stdin;
-  } else {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-      fprintf(c->err, "boxlint: %s: %s\n", path, strerror(errno));
-      return -1;
-    }
-    if (S_ISDIR(st.st_mode)) {
-      fprintf(c->err, "boxlint: %s: is a directory\n", path);
-      return -1;
-    }
-    if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > MAX_INPUT_BYTES) {
-      fprintf(c->err, "boxlint: %s: file is %lld bytes, more than the %u-byte limit; not read\n",
-              path, (long long)st.st_size, MAX_INPUT_BYTES);
-      return -1;
-    }
-    f = fopen(path, "rb");
-    if (!f) {
-      fprintf(c->err, "boxlint: %s: %s\n", path, strerror(errno));
-      return -1;
-    }
-  }
-  size_t cap = 4096, n = 0;
-  char *b = malloc(cap);
-  if (!b) goto oom;
-  for (;;) {
-    if (n == cap) {
-      if (cap > MAX_INPUT_BYTES) {
-        fprintf(c->err, "boxlint: %s: input larger than the %u-byte limit; not read\n", path,
-                MAX_INPUT_BYTES);
-        free(b);
-        if (!is_stdin) fclose(f);
-        return -1;
-      }
-      char *nb = realloc(b, cap * 2);
-      if (!nb) goto oom;
-      b = nb;
-      cap *= 2;
-    }
-    size_t r = fread(b + n, 1, cap - n, f);
-    n += r;
-    if (r == 0) break;
-  }
-  if (ferror(f)) {
-    fprintf(c->err, "boxlint: %s: read error: %s\n", path, strerror(errno));
-    free(b);
-    if (!is_stdin) fclose(f);
-    return -1;
-  }
-  if (!is_stdin) fclose(f);
-  *buf = b;
-  *len = n;
-  return 0;
-oom:
-  free(b);
-  if (!is_stdin) fclose(f);
-  fprintf(c->err, "boxlint: %s: out of memory\n", path);
-  return -1;
+/* ---- loading templates ---------------------------------------------------------------- */
+
+typedef struct loaded {
+  json_t *root;
+  boxlint_span *cmds;
+  size_t ncmds;
+  size_t cmds_off;
+  int is_template;
+  boxlint_template tpl;
+  boxlint_span *extra;
+  char num_text[2][64];
+  json_t *policy; /* network_policy object, or NULL */
+  size_t policy_off;
+} loaded;
+
+static void loaded_free(loaded *l) {
+  free(l->cmds);
+  free(l->extra);
+  json_decref(l->root);
+  memset(l, 0, sizeof *l);
 }
 
-/* ---- Output ------------------------------------------------------------------------------ */
-
-static const char *sev_color(boxlint_severity s) {
-  return s == BOXLINT_SEVERITY_ERROR ? "\033[1;31m" : s == BOXLINT_SEVERITY_WARNING ? "\033[1;33m" : "\033[1;36m";
+static void bad_input(cli *c, const char *path, const char *text, size_t len, size_t off,
+                      const char *what) {
+  uint32_t line = 1, col = 1;
+  if (off != SIZE_MAX) jp_line_col(text, len, off, &line, &col);
+  fprintf(c->err, "boxlint: %s:%u:%u: %s\n", path, line, col, what);
 }
 
-/* The source line holding input offset `off` of `text`, for the caret display. */
-static void print_source(cli *c, const char *text, size_t len, size_t off, size_t end,
-                         uint32_t column) {
-  if (!text || off > len) return;
-  size_t s = off, e = off;
-  while (s > 0 && text[s - 1] != '\n') s--;
-  while (e < len && text[e] != '\n') e++;
-  if (e > s && text[e - 1] == '\r') e--;
-  fputs("    ", c->out);
-  for (size_t i = s; i < e; i++) {
-    unsigned char ch = (unsigned char)text[i];
-    if (ch == '\t') fputc(' ', c->out);
-    else if (ch < 0x20 || ch == 0x7f) fputc('?', c->out);
-    else fputc(ch, c->out);
-  }
-  fputs("\n    ", c->out);
-  for (uint32_t i = 1; i < column; i++) fputc(' ', c->out);
-  size_t width = 0;
-  for (size_t i = off; i < end && i < e; i++) width += ((unsigned char)text[i] & 0xC0) != 0x80;
-  if (c->color) fputs("\033[1;32m", c->out);
-  fputc('^', c->out);
-  for (size_t i = 1; i < width && i < 200; i++) fputc('~', c->out);
-  if (c->color) fputs("\033[0m", c->out);
-  fputc('\n', c->out);
-}
-
-/* One linted unit: a fragment (text = the file, offsets are file offsets) or a command list
- * (texts[i] = command i, offsets are command offsets). */
-typedef struct unit {
-  const char *path;
-  const char *file_text; size_t file_len;      /* fragments */
-  const boxlint_span *cmds; size_t ncmds;      /* command lists */
-} unit;
-
-static json_t *diag_json(const boxlint_diag *d) {
-  json_t *o = json_object();
-  json_object_set_new(o, "rule", json_string(d->rule));
-  json_object_set_new(o, "severity", json_string(boxlint_severity_str(d->severity)));
-  json_object_set_new(o, "path", d->path ? json_string(d->path) : json_null());
-  json_object_set_new(o, "command", d->command >= 0 ? json_integer(d->command) : json_null());
-  json_object_set_new(o, "line", d->line ? json_integer(d->line) : json_null());
-  json_object_set_new(o, "column", d->line ? json_integer(d->column) : json_null());
-  json_object_set_new(o, "end_line", d->line ? json_integer(d->end_line) : json_null());
-  json_object_set_new(o, "end_column", d->line ? json_integer(d->end_column) : json_null());
-  json_object_set_new(o, "offset", json_integer((json_int_t)d->offset));
-  json_object_set_new(o, "message", json_string(d->message));
-  json_object_set_new(o, "hint", d->hint ? json_string(d->hint) : json_null());
-  if (d->fix) {
-    json_t *f = json_object();
-    json_object_set_new(f, "description", json_string(d->fix->description));
-    json_object_set_new(f, "offset", json_integer((json_int_t)d->fix->offset));
-    json_object_set_new(f, "length", json_integer((json_int_t)d->fix->length));
-    json_object_set_new(f, "replacement", json_stringn(d->fix->text, d->fix->text_len));
-    json_object_set_new(o, "fix", f);
-  } else {
-    json_object_set_new(o, "fix", json_null());
-  }
-  json_object_set_new(o, "detail", d->detail ? json_string(d->detail) : json_null());
-  return o;
-}
-
-static void report_unit(cli *c, const unit *u, const boxlint_report *r) {
-  size_t nd = boxlint_report_diag_count(r);
-  int has_error = boxlint_report_count_at_least(r, BOXLINT_SEVERITY_ERROR) > 0;
-  if (boxlint_report_count_at_least(r, c->fail_on) > 0 && c->worst < EXIT_FINDINGS)
-    c->worst = EXIT_FINDINGS;
-  if (c->format == FMT_JSON) {
-    json_t *f = json_object();
-    json_object_set_new(f, "path", json_string(u->path));
-    json_object_set_new(f, "ok", json_boolean(!has_error));
-    json_t *cmds = json_array();
-    for (size_t i = 0; i < boxlint_report_instruction_count(r); i++) {
-      const boxlint_instruction *in = boxlint_report_instruction(r, i);
-      json_t *o = json_object();
-      json_object_set_new(o, "index", json_integer((json_int_t)i));
-      if (in->keyword)
-        json_object_set_new(o, "instruction", json_string(boxlint_keyword_name(in->keyword)));
-      else if (in->keyword_text.len)
-        json_object_set_new(o, "instruction", json_stringn(in->keyword_text.ptr, in->keyword_text.len));
-      else
-        json_object_set_new(o, "instruction", json_null());
-      if (in->trigger)
-        json_object_set_new(o, "trigger", json_string(boxlint_keyword_name(in->trigger)));
-      json_object_set_new(o, "line", json_integer(in->line));
-      json_object_set_new(o, "end_line", json_integer(in->end_line));
-      json_array_append_new(cmds, o);
-    }
-    json_object_set_new(f, "commands", cmds);
-    json_t *diags = json_array();
-    for (size_t i = 0; i < nd; i++) json_array_append_new(diags, diag_json(boxlint_report_diag(r, i)));
-    json_object_set_new(f, "diagnostics", diags);
-    json_array_append_new(c->files, f);
-    return;
-  }
-  for (size_t i = 0; i < nd; i++) {
-    const boxlint_diag *d = boxlint_report_diag(r, i);
-    const char *sev = boxlint_severity_str(d->severity);
-    if (u->cmds && d->command >= 0)
-      fprintf(c->out, "%s:commands[%d]:%u:%u: ", u->path, d->command, d->line, d->column);
-    else if (d->line)
-      fprintf(c->out, "%s:%u:%u: ", u->path, d->line, d->column);
-    else
-      fprintf(c->out, "%s: ", u->path);
-    if (c->color) fprintf(c->out, "%s%s:\033[0m ", sev_color(d->severity), sev);
-    else fprintf(c->out, "%s: ", sev);
-    fprintf(c->out, "%s [%s]\n", d->message, d->rule);
-    if (d->line) {
-      if (u->cmds && d->command >= 0 && (size_t)d->command < u->ncmds)
-        print_source(c, u->cmds[d->command].ptr, u->cmds[d->command].len, d->offset,
-                     d->end_offset, d->column);
-      else if (u->file_text)
-        print_source(c, u->file_text, u->file_len, d->offset, d->end_offset, d->column);
-    }
-    if (d->hint) fprintf(c->out, "    %shint:%s %s\n", c->color ? "\033[1m" : "", c->color ? "\033[0m" : "", d->hint);
-  }
-}
-
-/* ---- Linting ----------------------------------------------------------------------------- */
-
-static int lint_commands(cli *c, const char *path, const boxlint_span *cmds, size_t n) {
-  boxlint_report *r;
-  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) return -1;
-  boxlint_status st = boxlint_check_commands(r, cmds, n, &c->opts);
-  if (st != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: %s: %s\n", path, boxlint_status_str(st));
-    boxlint_report_free(r);
-    return -1;
-  }
-  unit u = {path, NULL, 0, cmds, n};
-  report_unit(c, &u, r);
-  boxlint_report_free(r);
-  return 0;
-}
-
-static int lint_json(cli *c, const char *path, const char *buf, size_t len) {
-  json_error_t e;
-  json_t *root = json_loadb(buf, len, JSON_ALLOW_NUL, &e);
-  if (!root) {
-    fprintf(c->err, "boxlint: %s:%d:%d: invalid JSON: %s\n", path, e.line, e.column, e.text);
-    return -1;
-  }
-  json_t *arr = root;
-  if (json_is_object(root)) arr = json_object_get(root, "commands");
-  if (!json_is_array(arr)) {
-    fprintf(c->err, "boxlint: %s: expected a JSON array of command strings%s\n", path,
-            json_is_object(root) ? " in \"commands\"" : "");
-    json_decref(root);
-    return -1;
-  }
+static int load_commands(cli *c, const char *path, const char *text, size_t len, json_t *arr,
+                         size_t arr_off, loaded *l) {
   size_t n = json_array_size(arr);
-  boxlint_span *cmds = calloc(n ? n : 1, sizeof *cmds);
-  if (!cmds) {
-    json_decref(root);
-    return -1;
-  }
+  l->cmds = calloc(n ? n : 1, sizeof *l->cmds);
+  if (!l->cmds) return -1;
   for (size_t i = 0; i < n; i++) {
     json_t *s = json_array_get(arr, i);
     if (!json_is_string(s)) {
-      fprintf(c->err, "boxlint: %s: commands[%zu] is not a string\n", path, i);
-      free(cmds);
-      json_decref(root);
+      char msg[96];
+      snprintf(msg, sizeof msg, "commands[%zu] must be a string, not %s", i,
+               json_is_integer(s) || json_is_real(s) ? "a number"
+               : json_is_null(s) ? "null" : json_is_boolean(s) ? "a boolean"
+               : json_is_array(s) ? "an array" : "an object");
+      bad_input(c, path, text, len, jp_element(text, len, arr_off, i), msg);
       return -1;
     }
-    cmds[i].ptr = json_string_value(s);
-    cmds[i].len = json_string_length(s);
+    l->cmds[i].ptr = json_string_value(s);
+    l->cmds[i].len = json_string_length(s);
   }
-  int rc = lint_commands(c, path, cmds, n);
-  free(cmds);
-  json_decref(root);
+  l->ncmds = n;
+  l->cmds_off = arr_off;
+  return 0;
+}
+
+static void number_field(json_t *v, boxlint_number *out, char *buf, size_t cap) {
+  if (!v) return;
+  out->present = 1;
+  if (json_is_integer(v)) {
+    out->is_integer = 1;
+    out->value = (int64_t)json_integer_value(v);
+    return;
+  }
+  char *s = json_dumps(v, JSON_ENCODE_ANY);
+  snprintf(buf, cap, "%s", s ? s : "this value");
+  free(s);
+  out->text = buf;
+}
+
+/* A .json input: a template object or a bare array. Returns 0, or -1 (message printed). */
+static int load_json(cli *c, const char *path, const char *text, size_t len, loaded *l) {
+  memset(l, 0, sizeof *l);
+  json_error_t e;
+  l->root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &e);
+  if (!l->root) {
+    fprintf(c->err, "boxlint: %s:%d:%d: invalid JSON: %s\n", path, e.line, e.column, e.text);
+    return -1;
+  }
+  size_t root_off = jp_ws(text, len, 0);
+  if (json_is_array(l->root)) return load_commands(c, path, text, len, l->root, root_off, l);
+  if (!json_is_object(l->root)) {
+    bad_input(c, path, text, len, root_off,
+              "expected a template object or an array of command strings");
+    return -1;
+  }
+  l->is_template = 1;
+  l->cmds_off = SIZE_MAX;
+  boxlint_template *t = &l->tpl;
+  l->extra = calloc(json_object_size(l->root) + 1, sizeof *l->extra);
+  if (!l->extra) return -1;
+  const char *key;
+  json_t *v;
+  json_object_foreach(l->root, key, v) {
+    size_t vo = jp_member(text, len, root_off, key, NULL);
+    if (!strcmp(key, "name")) {
+      if (!json_is_string(v)) {
+        bad_input(c, path, text, len, vo, "\"name\" must be a string");
+        return -1;
+      }
+      t->has_name = 1;
+      t->name.ptr = json_string_value(v);
+      t->name.len = json_string_length(v);
+    } else if (!strcmp(key, "commands")) {
+      if (!json_is_array(v)) {
+        bad_input(c, path, text, len, vo, "\"commands\" must be an array of strings");
+        return -1;
+      }
+      if (load_commands(c, path, text, len, v, vo, l)) return -1;
+      t->has_commands = 1;
+    } else if (!strcmp(key, "cpu_count")) {
+      number_field(v, &t->cpu_count, l->num_text[0], sizeof l->num_text[0]);
+    } else if (!strcmp(key, "memory_mb")) {
+      number_field(v, &t->memory_mb, l->num_text[1], sizeof l->num_text[1]);
+    } else if (!strcmp(key, "network_policy")) {
+      if (!json_is_object(v) && !json_is_null(v)) {
+        bad_input(c, path, text, len, vo, "\"network_policy\" must be an object");
+        return -1;
+      }
+      if (json_is_object(v)) {
+        l->policy = v;
+        l->policy_off = vo;
+      }
+    } else {
+      l->extra[t->nextra_fields].ptr = key;
+      l->extra[t->nextra_fields].len = strlen(key);
+      t->nextra_fields++;
+    }
+  }
+  t->extra_fields = l->extra;
+  t->commands = l->cmds;
+  t->ncommands = l->ncmds;
+  return 0;
+}
+
+/* Validate the template's network_policy into its own report. */
+static int check_policy(cli *c, const char *path, const char *text, size_t len, const loaded *l,
+                        boxlint_report *r) {
+  json_t *p = l->policy;
+  boxlint_policy_spec spec;
+  memset(&spec, 0, sizeof spec);
+  json_t *type = json_object_get(p, "type");
+  if (type && !json_is_null(type)) {
+    if (!json_is_string(type)) {
+      bad_input(c, path, text, len, jp_member(text, len, l->policy_off, "type", NULL),
+                "\"network_policy.type\" must be a string");
+      return -1;
+    }
+    spec.type.ptr = json_string_value(type);
+    spec.type.len = json_string_length(type);
+  }
+  const char *names[2] = {"allow_out", "deny_out"};
+  boxlint_span *lists[2] = {NULL, NULL};
+  size_t counts[2] = {0, 0};
+  int rc = 0;
+  for (int k = 0; k < 2 && rc == 0; k++) {
+    json_t *a = json_object_get(p, names[k]);
+    if (!a || json_is_null(a)) continue;
+    size_t ao = jp_member(text, len, l->policy_off, names[k], NULL);
+    if (!json_is_array(a)) {
+      char msg[96];
+      snprintf(msg, sizeof msg, "\"network_policy.%s\" must be an array of strings", names[k]);
+      bad_input(c, path, text, len, ao, msg);
+      rc = -1;
+      break;
+    }
+    counts[k] = json_array_size(a);
+    lists[k] = calloc(counts[k] ? counts[k] : 1, sizeof *lists[k]);
+    if (!lists[k]) { rc = -1; break; }
+    for (size_t i = 0; i < counts[k]; i++) {
+      json_t *s = json_array_get(a, i);
+      if (!json_is_string(s)) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "network_policy.%s[%zu] must be a string", names[k], i);
+        bad_input(c, path, text, len, jp_element(text, len, ao, i), msg);
+        rc = -1;
+        break;
+      }
+      lists[k][i].ptr = json_string_value(s);
+      lists[k][i].len = json_string_length(s);
+    }
+  }
+  if (rc == 0) {
+    spec.allow_out = lists[0];
+    spec.n_allow = counts[0];
+    spec.deny_out = lists[1];
+    spec.n_deny = counts[1];
+    boxlint_policy_options po;
+    boxlint_policy_options_init(&po);
+    po.compat = c->compat;
+    boxlint_policy *pol = NULL;
+    boxlint_status st = boxlint_policy_new(&pol, r, &spec, &po, NULL);
+    boxlint_policy_free(pol);
+    if (st == BOXLINT_ENOMEM || st == BOXLINT_EINVAL) {
+      fprintf(c->err, "boxlint: %s: %s\n", path, boxlint_status_str(st));
+      rc = -1;
+    }
+  }
+  free(lists[0]);
+  free(lists[1]);
   return rc;
 }
 
-static int lint_fragment(cli *c, const char *path, const char *buf, size_t len) {
-  boxlint_report *r;
-  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) return -1;
-  boxlint_status st = boxlint_check_fragment(r, buf, len, &c->opts);
-  if (st != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: %s: %s\n", path, boxlint_status_str(st));
-    boxlint_report_free(r);
-    return -1;
-  }
-  unit u = {path, buf, len, NULL, 0};
-  report_unit(c, &u, r);
-  boxlint_report_free(r);
-  return 0;
-}
+/* ---- linting --------------------------------------------------------------------------- */
 
 static int looks_like_json(const char *path, const char *buf, size_t len) {
   size_t pl = strlen(path);
@@ -312,41 +242,121 @@ static int looks_like_json(const char *path, const char *buf, size_t len) {
   return 0;
 }
 
+static int lint_text(cli *c, const char *path, const char *text, size_t len) {
+  boxlint_options opts = c->opts;
+  if (cli_config_for(c, path, &opts.config)) return -1;
+  boxlint_report *r = NULL, *pr = NULL;
+  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) return -1;
+  unit u;
+  memset(&u, 0, sizeof u);
+  u.path = path;
+  u.text = text;
+  u.len = len;
+  u.config = opts.config;
+  u.cmds_off = SIZE_MAX;
+  int rc = 0;
+  loaded l;
+  memset(&l, 0, sizeof l);
+  boxlint_status st;
+  if (looks_like_json(path, text, len)) {
+    if (load_json(c, path, text, len, &l)) {
+      rc = -1;
+      goto out;
+    }
+    u.kind = UNIT_JSON;
+    u.cmds = l.cmds;
+    u.ncmds = l.ncmds;
+    u.cmds_off = l.cmds_off;
+    st = l.is_template ? boxlint_check_template(r, &l.tpl, &opts)
+                       : boxlint_check_commands(r, l.cmds, l.ncmds, &opts);
+    if (st == BOXLINT_OK && l.policy) {
+      if (boxlint_report_new(&pr, NULL) != BOXLINT_OK || check_policy(c, path, text, len, &l, pr)) {
+        rc = -1;
+        goto out;
+      }
+    }
+  } else {
+    u.kind = UNIT_FRAGMENT;
+    st = boxlint_check_fragment(r, text, len, &opts);
+  }
+  if (st != BOXLINT_OK) {
+    fprintf(c->err, "boxlint: %s: %s\n", path, boxlint_status_str(st));
+    rc = -1;
+    goto out;
+  }
+  u.reports[0] = r;
+  u.reports[1] = pr;
+  cli_emit_unit(c, &u);
+out:
+  loaded_free(&l);
+  boxlint_report_free(r);
+  boxlint_report_free(pr);
+  return rc;
+}
+
 static int lint_path(cli *c, const char *path) {
   char *buf;
   size_t len;
-  if (read_input(c, path, &buf, &len)) return -1;
-  int rc = looks_like_json(path, buf, len) ? lint_json(c, path, buf, len)
-                                           : lint_fragment(c, path, buf, len);
+  if (cli_read_file(c, path, &buf, &len)) return -1;
+  int rc = lint_text(c, path, buf, len);
   free(buf);
   return rc;
 }
 
-static int load_base(cli *c, const char *path) {
-  char *buf;
-  size_t len;
-  if (read_input(c, path, &buf, &len)) return -1;
+static int lint_inline(cli *c, const boxlint_span *cmds, size_t n) {
+  boxlint_options opts = c->opts;
+  if (cli_config_for(c, NULL, &opts.config)) return -1;
   boxlint_report *r;
-  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) {
-    free(buf);
+  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) return -1;
+  boxlint_status st = boxlint_check_commands(r, cmds, n, &opts);
+  if (st != BOXLINT_OK) {
+    fprintf(c->err, "boxlint: %s\n", boxlint_status_str(st));
+    boxlint_report_free(r);
     return -1;
   }
+  unit u;
+  memset(&u, 0, sizeof u);
+  u.path = "<command-line>";
+  u.kind = UNIT_INLINE;
+  u.cmds = cmds;
+  u.ncmds = n;
+  u.cmds_off = SIZE_MAX;
+  u.config = opts.config;
+  u.reports[0] = r;
+  cli_emit_unit(c, &u);
+  boxlint_report_free(r);
+  return 0;
+}
+
+/* Check the base; findings are reported like a file's. Returns -1 on I/O error. */
+static int load_base(cli *c, const char *path, char **text, size_t *len, int *appendable) {
+  if (cli_read_file(c, path, text, len)) return -1;
+  boxlint_report *r;
+  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) return -1;
   boxlint_base_info info;
-  if (boxlint_check_base(&info, r, buf, len) != BOXLINT_OK) {
+  if (boxlint_check_base(&info, r, *text, *len) != BOXLINT_OK) {
     fprintf(c->err, "boxlint: %s: out of memory\n", path);
     boxlint_report_free(r);
-    free(buf);
     return -1;
   }
   c->opts.escape = info.escape;
-  if (!info.appendable || boxlint_report_diag_count(r)) {
-    unit u = {path, buf, len, NULL, 0};
-    report_unit(c, &u, r);
+  *appendable = info.appendable;
+  if (boxlint_report_diag_count(r)) {
+    unit u;
+    memset(&u, 0, sizeof u);
+    u.path = path;
+    u.kind = UNIT_FRAGMENT;
+    u.text = *text;
+    u.len = *len;
+    u.cmds_off = SIZE_MAX;
+    u.reports[0] = r;
+    cli_emit_unit(c, &u);
   }
   boxlint_report_free(r);
-  free(buf);
   return 0;
 }
+
+/* ---- subcommands ----------------------------------------------------------------------- */
 
 static int cmd_rules(cli *c) {
   size_t n;
@@ -359,12 +369,66 @@ static int cmd_rules(cli *c) {
 static int cmd_explain(cli *c, const char *id) {
   const boxlint_rule_info *r = boxlint_rule_find(id, strlen(id));
   if (!r) {
-    fprintf(c->err, "boxlint: unknown rule '%s' (see boxlint rules)\n", id);
+    fprintf(c->err, "boxlint: unknown rule '%s' (boxlint rules lists them)\n", id);
     return EXIT_USAGE;
   }
-  fprintf(c->out, "%s (%s): %s\n\n%s\n\nBad:\n    %s\nGood:\n    %s\n", r->id,
-          boxlint_severity_str(r->severity), r->summary, r->description, r->bad, r->good);
+  fprintf(c->out, "%s (%s): %s\n\n%s\n\nBad:\n", r->id, boxlint_severity_str(r->severity),
+          r->summary, r->description);
+  for (const char *p = r->bad; *p;) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    fprintf(c->out, "    %.*s\n", (int)n, p);
+    p += n + (e != NULL);
+  }
+  fputs("Good:\n", c->out);
+  for (const char *p = r->good; *p;) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    fprintf(c->out, "    %.*s\n", (int)n, p);
+    p += n + (e != NULL);
+  }
   return EXIT_CLEAN;
+}
+
+/* render --base FILE TEMPLATE: print base + "\n".join(commands) when the template is accepted. */
+static int cmd_render(cli *c, const char *base_path, const char *tpl_path) {
+  char *base = NULL, *text = NULL;
+  size_t blen, tlen;
+  int appendable = 0, rc = EXIT_USAGE;
+  FILE *saved = c->out;
+  c->out = c->err; /* findings go to stderr; stdout is the Dockerfile */
+  if (load_base(c, base_path, &base, &blen, &appendable)) goto out;
+  if (cli_read_file(c, tpl_path, &text, &tlen)) goto out;
+  loaded l;
+  if (load_json(c, tpl_path, text, tlen, &l)) {
+    loaded_free(&l);
+    goto out;
+  }
+  c->fail_on = BOXLINT_SEVERITY_ERROR;
+  if (lint_text(c, tpl_path, text, tlen)) {
+    loaded_free(&l);
+    goto out;
+  }
+  rc = c->worst;
+  if (rc == EXIT_CLEAN && appendable) {
+    fwrite(base, 1, blen, saved);
+    for (size_t i = 0; i < l.ncmds; i++) {
+      if (i) fputc('\n', saved);
+      fwrite(l.cmds[i].ptr, 1, l.cmds[i].len, saved);
+    }
+    if (l.ncmds && (l.cmds[l.ncmds - 1].len == 0 || l.cmds[l.ncmds - 1].ptr[l.cmds[l.ncmds - 1].len - 1] != '\n'))
+      fputc('\n', saved);
+  } else if (rc == EXIT_CLEAN) {
+    rc = EXIT_FINDINGS;
+  }
+  if (rc != EXIT_CLEAN)
+    fprintf(c->err, "boxlint: %s: not rendered: the template is rejected\n", tpl_path);
+  loaded_free(&l);
+out:
+  c->out = saved;
+  free(base);
+  free(text);
+  return rc;
 }
 
 int main(int argc, char **argv) {
@@ -377,12 +441,12 @@ int main(int argc, char **argv) {
   const char *nc = getenv("NO_COLOR");
   c.color = isatty(fileno(stdout)) && !(nc && *nc);
 
-  int i = 1;
+  int i = 1, render = 0;
   if (i < argc && !strcmp(argv[i], "policy")) return boxlint_cli_policy(argc - i, argv + i, c.out, c.err);
   if (i < argc && !strcmp(argv[i], "rules")) return cmd_rules(&c);
   if (i < argc && !strcmp(argv[i], "explain")) {
-    if (i + 1 >= argc) {
-      fputs("boxlint: explain needs a rule id\n", c.err);
+    if (i + 2 != argc) {
+      fputs("boxlint: usage: boxlint explain RULE\n", c.err);
       return EXIT_USAGE;
     }
     return cmd_explain(&c, argv[i + 1]);
@@ -392,6 +456,10 @@ int main(int argc, char **argv) {
     return EXIT_CLEAN;
   }
   if (i < argc && !strcmp(argv[i], "lint")) i++;
+  else if (i < argc && !strcmp(argv[i], "render")) {
+    render = 1;
+    i++;
+  }
 
   const char **paths = calloc((size_t)argc, sizeof *paths);
   boxlint_span *inline_cmds = calloc((size_t)argc, sizeof *inline_cmds);
@@ -414,8 +482,10 @@ int main(int argc, char **argv) {
       if (m < 0) goto missing;
       if (!strcmp(val, "text")) c.format = FMT_TEXT;
       else if (!strcmp(val, "json")) c.format = FMT_JSON;
+      else if (!strcmp(val, "sarif")) c.format = FMT_SARIF;
+      else if (!strcmp(val, "github")) c.format = FMT_GITHUB;
       else {
-        fprintf(c.err, "boxlint: unknown format '%s' (text, json)\n", val);
+        fprintf(c.err, "boxlint: unknown format '%s' (text, json, sarif, github)\n", val);
         rc = EXIT_USAGE;
         goto done;
       }
@@ -432,6 +502,17 @@ int main(int argc, char **argv) {
     } else if ((m = OPT_VALUE("--base")) != 0) {
       if (m < 0) goto missing;
       base = val;
+    } else if ((m = OPT_VALUE("--config")) != 0) {
+      if (m < 0) goto missing;
+      c.config_path = val;
+    } else if ((m = OPT_VALUE("--compat")) != 0) {
+      if (m < 0) goto missing;
+      if (strcmp(val, "e2b")) {
+        fprintf(c.err, "boxlint: --compat takes e2b, not '%s'\n", val);
+        rc = EXIT_USAGE;
+        goto done;
+      }
+      c.compat = BOXLINT_COMPAT_E2B;
     } else if ((m = OPT_VALUE("-c")) != 0) {
       if (m < 0) goto missing;
       inline_cmds[ninline].ptr = val;
@@ -456,29 +537,40 @@ int main(int argc, char **argv) {
     rc = EXIT_USAGE;
     goto done;
   }
+  if (c.config_path && !(c.config = cli_load_config(&c, c.config_path))) {
+    rc = EXIT_USAGE;
+    goto done;
+  }
+  if (render) {
+    if (!base || npaths != 1 || ninline) {
+      fputs("boxlint: usage: boxlint render --base FILE TEMPLATE\n", c.err);
+      rc = EXIT_USAGE;
+      goto done;
+    }
+    rc = cmd_render(&c, base, paths[0]);
+    goto done;
+  }
   if (!npaths && !ninline) {
     usage(c.err);
     rc = EXIT_USAGE;
     goto done;
   }
-  if (c.format == FMT_JSON) c.files = json_array();
+  cli_begin(&c);
   int io_error = 0;
-  if (base && load_base(&c, base)) io_error = 1;
-  if (ninline && lint_commands(&c, "<command-line>", inline_cmds, ninline)) io_error = 1;
+  if (base) {
+    char *btext;
+    size_t blen;
+    int appendable;
+    if (load_base(&c, base, &btext, &blen, &appendable)) io_error = 1;
+    else free(btext);
+  }
+  if (ninline && lint_inline(&c, inline_cmds, ninline)) io_error = 1;
   for (size_t k = 0; k < npaths; k++)
     if (lint_path(&c, paths[k])) io_error = 1;
-  if (c.format == FMT_JSON) {
-    json_t *root = json_object();
-    json_object_set_new(root, "version", json_string(boxlint_version()));
-    json_object_set_new(root, "files", c.files);
-    c.files = NULL;
-    json_dumpf(root, c.out, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-    fputc('\n', c.out);
-    json_decref(root);
-  }
+  cli_finish(&c);
   rc = io_error ? EXIT_USAGE : c.worst;
 done:
-  json_decref(c.files);
+  cli_configs_free(&c);
   free(paths);
   free(inline_cmds);
   return rc;

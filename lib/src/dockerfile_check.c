@@ -4,7 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "dockerfile_int.h"
+#include "config_int.h"
 
 static const char *const KW_NAMES[] = {"", "ADD", "ARG", "CMD", "COPY", "ENTRYPOINT", "ENV",
                                        "EXPOSE", "FROM", "HEALTHCHECK", "LABEL", "MAINTAINER",
@@ -22,6 +22,10 @@ void boxlint_options_init(boxlint_options *o) {
   o->max_commands = BOXLINT_DEFAULT_MAX_COMMANDS;
   o->max_command_bytes = BOXLINT_DEFAULT_MAX_COMMAND_BYTES;
   o->escape = '\\';
+  o->cpu_min = 1;
+  o->cpu_max = 8;
+  o->memory_min = 512;
+  o->memory_max = 16384;
 }
 
 /* ---- Emitting --------------------------------------------------------------------------- */
@@ -43,10 +47,11 @@ static void pos_of(const bl_check *ck, size_t o, uint32_t *line, uint32_t *col) 
   *col = c;
 }
 
-static boxlint_diag *emit_v(bl_check *ck, const char *rule, size_t s, size_t e, const char *fmt,
-                            va_list ap) {
+static boxlint_diag *emit_v(bl_check *ck, const char *rule, boxlint_severity sev, size_t s,
+                            size_t e, const char *fmt, va_list ap) {
   boxlint_report *r = ck->cx.r;
-  boxlint_diag *d = boxlint__report_add(r, rule, bl_rule_severity(rule), ck->command);
+  if (sev == BOXLINT_SEVERITY_OFF) return NULL;
+  boxlint_diag *d = boxlint__report_add(r, rule, sev, ck->command);
   if (!d) return NULL;
   if (e < s) e = s;
   pos_of(ck, s, &d->line, &d->column);
@@ -58,10 +63,15 @@ static boxlint_diag *emit_v(bl_check *ck, const char *rule, size_t s, size_t e, 
   return d;
 }
 
+static boxlint_severity severity_of(const bl_check *ck, const char *rule) {
+  boxlint_severity def = bl_rule_severity(rule);
+  return def == BOXLINT_SEVERITY_ERROR ? def : bl_config_severity(ck->opts->config, rule, def);
+}
+
 boxlint_diag *bl_emit(bl_check *ck, const char *rule, size_t s, size_t e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  boxlint_diag *d = emit_v(ck, rule, s, e, fmt, ap);
+  boxlint_diag *d = emit_v(ck, rule, severity_of(ck, rule), s, e, fmt, ap);
   va_end(ap);
   return d;
 }
@@ -72,7 +82,16 @@ boxlint_diag *bl_emit_l(bl_check *ck, const bl_read *rd, const char *rule, size_
   size_t e = le > ls ? bl_logical_to_input(&ck->cx, rd, le - 1) + 1 : s;
   va_list ap;
   va_start(ap, fmt);
-  boxlint_diag *d = emit_v(ck, rule, s, e, fmt, ap);
+  boxlint_diag *d = emit_v(ck, rule, severity_of(ck, rule), s, e, fmt, ap);
+  va_end(ap);
+  return d;
+}
+
+boxlint_diag *bl_emit_sev(bl_check *ck, const char *rule, boxlint_severity sev, size_t s,
+                          size_t e, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  boxlint_diag *d = emit_v(ck, rule, sev, s, e, fmt, ap);
   va_end(ap);
   return d;
 }
@@ -101,6 +120,7 @@ static void check_bytes(bl_check *ck) {
     if (!count[p]++) first[p] = pos;
     pos += n;
   }
+  ck->bad_utf8 = count[BL_BYTES_BAD_UTF8] != 0;
   for (int k = 1; k <= 4; k++) {
     if (!count[k]) continue;
     unsigned char b = ck->cx.buf[first[k]];
@@ -459,6 +479,7 @@ static int check_command(bl_check *ck, boxlint_instruction *in) {
   }
   check_heredocs(ck, &rd);
   if (!rd.dangling && rd.hd_status != BL_HD_UNTERMINATED) check_rest(ck, &rd);
+  if (ck->opts->config && !ck->bad_utf8) bl_warn_instruction(ck, &rd);
   return ck->cx.oom ? -1 : 0;
 }
 
@@ -471,6 +492,7 @@ static void ctx_init(bl_check *ck, boxlint_report *r, const boxlint_options *opt
   ck->cx.esc = opts->escape;
   ck->opts = opts;
   ck->line_base = 1;
+  ck->last_user_cmd = -1;
 }
 
 static void ctx_free(bl_check *ck) {
@@ -480,10 +502,12 @@ static void ctx_free(bl_check *ck) {
   bl_words_free(m, &ck->cx.w1);
   bl_words_free(m, &ck->cx.w2);
   bl_words_free(m, &ck->cx.w3);
+  bl_warn_free(ck);
 }
 
 static int options_ok(const boxlint_options *o) {
-  return o->size >= sizeof *o && (o->escape == '\\' || o->escape == '`');
+  return o->size >= sizeof *o && (o->escape == '\\' || o->escape == '`') &&
+         o->cpu_min <= o->cpu_max && o->memory_min <= o->memory_max;
 }
 
 boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span *commands,
@@ -518,6 +542,7 @@ boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span
     ck.line_base = 1;
     rc = check_command(&ck, in);
   }
+  if (rc == 0 && opts->config) bl_warn_finish(&ck);
   ctx_free(&ck);
   boxlint__report_sort(report, first);
   return rc || report->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
@@ -583,6 +608,53 @@ static size_t file_prologue(bl_check *ck, uint32_t *line) {
   return pos;
 }
 
+/* `# boxlint ignore=rule-a,rule-b -- reason` on the line before an instruction: drop those
+ * warnings from the instruction's findings (from index `first`), and report names that
+ * suppressed nothing. Errors are never suppressed. */
+static void apply_suppression(bl_check *ck, size_t cs, size_t ce, size_t first) {
+  const unsigned char *p = ck->cx.buf + cs, *e = ck->cx.buf + ce;
+  while (p < e && (*p == ' ' || *p == '\t')) p++;
+  if (p >= e || *p++ != '#') return;
+  while (p < e && (*p == ' ' || *p == '\t')) p++;
+  static const char kw[] = "boxlint";
+  if ((size_t)(e - p) < 7 || memcmp(p, kw, 7)) return;
+  p += 7;
+  while (p < e && (*p == ' ' || *p == '\t')) p++;
+  if ((size_t)(e - p) < 7 || memcmp(p, "ignore=", 7)) return;
+  p += 7;
+  boxlint_report *r = ck->cx.r;
+  while (p < e && *p != ' ' && *p != '\t') {
+    const unsigned char *id = p;
+    while (p < e && *p != ',' && *p != ' ' && *p != '\t') p++;
+    size_t n = (size_t)(p - id);
+    if (p < e && *p == ',') p++;
+    if (!n) continue;
+    size_t hits = 0, k = first;
+    for (size_t i = first; i < r->ndiags; i++) {
+      boxlint_diag *d = &r->diags[i];
+      int match = strlen(d->rule) == n && !memcmp(d->rule, id, n);
+      if (match && d->severity < BOXLINT_SEVERITY_ERROR) {
+        hits++;
+        continue;
+      }
+      r->diags[k++] = *d;
+    }
+    r->ndiags = k;
+    if (hits) continue;
+    size_t s = (size_t)(id - ck->cx.buf);
+    const boxlint_rule_info *ri = boxlint_rule_find((const char *)id, n);
+    boxlint_diag *d;
+    if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
+      d = bl_emit(ck, "unused-suppression", s, s + n,
+                  "%s is an error and cannot be suppressed", bl_q(ck, (const char *)id, n));
+    else
+      d = bl_emit(ck, "unused-suppression", s, s + n,
+                  "the suppression of %s suppresses nothing on the next instruction",
+                  bl_q(ck, (const char *)id, n));
+    bl_hint(ck, d, "remove %s from the boxlint ignore comment", bl_q(ck, (const char *)id, n));
+  }
+}
+
 /* Split (and optionally check) a fragment. */
 static boxlint_status fragment(boxlint_report *report, const char *buf, size_t len,
                                const boxlint_options *opts, int check) {
@@ -628,7 +700,15 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
       ck.off_base = rd.start;
       ck.line_base = rd.line;
       ck.command = index;
+      size_t before = report->ndiags;
       rc = check_command(&ck, in);
+      if (rc == 0 && rd.comment_end > rd.comment_start) {
+        ck.cx.buf = file;
+        ck.cx.len = flen;
+        ck.off_base = 0;
+        ck.line_base = 1;
+        apply_suppression(&ck, rd.comment_start, rd.comment_end, before);
+      }
     }
     index++;
     pos = rd.end;

@@ -143,6 +143,12 @@ typedef struct bl_check {
   int32_t command;    /* index reported in diagnostics */
   size_t off_base;    /* offset of the input in reported coordinates (fragments: the file) */
   uint32_t line_base; /* line number of the input's first line */
+  int bad_utf8;       /* the input has invalid UTF-8: no regular expression runs on it */
+  void *md;           /* pcre2_match_data, made on first use (warnings.c) */
+  /* Template-wide state for the warnings (warnings.c). */
+  int32_t last_user_cmd;
+  size_t last_user_off, last_user_end;
+  int last_user_root;
 } bl_check;
 
 /* Emit a diagnostic of `rule` (its default severity) over input bytes [s, e). */
@@ -151,7 +157,16 @@ boxlint_diag *bl_emit(bl_check *ck, const char *rule, size_t s, size_t e, const 
 /* The same over logical bytes [ls, le) of `rd`. */
 boxlint_diag *bl_emit_l(bl_check *ck, const bl_read *rd, const char *rule, size_t ls, size_t le,
                         const char *fmt, ...) BOXLINT_PRINTF(6, 7);
+/* With an explicit severity (user rules); OFF emits nothing. */
+boxlint_diag *bl_emit_sev(bl_check *ck, const char *rule, boxlint_severity sev, size_t s,
+                          size_t e, const char *fmt, ...) BOXLINT_PRINTF(6, 7);
 void bl_hint(bl_check *ck, boxlint_diag *d, const char *fmt, ...) BOXLINT_PRINTF(3, 4);
+
+/* Warnings and user rules (warnings.c): after the errors of one instruction, and once after
+ * the last command of a template. */
+void bl_warn_instruction(bl_check *ck, const bl_read *rd);
+void bl_warn_finish(bl_check *ck);
+void bl_warn_free(bl_check *ck);
 /* Quote text for a message (control bytes escaped, at most 60 code points). */
 const char *bl_q(bl_check *ck, const char *p, size_t n);
 

@@ -23,6 +23,7 @@ const char BL_R_FLAG[] = "invalid-flag";
 const char BL_R_BASE[] = "base-not-appendable";
 
 #define E BOXLINT_SEVERITY_ERROR
+#define W BOXLINT_SEVERITY_WARNING
 
 static const boxlint_rule_info RULES[] = {
   {BL_R_DENIED, E, "FROM, COPY, ADD, CMD and ENTRYPOINT are not allowed in a template",
@@ -104,6 +105,27 @@ static const boxlint_rule_info RULES[] = {
    "continuation or heredoc), and it must hold an instruction before the appended text; "
    "otherwise the first command is joined onto the base or read as a parser directive.",
    "FROM ubuntu:24.04 \\", "FROM ubuntu:24.04\n"},
+  {"invalid-name", E, "the template name is not a valid slug",
+   "The name is also the sandbox alias: 1 to 63 characters of a-z, 0-9, '-' and '_', starting "
+   "and ending with a letter or digit.", "{\"name\": \"My Template!\"}", "{\"name\": \"my-template\"}"},
+  {"invalid-resources", E, "cpu_count or memory_mb is not an integer within the platform's bounds",
+   "The platform runs sandboxes with 1 to 8 vCPUs and 512 to 16384 MiB of memory by default "
+   "(the embedding program may set other bounds). A fraction, a string or a value out of range "
+   "fails the request.", "{\"cpu_count\": 32}", "{\"cpu_count\": 2}"},
+  {"missing-field", E, "a required template field is absent",
+   "A template needs name, commands, cpu_count and memory_mb.", "{\"name\": \"t\"}",
+   "{\"name\": \"t\", \"commands\": [], \"cpu_count\": 2, \"memory_mb\": 4096}"},
+  {"unknown-field", W, "a template field that the platform does not know",
+   "Unknown fields are ignored by the platform, which usually means a typo (cpus for "
+   "cpu_count): the value you meant to set is not set.", "{\"cpus\": 2}", "{\"cpu_count\": 2}"},
+  {"unused-suppression", W, "a boxlint ignore comment that suppresses nothing",
+   "A `# boxlint ignore=` comment should name warnings that fire on the next instruction; one "
+   "that suppresses nothing is stale, or names an error (errors cannot be suppressed).",
+   "# boxlint ignore=sudo-usage -- old\nRUN true", "RUN true"},
+  {"regex-limit", W, "a rule's pattern hit the regular-expression match limit",
+   "Patterns run with match and depth limits so that no input makes a check slow. A rule that "
+   "hits a limit did not check the instruction; boxlint says so rather than pass it silently.",
+   "(a user rule with a pattern such as (a+)+$)", "(a pattern without nested quantifiers)"},
 };
 
 const boxlint_rule_info *boxlint_rules(size_t *count) {

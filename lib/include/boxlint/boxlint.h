@@ -11,6 +11,7 @@
 #include "boxlint/alloc.h"
 #include "boxlint/diag.h"
 #include "boxlint/dockerfile.h"
+#include "boxlint/config.h"
 #include "boxlint/egress.h"
 
 #ifdef __cplusplus

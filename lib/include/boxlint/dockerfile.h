@@ -81,6 +81,9 @@ typedef struct boxlint_options {
   size_t max_commands;      /**< default 64 */
   size_t max_command_bytes; /**< default 4096 */
   char escape;              /**< '\\' (default) or '`', as a base's `# escape=` sets it */
+  const struct boxlint_config *config; /**< warnings and user rules; NULL: errors only */
+  int64_t cpu_min, cpu_max;       /**< bounds of cpu_count (default 1..8) */
+  int64_t memory_min, memory_max; /**< bounds of memory_mb in MiB (default 512..16384) */
 } boxlint_options;
 
 /** Fill `opts` with the defaults. NULL is a no-op. */
@@ -147,6 +150,44 @@ typedef struct boxlint_base_info {
  */
 BOXLINT_API boxlint_status boxlint_check_base(boxlint_base_info *out, boxlint_report *report,
                                               const char *buf, size_t len);
+
+/*==============================================================================================
+ * MARK: Templates
+ *============================================================================================*/
+
+/** A number field as it came in (JSON, keyword arguments): absent, an integer, or something
+ *  else (a fraction, a string, a boolean) that `text` spells for the message. */
+typedef struct boxlint_number {
+  int present;
+  int is_integer;
+  int64_t value;
+  const char *text; /**< NUL-terminated, or NULL */
+} boxlint_number;
+
+/** A template as the platform receives it. Fields not `present`/`has_` are reported as
+ *  missing-field. Spans are borrowed for the duration of the call. */
+typedef struct boxlint_template {
+  boxlint_span name;
+  int has_name;
+  const boxlint_span *commands;
+  size_t ncommands;
+  int has_commands;
+  boxlint_number cpu_count;
+  boxlint_number memory_mb;
+  const boxlint_span *extra_fields; /**< names of other fields the template has: each is
+                                         reported as unknown-field with the nearest known key */
+  size_t nextra_fields;
+} boxlint_template;
+
+/**
+ * Check a whole template: the name (`invalid-name`), the resources (`invalid-resources`),
+ * absent fields (`missing-field`), unknown fields (`unknown-field`, a warning), then the commands as boxlint_check_commands does (and, with a
+ * config, the template-wide warnings). Field diagnostics have `command` -1 and `path` set to the
+ * field name. Appends to `report`; the instruction list is replaced.
+ */
+BOXLINT_API boxlint_status boxlint_check_template(boxlint_report *report,
+                                                  const boxlint_template *tpl,
+                                                  const boxlint_options *opts);
 
 /*==============================================================================================
  * MARK: Rules

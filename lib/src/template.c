@@ -1,0 +1,165 @@
+/* Template-wide checks: name, resources, required fields (DESIGN §2.2). */
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+static boxlint_diag *field(boxlint_report *r, const char *rule, const char *path) {
+  boxlint_diag *d = boxlint__report_add(r, rule, BOXLINT_SEVERITY_ERROR, -1);
+  if (d) d->path = path;
+  return d;
+}
+
+/* A slug close to `p` (lower-cased, other characters as '-'), for the hint. */
+static const char *slugify(boxlint_report *r, const char *p, size_t n) {
+  char *o = boxlint__ralloc(r, 64);
+  if (!o) return NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < n && k < 63; i++) {
+    unsigned char c = boxlint__lower((unsigned char)p[i]);
+    if ((c >= 'a' && c <= 'z') || boxlint__is_digit(c) || c == '_') o[k++] = (char)c;
+    else if (k && o[k - 1] != '-') o[k++] = '-';
+  }
+  while (k && (o[k - 1] == '-' || o[k - 1] == '_')) k--;
+  size_t s = 0;
+  while (s < k && (o[s] == '-' || o[s] == '_')) s++;
+  memmove(o, o + s, k - s);
+  o[k - s] = 0;
+  return k - s ? o : NULL;
+}
+
+static void check_name(boxlint_report *r, boxlint_span name) {
+  const char *why = NULL;
+  size_t bad = SIZE_MAX;
+  if (name.len == 0) why = "is empty";
+  else if (name.len > 63) why = "is longer than 63 characters";
+  else {
+    for (size_t i = 0; i < name.len; i++) {
+      unsigned char c = (unsigned char)name.ptr[i];
+      if (!((c >= 'a' && c <= 'z') || boxlint__is_digit(c) || c == '-' || c == '_')) {
+        bad = i;
+        break;
+      }
+    }
+    unsigned char f = (unsigned char)name.ptr[0], l = (unsigned char)name.ptr[name.len - 1];
+    if (bad != SIZE_MAX) why = "may only hold a-z, 0-9, '-' and '_'";
+    else if (!((f >= 'a' && f <= 'z') || boxlint__is_digit(f)) ||
+             !((l >= 'a' && l <= 'z') || boxlint__is_digit(l)))
+      why = "must start and end with a letter or digit";
+  }
+  if (!why) return;
+  boxlint_diag *d = field(r, "invalid-name", "name");
+  if (!d) return;
+  const char *q = boxlint__quote(r, name.ptr, name.len, 80);
+  d->message = boxlint__rprintf(r, "template name \"%s\" %s", q ? q : "", why);
+  if (!d->message) d->message = "";
+  if (bad != SIZE_MAX) d->offset = bad;
+  const char *slug = slugify(r, name.ptr, name.len);
+  if (slug) {
+    d->hint = boxlint__rprintf(r, "did you mean \"%s\"?", slug);
+    boxlint__diag_fix(r, d, 0, name.len, slug, strlen(slug), "use the slug");
+  } else {
+    d->hint = "use 1-63 characters of a-z, 0-9, '-' and '_', e.g. \"my-template\"";
+  }
+}
+
+static void check_number(boxlint_report *r, const boxlint_number *v, const char *path,
+                         int64_t lo, int64_t hi, const char *unit) {
+  if (!v->present) return;
+  boxlint_diag *d;
+  if (!v->is_integer) {
+    d = field(r, "invalid-resources", path);
+    if (!d) return;
+    d->message = boxlint__rprintf(r, "%s must be an integer, not %s", path,
+                                  v->text ? v->text : "this value");
+  } else if (v->value < lo || v->value > hi) {
+    d = field(r, "invalid-resources", path);
+    if (!d) return;
+    d->message = boxlint__rprintf(r, "%s is %lld, outside the platform's bounds %lld-%lld%s", path,
+                                  (long long)v->value, (long long)lo, (long long)hi, unit);
+  } else {
+    return;
+  }
+  if (!d->message) d->message = "";
+  d->hint = boxlint__rprintf(r, "use an integer from %lld to %lld", (long long)lo, (long long)hi);
+}
+
+static size_t edit_distance(const char *a, size_t an, const char *b) {
+  size_t bn = strlen(b), row[32];
+  if (an > 40 || bn > 30) return 99;
+  for (size_t j = 0; j <= bn; j++) row[j] = j;
+  for (size_t i = 1; i <= an; i++) {
+    size_t prev = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= bn; j++) {
+      size_t cur = row[j];
+      size_t sub = prev + (boxlint__lower((unsigned char)a[i - 1]) != (unsigned char)b[j - 1]);
+      size_t m = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
+      row[j] = sub < m ? sub : m;
+      prev = cur;
+    }
+  }
+  return row[bn];
+}
+
+static void unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *opts) {
+  static const char *const known[] = {"name", "commands", "cpu_count", "memory_mb",
+                                      "network_policy"};
+  boxlint_severity sev = boxlint_config_get_severity(opts->config, "unknown-field", 13,
+                                                     BOXLINT_SEVERITY_WARNING);
+  if (sev == BOXLINT_SEVERITY_OFF) return;
+  const char *q = boxlint__quote(r, f.ptr, f.len, 60);
+  boxlint_diag *d = boxlint__report_add(r, "unknown-field", sev, -1);
+  if (!d) return;
+  d->path = boxlint__rstrdup(r, f.ptr, f.len);
+  d->message = boxlint__rprintf(r, "unknown field \"%s\": the platform ignores it", q ? q : "");
+  if (!d->message) d->message = "";
+  /* The nearest known key; a prefix or substring relation (cpus, memory) counts as close. */
+  size_t best = 99, bi = 0;
+  for (size_t i = 0; i < 5; i++) {
+    size_t dist = edit_distance(f.ptr, f.len, known[i]);
+    size_t kl = strlen(known[i]);
+    size_t pre = 0;
+    while (pre < f.len && pre < kl && boxlint__lower((unsigned char)f.ptr[pre]) == known[i][pre]) pre++;
+    if (pre >= 3) dist = dist < 2 ? dist : 2;
+    if (f.len >= 3 && f.len < kl)
+      for (size_t k = 0; k + f.len <= kl; k++)
+        if (!memcmp(known[i] + k, f.ptr, f.len)) { dist = dist < 2 ? dist : 2; break; }
+    if (dist < best) { best = dist; bi = i; }
+  }
+  if (best <= 4 && best < f.len + 3)
+    d->hint = boxlint__rprintf(r, "did you mean \"%s\"?", known[bi]);
+  else
+    d->hint = "known fields: name, commands, cpu_count, memory_mb, network_policy";
+}
+
+boxlint_status boxlint_check_template(boxlint_report *r, const boxlint_template *t,
+                                      const boxlint_options *opts) {
+  boxlint_options def;
+  if (!r || !t) return BOXLINT_EINVAL;
+  if (!opts) {
+    boxlint_options_init(&def);
+    opts = &def;
+  }
+  size_t first = r->ndiags;
+  static const char *const names[] = {"name", "commands", "cpu_count", "memory_mb"};
+  int present[4] = {t->has_name, t->has_commands, t->cpu_count.present, t->memory_mb.present};
+  for (int i = 0; i < 4; i++) {
+    if (present[i]) continue;
+    boxlint_diag *d = field(r, "missing-field", names[i]);
+    if (!d) break;
+    d->message = boxlint__rprintf(r, "the template has no \"%s\"", names[i]);
+    if (!d->message) d->message = "";
+    d->hint = i == 0 ? "add \"name\": \"my-template\""
+            : i == 1 ? "add \"commands\": [\"RUN ...\"]"
+            : i == 2 ? "add \"cpu_count\": 2" : "add \"memory_mb\": 4096";
+  }
+  for (size_t i = 0; i < t->nextra_fields; i++) unknown_field(r, t->extra_fields[i], opts);
+  if (t->has_name) check_name(r, t->name);
+  check_number(r, &t->cpu_count, "cpu_count", opts->cpu_min, opts->cpu_max, " vCPUs");
+  check_number(r, &t->memory_mb, "memory_mb", opts->memory_min, opts->memory_max, " MiB");
+  boxlint__report_sort(r, first);
+  boxlint_status st = boxlint_check_commands(r, t->commands, t->has_commands ? t->ncommands : 0,
+                                             opts);
+  if (st == BOXLINT_OK && r->oom) st = BOXLINT_ENOMEM;
+  return st;
+}
