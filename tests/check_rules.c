@@ -1722,6 +1722,16 @@ START_TEST(bug_flag_span_end) {
 }
 END_TEST
 
+/* BuildKit (I/parse.go parseHealthcheck / parseOptInterval) skips empty values:
+ * `if s == "" { return 0, nil }` and `if flRetries.Value != "" {...}`. So `--interval=` and
+ * `--retries=` are accepted (the flags have a value, an empty one: §8 bflag), but boxlint reports
+ * `time: invalid duration ""` and `invalid value for --retries`. */
+START_TEST(bug_healthcheck_empty_values) {
+  ACCEPT("HEALTHCHECK --interval= --timeout= --start-period= --start-interval= CMD true");
+  ACCEPT("HEALTHCHECK --retries= CMD true");
+}
+END_TEST
+
 /*==============================================================================================*/
 
 static Suite *rules_suite(void) {
@@ -1824,6 +1834,7 @@ static Suite *rules_suite(void) {
     tcase_add_test(tc, bug_warm_report_allocates);
     tcase_add_test(tc, bug_invalid_byte_columns);
     tcase_add_test(tc, bug_flag_span_end);
+    tcase_add_test(tc, bug_healthcheck_empty_values);
     suite_add_tcase(s, tc);
   }
   return s;
