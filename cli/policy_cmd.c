@@ -8,13 +8,6 @@
 #include "boxlint/boxlint.h"
 #include "cli.h"
 
-/* For `boxlint lint`: check the `network_policy` member `np` of a template (NULL or JSON null:
- * absent) into `report`, with paths "network_policy.…". Returns 0, or 2 after writing a message
- * to `err` when `np` is malformed (not an object, a list that is not an array of strings) or on
- * an internal error. `file` names the file in messages. (To be declared in cli.h.) */
-int boxlint_cli_policy_check(boxlint_report *report, const json_t *np, const char *file,
-                             unsigned compat, int unmatched_deny, FILE *err);
-
 enum { POL_EXIT_CLEAN = 0, POL_EXIT_FINDINGS = 1, POL_EXIT_USAGE = 2 };
 
 static const char POL_USAGE[] =
@@ -552,24 +545,4 @@ done:
   free(c.f);
   free(c.q);
   return rc;
-}
-
-int boxlint_cli_policy_check(boxlint_report *report, const json_t *np, const char *file,
-                             unsigned compat, int unmatched_deny, FILE *err) {
-  pol_in in;
-  if (pol_get_policy(&in, np, file, err)) return POL_EXIT_USAGE;
-  boxlint_policy_options o;
-  boxlint_policy_options_init(&o);
-  o.compat = compat;
-  o.unmatched = unmatched_deny ? BOXLINT_UNMATCHED_DENY : BOXLINT_UNMATCHED_ALLOW;
-  boxlint_policy *p = NULL;
-  boxlint_status st = boxlint_policy_new(&p, report, &in.spec, &o, NULL);
-  boxlint_policy_free(p);
-  free(in.allow);
-  free(in.deny);
-  if (st != BOXLINT_OK && st != BOXLINT_ESYNTAX) {
-    fprintf(err, "boxlint: %s: network_policy: %s\n", file, boxlint_status_str(st));
-    return POL_EXIT_USAGE;
-  }
-  return 0;
 }

@@ -593,6 +593,36 @@ START_TEST(test_egress_policy_api) {
 }
 END_TEST
 
+START_TEST(test_egress_policy_rule_table) {
+  static const struct {
+    const char *id;
+    boxlint_severity sev;
+  } want[] = {{"invalid-policy-type", BOXLINT_SEVERITY_ERROR},
+              {"invalid-policy-entry", BOXLINT_SEVERITY_ERROR},
+              {"lists-not-allowed", BOXLINT_SEVERITY_ERROR},
+              {"too-many-entries", BOXLINT_SEVERITY_ERROR},
+              {"allow-without-effect", BOXLINT_SEVERITY_WARNING},
+              {"deny-without-effect", BOXLINT_SEVERITY_WARNING},
+              {"filtered-empty-is-open", BOXLINT_SEVERITY_WARNING},
+              {"duplicate-entry", BOXLINT_SEVERITY_WARNING},
+              {"shadowed-entry", BOXLINT_SEVERITY_WARNING},
+              {"broad-wildcard", BOXLINT_SEVERITY_WARNING},
+              {"any-host", BOXLINT_SEVERITY_WARNING},
+              {"mapped-address", BOXLINT_SEVERITY_WARNING},
+              {"domains-require-deny-all", BOXLINT_SEVERITY_ERROR},
+              {"compat-deny-domain", BOXLINT_SEVERITY_ERROR},
+              {"compat-ipv6", BOXLINT_SEVERITY_ERROR}};
+  size_t n = 0;
+  const boxlint_rule_info *t = boxlint__egress_rules(&n);
+  ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
+  for (size_t i = 0; i < n; i++) {
+    ck_assert_str_eq(t[i].id, want[i].id);
+    ck_assert_int_eq(t[i].severity, want[i].sev);
+    ck_assert(t[i].summary[0] && t[i].description[0] && t[i].bad[0] && t[i].good[0]);
+  }
+}
+END_TEST
+
 /*==============================================================================================
  * MARK: Warnings
  *============================================================================================*/
@@ -1334,6 +1364,7 @@ Suite *egress_suite(void) {
   tcase_add_test(t, test_egress_policy_lists_not_allowed);
   tcase_add_test(t, test_egress_policy_limits);
   tcase_add_test(t, test_egress_policy_api);
+  tcase_add_test(t, test_egress_policy_rule_table);
   t = tc(s, "warnings");
   tcase_add_test(t, test_egress_warn_allow_without_effect);
   tcase_add_test(t, test_egress_warn_deny_without_effect);

@@ -95,4 +95,8 @@ boxlint_status boxlint__policy_decide_linear(boxlint_decision *out, const boxlin
                                              const char *host, size_t host_len, const char *ip,
                                              size_t ip_len);
 
+/* The NetworkPolicy rules (id, default severity, summary, description, bad and good
+ * examples), static, for the library's rule list (`boxlint rules`, `boxlint explain`). */
+const boxlint_rule_info *boxlint__egress_rules(size_t *count);
+
 #endif
