@@ -3,8 +3,7 @@
  * boxlint_check_base against what BuildKit does (buildkit-semantics.md §2-§6, §12, §14, cited
  * as §N or VN) and DESIGN §2.4, §2.6.
  *
- * Tests that document a library bug live in the TCase "known_bugs", which only runs when the
- * environment sets BOXLINT_KNOWN_BUGS=1.
+ *
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <check.h>
@@ -978,13 +977,6 @@ static Suite *lexer_suite(void) {
   tcase_add_test(tc, test_oom_check_fragment);
   tcase_add_test(tc, test_oom_check_base);
   suite_add_tcase(s, tc);
-
-  const char *kb = getenv("BOXLINT_KNOWN_BUGS");
-  if (kb && strcmp(kb, "1") == 0) {
-    tc = tcase_create("known_bugs");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    suite_add_tcase(s, tc);
-  }
   return s;
 }
 

@@ -4,8 +4,7 @@
  * line, column in code points, end, byte offset) and to a piece of its message or hint. The
  * expectations come from DESIGN.md and buildkit-semantics.md (cited as §N), not from the code.
  *
- * Tests that document a library bug live in the TCase "known_bugs", which only runs when the
- * environment sets BOXLINT_KNOWN_BUGS=1.
+ * Tests of bugs found in review live in the TCase "regressions".
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <check.h>
@@ -1661,7 +1660,7 @@ START_TEST(bug_warm_report_allocates) {
 END_TEST
 
 /*==============================================================================================
- * Known bugs (run with BOXLINT_KNOWN_BUGS=1)
+ * Regressions: bugs found in review, fixed
  *============================================================================================*/
 
 /* DESIGN §2.1 non-ascii-syntax covers the leading white space of an ONBUILD trigger; §10:
@@ -1825,9 +1824,9 @@ static Suite *rules_suite(void) {
   tcase_add_test(tc, test_oom_fail_once);
   suite_add_tcase(s, tc);
 
-  const char *kb = getenv("BOXLINT_KNOWN_BUGS");
-  if (kb && strcmp(kb, "1") == 0) {
-    tc = tcase_create("known_bugs");
+  /* Regression tests of bugs found in review (fixed since; they run by default). */
+  {
+    tc = tcase_create("regressions");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, bug_suggestion_distance_in_runes);
     tcase_add_test(tc, bug_network_security_case_sensitive);

@@ -2,7 +2,7 @@
 """The boxlint command as users and CI call it: exit codes, output shapes, bad inputs."""
 import json, os, subprocess, sys, tempfile
 
-BIN, DATA = sys.argv[1], sys.argv[2]
+BIN, DATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 tmp = tempfile.mkdtemp()
 fails = []
 n = 0
@@ -117,6 +117,161 @@ rc, out, err = run(["explain", "denied-instruction"])
 check("explain", rc == 0 and "systemd" in out and "Bad:" in out and "Good:" in out, rc, out)
 rc, out, err = run(["explain", "no-such-rule"])
 check("explain unknown", rc == 2, rc)
+
+
+# ---- issue 4: formats, golden outputs -------------------------------------------------------
+def run_in(cwd, args, stdin=None, env=None):
+    e = dict(os.environ, NO_COLOR="1")
+    if env: e.update(env)
+    p = subprocess.run([BIN] + args, input=stdin, capture_output=True, timeout=30, env=e, cwd=cwd)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+for fmt in ("text", "json", "sarif", "github"):
+    rc, out, err = run_in(DATA, ["--format", fmt, "golden/template.json"])
+    want = open(os.path.join(DATA, "golden", "template.%s.out" % fmt)).read()
+    check("golden " + fmt, rc == 1 and out == want, rc, err,
+          "\n".join(l for l in __import__("difflib").unified_diff(want.splitlines(), out.splitlines(), lineterm=""))[:2000])
+
+# SARIF: the structure 2.1.0 requires, and what code-scanning reads.
+rc, out, err = run_in(DATA, ["--format", "sarif", "golden/template.json"])
+sarif = json.loads(out)
+check("sarif version", sarif.get("version") == "2.1.0" and "$schema" in sarif, list(sarif))
+run0 = sarif["runs"][0]
+rules = run0["tool"]["driver"]["rules"]
+check("sarif driver", run0["tool"]["driver"]["name"] == "boxlint" and rules, run0["tool"]["driver"].get("name"))
+for r in rules:
+    check("sarif rule " + r.get("id", "?"), all(k in r for k in ("id", "shortDescription", "fullDescription", "help", "defaultConfiguration"))
+          and r["shortDescription"].get("text") and r["defaultConfiguration"].get("level") in ("error", "warning", "note"), r)
+fixed = 0
+for res in run0["results"]:
+    ok = res["ruleId"] == rules[res["ruleIndex"]]["id"] and res["level"] in ("error", "warning", "note") and res["message"]["text"]
+    loc = res["locations"][0]["physicalLocation"]
+    ok = ok and loc["artifactLocation"]["uri"] == "golden/template.json" and loc["region"]["startLine"] >= 1 and loc["region"]["startColumn"] >= 1
+    check("sarif result " + res["ruleId"], ok, res)
+    if "fixes" in res:
+        fixed += 1
+        ch = res["fixes"][0]["artifactChanges"][0]["replacements"][0]
+        text = open(os.path.join(DATA, "golden", "template.json"), "rb").read()
+        off, ln = ch["deletedRegion"]["byteOffset"], ch["deletedRegion"]["byteLength"]
+        patched = text[:off] + ch["insertedContent"]["text"].encode() + text[off + ln:]
+        check("sarif fix applies " + res["ruleId"], json.loads(patched) is not None, ch)
+check("sarif fixes present", fixed >= 2, fixed)
+# Applying the fixes of the two unknown instructions gives valid commands.
+tpl = json.loads(open(os.path.join(DATA, "golden", "template.json")).read())
+
+# ---- templates ------------------------------------------------------------------------------
+def tpl_file(obj, name="t.json", raw=None):
+    return write(name, raw if raw is not None else json.dumps(obj, indent=1))
+
+good = {"name": "ok-template", "commands": ["RUN true"], "cpu_count": 2, "memory_mb": 4096}
+rc, out, err = run(["--format", "json", tpl_file(good)])
+check("template clean", rc == 0 and json.loads(out)["files"][0]["diagnostics"] == [], rc, out, err)
+for field, val, rule in (("name", "Bad Name", "invalid-name"), ("name", "-x", "invalid-name"), ("name", "a" * 64, "invalid-name"),
+                         ("cpu_count", 0, "invalid-resources"), ("cpu_count", 9, "invalid-resources"), ("cpu_count", 1.5, "invalid-resources"),
+                         ("cpu_count", "2", "invalid-resources"), ("memory_mb", 511, "invalid-resources"), ("memory_mb", 16385, "invalid-resources")):
+    t = dict(good); t[field] = val
+    rc, out, err = run(["--format", "json", tpl_file(t)])
+    ds = json.loads(out)["files"][0]["diagnostics"]
+    check("template %s=%r" % (field, val), rc == 1 and [(d["rule"], d["path"], d["command"]) for d in ds] == [(rule, field, None)], rc, ds)
+for field in ("name", "commands", "cpu_count", "memory_mb"):
+    t = dict(good); del t[field]
+    rc, out, err = run(["--format", "json", tpl_file(t)])
+    ds = json.loads(out)["files"][0]["diagnostics"]
+    check("missing " + field, rc == 1 and [(d["rule"], d["path"]) for d in ds] == [("missing-field", field)], rc, ds)
+t = dict(good); t["cpus"] = 2
+rc, out, err = run(["--format", "json", tpl_file(t)])
+d = json.loads(out)["files"][0]["diagnostics"]
+check("unknown field", rc == 0 and d[0]["rule"] == "unknown-field" and d[0]["severity"] == "warning" and d[0]["hint"] == 'did you mean "cpu_count"?', rc, d)
+check("unknown field position", d and d[0]["line"] == 8 and d[0]["column"] == 10, d)
+rc, out, err = run(["--fail-on", "warning", tpl_file(t)])
+check("fail-on warning", rc == 1, rc)
+rc, out, err = run(["--fail-on", "info", tpl_file(good)])
+check("fail-on info clean", rc == 0, rc)
+# Wrong types are malformed input: exit 2 with the value's position.
+for raw, where in (('{"name": 5, "commands": []}', "1:10"), ('{"name": "x", "commands": "RUN a"}', "1:27"),
+                   ('{"name": "x", "commands": ["RUN a", null]}', "1:37"), ('{"commands": [], "network_policy": []}', "1:36"),
+                   ('{"commands": [], "network_policy": {"allow_out": [1]}}', "1:51"), ('"RUN a"', "1:"), ('{"a": 1, "a": 2}', "1:")):
+    rc, out, err = run([tpl_file(None, raw=raw)])
+    check("malformed " + raw, rc == 2 and ("t.json:" + where) in err, rc, err)
+# Several files, one bad: the others are still reported, exit 2.
+rc, out, err = run(["--format", "json", tpl_file(good, "g.json"), tpl_file(None, "bad2.json", raw="[1")])
+check("bad file among good", rc == 2 and len(json.loads(out)["files"]) == 1 and "bad2.json:1:" in err, rc, out, err)
+
+# ---- inputs that are not templates -----------------------------------------------------------
+rc, out, err = run([write("empty.json", "")])
+check("empty json", rc == 2 and "invalid JSON" in err, rc, err)
+rc, out, err = run([write("empty.Dockerfile", "")])
+check("empty fragment", rc == 0, rc, out, err)
+big = os.path.join(tmp, "big.json")
+with open(big, "wb") as f:
+    f.truncate(100 * 1024 * 1024)
+rc, out, err = run([big])
+check("100 MB refused", rc == 2 and "limit" in err and "not read" in err, rc, err)
+os.unlink(big)
+
+# ---- config ---------------------------------------------------------------------------------
+proj = os.path.join(tmp, "proj"); os.makedirs(os.path.join(proj, "templates", "deep"))
+cfg = {"rules": {"unknown-field": "off"},
+       "user_rules": [{"id": "no-latest", "severity": "error", "instruction": "RUN", "pattern": ":latest\\b", "message": "pin the version"}]}
+open(os.path.join(proj, ".boxlint.json"), "w").write(json.dumps(cfg))
+t = dict(good); t["cpus"] = 1; t["commands"] = ["RUN docker pull x:latest", "ENV A=x:latest"]
+p = os.path.join(proj, "templates", "deep", "t.json"); open(p, "w").write(json.dumps(t))
+rc, out, err = run(["--format", "json", p])
+ds = json.loads(out)["files"][0]["diagnostics"]
+check("config upward", rc == 1 and [(d["rule"], d["command"], d["column"]) for d in ds] == [("no-latest", 0, 18)], rc, ds, err)
+rc, out, err = run(["--format", "json", "--config", write("empty-cfg.json", "{}"), p])
+ds = json.loads(out)["files"][0]["diagnostics"]
+check("--config overrides", rc == 0 and [d["rule"] for d in ds] == ["unknown-field"], rc, ds, err)
+for raw, where, what in (('{"rules": {"denied-instruction": "off"}}', "1:34", "cannot be switched off"),
+                         ('{"rules": {"unknown-instruction": "warning"}}', "1:35", "cannot be switched off or lowered"),
+                         ('{"rules": {"no-such-rule": "off"}}', "1:28", "unknown rule"),
+                         ('{"rules": {"unknown-field": "loud"}}', "1:29", "severity"),
+                         ('{"user_rules": [{"id": "x", "pattern": "a(b"}]}', "1:44", "missing closing parenthesis"),
+                         ('{"user_rules": [{"id": "x", "pattern": "a", "instruction": "RUNN"}]}', "1:60", "unknown instruction"),
+                         ('{"user_rules": [{"id": "denied-instruction", "pattern": "a"}]}', "1:24", "built-in"),
+                         ('{"colour": 1}', "1:2", "unknown key"), ('{"rules": ', "1:", "invalid config")):
+    rc, out, err = run(["--config", write("cfg.json", raw), "-c", "RUN a"])
+    check("bad config " + raw, rc == 2 and ("cfg.json:" + where) in err and what in err, rc, err)
+
+# ---- suppressions -----------------------------------------------------------------------------
+frag = write("s.Dockerfile", "# boxlint ignore=no-latest -- we pin by digest elsewhere\nRUN docker pull x:latest\n"
+             "# boxlint ignore=no-latest,unknown-instruction\nRUN true\nRUN docker pull y:latest\n")
+c2 = write("cfg2.json", json.dumps({"user_rules": [{"id": "no-latest", "severity": "warning", "pattern": ":latest\\b"}]}))
+rc, out, err = run(["--format", "json", "--config", c2, frag])
+ds = json.loads(out)["files"][0]["diagnostics"]
+got = [(d["rule"], d["line"], d["column"]) for d in ds]
+check("suppressions", got == [("unused-suppression", 3, 18), ("unused-suppression", 3, 28), ("no-latest", 5, 18)], got)
+check("suppression of an error", any("cannot be suppressed" in d["message"] for d in ds), ds)
+
+# ---- colour ------------------------------------------------------------------------------------
+import pty
+def run_tty(args, env_extra):
+    m, s_ = pty.openpty()
+    e = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}; e.update(env_extra)
+    p = subprocess.Popen([BIN] + args, stdout=s_, stderr=subprocess.PIPE, env=e)
+    os.close(s_)
+    data = b""
+    while True:
+        try:
+            chunk = os.read(m, 4096)
+        except OSError:
+            break
+        if not chunk: break
+        data += chunk
+    p.wait(); os.close(m)
+    return data.decode("utf-8", "replace")
+check("colour on a terminal", "\x1b[" in run_tty(["-c", "FROM x"], {}), "")
+check("NO_COLOR", "\x1b[" not in run_tty(["-c", "FROM x"], {"NO_COLOR": "1"}), "")
+check("--no-color", "\x1b[" not in run_tty(["--no-color", "-c", "FROM x"], {}), "")
+
+# ---- render -------------------------------------------------------------------------------------
+base = write("base.Dockerfile", "FROM ubuntu:24.04\nRUN echo base\n")
+rc, out, err = run(["render", "--base", base, tpl_file(good)])
+check("render", rc == 0 and out == "FROM ubuntu:24.04\nRUN echo base\nRUN true\n", rc, repr(out), err)
+rc, out, err = run(["render", "--base", base, tpl_file(dict(good, commands=["COPY a b"]))])
+check("render refuses", rc == 1 and out == "" and "not rendered" in err, rc, out, err)
+rc, out, err = run(["render", tpl_file(good)])
+check("render usage", rc == 2, rc)
 
 for x in fails:
     print("FAIL", *x)

@@ -44,6 +44,7 @@ boxlint_status boxlint_report_new(boxlint_report **out, const boxlint_alloc *all
 void boxlint_report_free(boxlint_report *r) {
   if (!r) return;
   boxlint__mem m = r->mem;
+  boxlint__scratch_free(r);
   boxlint__arena_free(&r->arena, &m);
   boxlint__free(&m, r->diags);
   boxlint__free(&m, r->instrs);

@@ -578,6 +578,10 @@ static size_t lev(const char *a, size_t an, const char *b, size_t bn) {
 
 static int mount_check(bl_check *ck, const bl_read *rd, const bl_flag *f, const char *v, size_t n);
 
+static int span_is(const char *p, size_t n, const char *w) {
+  return strlen(w) == n && !memcmp(p, w, n);
+}
+
 void bl_check_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   const flag_def *defs;
   switch (c->folded) {
@@ -644,20 +648,21 @@ void bl_check_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
       continue;
     }
     if (defs == RUN_FLAGS) {
-      if (!strcmp(defs[k].name, "network") && !boxlint__ieq(val, vl, "default") &&
-          !boxlint__ieq(val, vl, "none") && !boxlint__ieq(val, vl, "host")) {
+      /* BuildKit looks the values up in case-sensitive maps. */
+      if (!strcmp(defs[k].name, "network") && !span_is(val, vl, "default") &&
+          !span_is(val, vl, "none") && !span_is(val, vl, "host")) {
         boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
                                     "invalid network mode \"%s\"", bl_q(ck, val, vl));
         bl_hint(ck, d, "--network takes default, none or host");
-      } else if (!strcmp(defs[k].name, "security") && !boxlint__ieq(val, vl, "sandbox") &&
-                 !boxlint__ieq(val, vl, "insecure")) {
+      } else if (!strcmp(defs[k].name, "security") && !span_is(val, vl, "sandbox") &&
+                 !span_is(val, vl, "insecure")) {
         boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
                                     "security \"%s\" is not valid", bl_q(ck, val, vl));
         bl_hint(ck, d, "--security takes sandbox or insecure");
       } else if (!strcmp(defs[k].name, "mount")) {
         mount_check(ck, rd, f, val, vl);
       }
-    } else if (defs == HEALTH_FLAGS) {
+    } else if (defs == HEALTH_FLAGS && vl) { /* BuildKit skips empty values */
       if (!strcmp(defs[k].name, "retries")) {
         size_t j = 0;
         int neg = vl && val[0] == '-';

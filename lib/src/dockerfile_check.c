@@ -30,18 +30,23 @@ void boxlint_options_init(boxlint_options *o) {
 
 /* ---- Emitting --------------------------------------------------------------------------- */
 
-/* Line and column (code points) of input offset o, relative to the input's first line. */
+/* Line and column of input offset o, relative to the input's first line. Columns count code
+ * points; a byte that is not part of valid UTF-8 counts as one. */
 static void pos_of(const bl_check *ck, size_t o, uint32_t *line, uint32_t *col) {
   const unsigned char *b = ck->cx.buf;
   uint32_t l = ck->line_base, c = 1;
   if (o > ck->cx.len) o = ck->cx.len;
-  for (size_t i = 0; i < o; i++) {
+  for (size_t i = 0; i < o;) {
     if (b[i] == '\n') {
       l++;
       c = 1;
-    } else if ((b[i] & 0xC0) != 0x80) {
-      c++;
+      i++;
+      continue;
     }
+    uint32_t cp;
+    size_t w = b[i] < 0x80 ? 1 : boxlint__utf8_decode(b + i, ck->cx.len - i, &cp);
+    i += w ? w : 1;
+    c++;
   }
   *line = l;
   *col = c;
@@ -156,18 +161,28 @@ static const char KW_ORDER[][12] = {"add", "arg", "cmd", "copy", "entrypoint", "
                                     "from", "healthcheck", "label", "maintainer", "onbuild",
                                     "run", "shell", "stopsignal", "user", "volume", "workdir"};
 
-/* Levenshtein distance over bytes (keywords are ASCII); stops early past `cap`. */
+/* Levenshtein distance over code points, unit costs (agext/levenshtein as BuildKit uses it);
+ * `a` is compared ASCII-lower-cased against the lower-case keyword `b`. */
 static size_t distance(const char *a, size_t an, const char *b, size_t bn) {
+  uint32_t ra[64];
+  size_t n = 0;
+  for (size_t i = 0; i < an;) {
+    if (n == 64) return 99;
+    uint32_t cp;
+    size_t w = boxlint__utf8_decode((const unsigned char *)a + i, an - i, &cp);
+    if (!w) { cp = 0xFFFD; w = 1; }
+    ra[n++] = cp < 0x80 ? boxlint__lower((unsigned char)cp) : cp;
+    i += w;
+  }
   size_t row[16];
-  if (bn >= 16) return 99;
-  if (an > bn + 3) return 99;
+  if (bn >= 16 || n > bn + 3) return 99;
   for (size_t j = 0; j <= bn; j++) row[j] = j;
-  for (size_t i = 1; i <= an; i++) {
+  for (size_t i = 1; i <= n; i++) {
     size_t prev = row[0];
     row[0] = i;
     for (size_t j = 1; j <= bn; j++) {
       size_t cur = row[j];
-      size_t sub = prev + (boxlint__lower((unsigned char)a[i - 1]) != (unsigned char)b[j - 1]);
+      size_t sub = prev + (ra[i - 1] != (unsigned char)b[j - 1]);
       size_t del = row[j] + 1, ins = row[j - 1] + 1;
       row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
       prev = cur;
@@ -271,9 +286,14 @@ static void check_cmdline(bl_check *ck, const bl_read *rd, const bl_cmdline *c, 
     if (c->kw_n) unknown_instruction(ck, rd, c, ctx);
   }
   if (c->flags_end > c->flags_l && has_nonascii(L + c->flags_l, c->flags_end - c->flags_l)) {
-    size_t i = c->flags_l;
+    size_t i = c->flags_l, end = c->flags_end;
     while ((unsigned char)L[i] < 0x80) i++;
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NONASCII, i, c->flags_end,
+    for (size_t k = 0; k < c->nflags; k++) {
+      const bl_flag *f = &ck->cx.flags[c->flag0 + k];
+      if (f->l_end > i) { end = f->l_end; }
+    }
+    while (end > i && (L[end - 1] == ' ' || L[end - 1] == '\t')) end--;
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NONASCII, i, end,
                                 "non-ASCII character in the flags: BuildKit splits flags at the "
                                 "bytes 0x85 and 0xA0, so a flag can hide inside another");
     bl_hint(ck, d, "keep flags ASCII; put non-ASCII text in the arguments");
@@ -485,24 +505,70 @@ static int check_command(bl_check *ck, boxlint_instruction *in) {
 
 /* ---- Entry points ---------------------------------------------------------------------- */
 
-static void ctx_init(bl_check *ck, boxlint_report *r, const boxlint_options *opts) {
+/* The checker's growable buffers live in the report between calls, so that a warm report
+ * checks commands without allocating. */
+typedef struct bl_scratch {
+  bl_seg *segs;
+  size_t capsegs;
+  bl_flag *flags;
+  size_t capflags;
+  bl_words w1, w2, w3;
+  bl_buf lb;
+} bl_scratch;
+
+static void scratch_release(const boxlint__mem *m, bl_scratch *s) {
+  boxlint__free(m, s->segs);
+  boxlint__free(m, s->flags);
+  bl_words_free(m, &s->w1);
+  bl_words_free(m, &s->w2);
+  bl_words_free(m, &s->w3);
+  bl_buf_free(m, &s->lb);
+}
+
+void boxlint__scratch_free(boxlint_report *r) {
+  if (!r->scratch) return;
+  scratch_release(&r->mem, r->scratch);
+  boxlint__free(&r->mem, r->scratch);
+  r->scratch = NULL;
+}
+
+/* Returns -1 when the report's scratch cannot be allocated. */
+static int ctx_init(bl_check *ck, boxlint_report *r, const boxlint_options *opts) {
   memset(ck, 0, sizeof *ck);
+  if (!r->scratch) {
+    r->scratch = boxlint__malloc(&r->mem, sizeof(bl_scratch));
+    if (!r->scratch) {
+      r->oom = 1;
+      return -1;
+    }
+    memset(r->scratch, 0, sizeof(bl_scratch));
+  }
+  bl_scratch *s = r->scratch;
+  {
+    ck->cx.segs = s->segs;
+    ck->cx.capsegs = s->capsegs;
+    ck->cx.flags = s->flags;
+    ck->cx.capflags = s->capflags;
+    ck->cx.w1 = s->w1;
+    ck->cx.w2 = s->w2;
+    ck->cx.w3 = s->w3;
+    ck->cx.lb = s->lb;
+  }
   ck->cx.r = r;
   ck->cx.m = &r->mem;
   ck->cx.esc = opts->escape;
   ck->opts = opts;
   ck->line_base = 1;
   ck->last_user_cmd = -1;
+  return 0;
 }
 
 static void ctx_free(bl_check *ck) {
-  const boxlint__mem *m = ck->cx.m;
-  boxlint__free(m, ck->cx.segs);
-  boxlint__free(m, ck->cx.flags);
-  bl_words_free(m, &ck->cx.w1);
-  bl_words_free(m, &ck->cx.w2);
-  bl_words_free(m, &ck->cx.w3);
+  boxlint_report *r = ck->cx.r;
   bl_warn_free(ck);
+  bl_scratch tmp = {ck->cx.segs, ck->cx.capsegs, ck->cx.flags, ck->cx.capflags,
+                    ck->cx.w1, ck->cx.w2, ck->cx.w3, ck->cx.lb};
+  *(bl_scratch *)r->scratch = tmp;
 }
 
 static int options_ok(const boxlint_options *o) {
@@ -520,7 +586,7 @@ boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span
   }
   if (!options_ok(opts)) return BOXLINT_EINVAL;
   bl_check ck;
-  ctx_init(&ck, report, opts);
+  if (ctx_init(&ck, report, opts)) return BOXLINT_ENOMEM;
   size_t first = report->ndiags;
   report->ninstrs = 0;
   int rc = 0;
@@ -666,7 +732,7 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
   }
   if (!options_ok(opts)) return BOXLINT_EINVAL;
   bl_check ck;
-  ctx_init(&ck, report, opts);
+  if (ctx_init(&ck, report, opts)) return BOXLINT_ENOMEM;
   size_t first = report->ndiags;
   report->ninstrs = 0;
   ck.cx.buf = (const unsigned char *)(buf ? buf : "");
@@ -736,7 +802,7 @@ boxlint_status boxlint_check_base(boxlint_base_info *out, boxlint_report *report
   boxlint_options opts;
   boxlint_options_init(&opts);
   bl_check ck;
-  ctx_init(&ck, report, &opts);
+  if (ctx_init(&ck, report, &opts)) return BOXLINT_ENOMEM;
   ck.cx.buf = (const unsigned char *)(buf ? buf : "");
   ck.cx.len = buf ? len : 0;
   ck.command = -1;

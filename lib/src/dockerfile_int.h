@@ -121,6 +121,7 @@ typedef struct bl_ctx {
   bl_flag *flags;
   size_t nflags, capflags;
   bl_words w1, w2, w3;
+  bl_buf lb; /* the logical line being built */
   int oom;
 } bl_ctx;
 

@@ -425,7 +425,9 @@ static int heredoc_capable(const bl_read *rd) {
 int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
   memset(rd, 0, sizeof *rd);
   rd->seg0 = cx->nsegs;
-  bl_buf lb = {0};
+  bl_buf *lbp = &cx->lb;
+  lbp->len = 0;
+#define lb (*lbp)
   size_t next, e;
   size_t prev_comment_s = SIZE_MAX, prev_comment_e = 0;
   /* Top level: skip blank and comment lines. */
@@ -482,7 +484,7 @@ int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
   rd->end_line = line;
   rd->logical = boxlint__rstrdup(cx->r, lb.p ? lb.p : "", lb.len);
   rd->llen = lb.len;
-  bl_buf_free(cx->m, &lb);
+#undef lb
   if (!rd->logical) return -1;
 
   /* The instruction, and an ONBUILD trigger (parseSubCommand). */
@@ -552,6 +554,5 @@ int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
   rd->end_line = line;
   return 0;
 oom:
-  bl_buf_free(cx->m, &lb);
   return -1;
 }
