@@ -1400,79 +1400,10 @@ boxlint_status boxlint_policy_new(boxlint_policy **out, boxlint_report *report,
  * MARK: Rule descriptions
  *============================================================================================*/
 
-#define E BOXLINT_SEVERITY_ERROR
-#define W BOXLINT_SEVERITY_WARNING
-static const boxlint_rule_info EGRESS_RULES[] = {
-    {R_TYPE, E, "network_policy.type is not disabled, open or filtered",
-     "A NetworkPolicy's type is exactly \"disabled\" (the default: all egress blocked), \"open\" "
-     "(all allowed) or \"filtered\" (allow_out and deny_out decide), in lower case.",
-     "{\"type\": \"Filtered\"}", "{\"type\": \"filtered\"}"},
-    {R_ENTRY, E, "an allow_out/deny_out entry is not a valid address, network or host name",
-     "Entries are parsed strictly; the `detail` says why one is rejected. Lenient readings are the "
-     "bug: glibc reads 010.0.0.1 as 8.0.0.1 and 127.1 as 127.0.0.1, 10.0.0.1/8 silently widens a "
-     "host to a /8, and ports, URLs, brackets, zone ids and whitespace make entries that never "
-     "match.",
-     "[\"010.0.0.1\", \"pypi.org:443\", \"10.0.0.1/8\"]",
-     "[\"10.0.0.1\", \"pypi.org\", \"10.0.0.0/8\"]"},
-    {R_LISTS, E, "allow_out or deny_out given with type disabled or open",
-     "Only a filtered policy applies lists; under disabled or open they would be ignored. To allow "
-     "only some destinations, use filtered with ALL_TRAFFIC in deny_out.",
-     "{\"type\": \"disabled\", \"allow_out\": [\"pypi.org\"]}",
-     "{\"type\": \"filtered\", \"allow_out\": [\"pypi.org\"], \"deny_out\": [\"ALL_TRAFFIC\"]}"},
-    {R_TOO_MANY, E, "a list has more entries than allowed (default 1024)",
-     "Each list holds at most 1024 entries unless the embedding program sets another limit.",
-     "2000 single addresses", "a few CIDRs and *. wildcards"},
-    {R_ALLOW_NOEFF, W, "an allow entry changes nothing: no deny entry overlaps it",
-     "Under filtered, a destination matched by neither list is allowed (E2B's enforcement), so an "
-     "allow entry only matters where it overrides a deny entry. An allow-list is written as the "
-     "allowed entries plus ALL_TRAFFIC in deny_out.",
-     "{\"type\": \"filtered\", \"allow_out\": [\"pypi.org\"], \"deny_out\": []}",
-     "{\"type\": \"filtered\", \"allow_out\": [\"pypi.org\"], \"deny_out\": [\"ALL_TRAFFIC\"]}"},
-    {R_DENY_NOEFF, W, "a deny entry changes nothing when unmatched destinations are denied",
-     "With unmatched destinations denied, a deny entry that no allow entry overlaps denies what "
-     "would be denied anyway.",
-     "--unmatched deny, deny_out [\"192.168.0.0/16\"], allow_out [\"10.0.0.0/8\"]",
-     "allow_out [\"10.0.0.0/8\"]"},
-    {R_EMPTY_OPEN, W, "a filtered policy with empty lists allows everything",
-     "Both lists empty under filtered means no restriction at all, the same as open.",
-     "{\"type\": \"filtered\"}",
-     "{\"type\": \"filtered\", \"allow_out\": [\"pypi.org\"], \"deny_out\": [\"ALL_TRAFFIC\"]}"},
-    {R_DUP, W, "an entry repeats an earlier entry of the same list",
-     "Entries are compared after normalisation: case, one trailing dot, IPv6 spelling, mapped "
-     "IPv4, and an address against the same /32 or /128.",
-     "[\"pypi.org\", \"PyPI.org.\"]", "[\"pypi.org\"]"},
-    {R_SHADOW, W, "a deny entry is fully covered by an allow entry and can never decide",
-     "Allow beats deny at any specificity, so a deny entry inside an allow entry is never used; "
-     "exceptions cannot be carved out of an allow entry.",
-     "allow_out [\"10.0.0.0/8\"], deny_out [\"10.1.1.1\"]",
-     "allow_out [\"10.0.0.0/16\"], deny_out [\"ALL_TRAFFIC\"]"},
-    {R_BROAD, W, "a wildcard covers a whole top-level domain",
-     "*.com matches every .com name; a wildcard normally names one organisation's domain.",
-     "[\"*.com\"]", "[\"*.example.com\"]"},
-    {R_ANY, W, "'*' matches every host name",
-     "'*' matches every name seen in SNI or Host, but no destination reached by IP address.",
-     "allow_out [\"*\"]", "allow_out [\"pypi.org\", \"*.pythonhosted.org\"]"},
-    {R_MAPPED, W, "an IPv4-mapped IPv6 entry is treated as its IPv4 address",
-     "::ffff:a.b.c.d is the IPv4 address a.b.c.d; boxlint normalises it so that it cannot slip "
-     "past IPv4 entries. Write the IPv4 form.",
-     "[\"::ffff:8.8.8.8\"]", "[\"8.8.8.8\"]"},
-    {R_DOMAINS_ALL, E, "E2B: host names in allow_out need ALL_TRAFFIC in deny_out",
-     "E2B rejects a policy whose allow_out has domain entries unless deny_out contains "
-     "ALL_TRAFFIC (0.0.0.0/0).",
-     "allow_out [\"pypi.org\"], deny_out []",
-     "allow_out [\"pypi.org\"], deny_out [\"ALL_TRAFFIC\"]"},
-    {R_COMPAT_DENY_DOMAIN, E, "E2B: host names are not supported in deny_out",
-     "E2B accepts only addresses and CIDRs in deny_out. Deny addresses, or write an allow-list.",
-     "deny_out [\"evil.com\"]", "allow_out [\"pypi.org\"], deny_out [\"ALL_TRAFFIC\"]"},
-    {R_COMPAT_IPV6, E, "E2B: IPv6 entries are not enforced as written",
-     "E2B's firewall is IPv4-only, turns a bare address into a /32 (2001:db8::1 becomes "
-     "2001:db8::/32) and rejects ::/0 in deny_out.",
-     "allow_out [\"2001:db8::1\"]", "allow_out [\"192.0.2.1\"]"},
-};
-#undef E
-#undef W
-
 const boxlint_rule_info *boxlint__egress_rules(size_t *count) {
-  if (count) *count = sizeof EGRESS_RULES / sizeof EGRESS_RULES[0];
-  return EGRESS_RULES;
+  /* The policy rules are the tail of the one rule table (rules.c). */
+  size_t n, first = boxlint__rules_policy_first();
+  const boxlint_rule_info *all = boxlint_rules(&n);
+  if (count) *count = n - first;
+  return all + first;
 }

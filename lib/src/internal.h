@@ -45,6 +45,9 @@ struct boxlint_report {
   void *scratch; /* the checker's buffers, kept warm between calls (dockerfile_check.c) */
 };
 
+/* Index of the first NetworkPolicy rule in boxlint_rules() (rules.c). */
+size_t boxlint__rules_policy_first(void);
+
 /* Free the checker's scratch buffers of a report (dockerfile_check.c). */
 void boxlint__scratch_free(boxlint_report *r);
 
