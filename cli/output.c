@@ -57,8 +57,10 @@ static const char *sev_color(boxlint_severity s) {
                                          : "\033[1;36m";
 }
 
+/* The source line holding [off, end), with a caret under the span. `mask` hides the span's
+ * bytes (secret-in-command never prints the secret). */
 static void print_source(cli *c, const char *text, size_t len, size_t off, size_t end,
-                         uint32_t column) {
+                         uint32_t column, int mask) {
   if (!text || off > len) return;
   size_t s = off, e = off;
   while (s > 0 && text[s - 1] != '\n') s--;
@@ -67,6 +69,10 @@ static void print_source(cli *c, const char *text, size_t len, size_t off, size_
   fputs("    ", c->out);
   for (size_t i = s; i < e && i < s + 400; i++) {
     unsigned char ch = (unsigned char)text[i];
+    if (mask && i >= off && i < end) {
+      if ((ch & 0xC0) != 0x80) fputc('*', c->out);
+      continue;
+    }
     fputc(ch == '\t' ? ' ' : (ch < 0x20 || ch == 0x7f) ? '?' : ch, c->out);
   }
   fputs("\n    ", c->out);
@@ -93,11 +99,12 @@ static void text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_seve
   if (c->color) fprintf(c->out, "%s%s:\033[0m ", sev_color(sev), s);
   else fprintf(c->out, "%s: ", s);
   fprintf(c->out, "%s [%s]\n", d->message, d->rule);
+  int mask = !strcmp(d->rule, "secret-in-command");
   if (p.has && u->text)
-    print_source(c, u->text, u->len, p.off, p.end_off, p.col);
+    print_source(c, u->text, u->len, p.off, p.end_off, p.col, mask);
   else if (u->kind == UNIT_INLINE && d->command >= 0 && (size_t)d->command < u->ncmds && d->line)
     print_source(c, u->cmds[d->command].ptr, u->cmds[d->command].len, d->offset, d->end_offset,
-                 d->column);
+                 d->column, mask);
   if (d->hint)
     fprintf(c->out, "    %shint:%s %s\n", c->color ? "\033[1m" : "", c->color ? "\033[0m" : "",
             d->hint);

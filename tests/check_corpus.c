@@ -295,6 +295,80 @@ START_TEST(test_corpus_negative_fixtures) {
 }
 END_TEST
 
+/*
+ * Precision of the warnings on real Dockerfiles: every file of the real corpus checked as a
+ * fragment with the default configuration; the count per warning must equal the checked-in
+ * expectation (tests/data/warnings-corpus.expected), so a change in precision shows in review.
+ */
+START_TEST(test_corpus_warning_counts) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/warnings-corpus.expected", BOXLINT_TEST_DATA);
+  FILE *ef = fopen(path, "r");
+  ck_assert_msg(ef != NULL, "cannot open %s", path);
+  char want_rule[64][64];
+  unsigned long want_n[64];
+  size_t nwant = 0;
+  char line[256];
+  while (fgets(line, sizeof line, ef) && nwant < 64) {
+    if (line[0] == '#' || line[0] == '\n') continue;
+    if (sscanf(line, "%63s %lu", want_rule[nwant], &want_n[nwant]) == 2) nwant++;
+  }
+  fclose(ef);
+
+  snprintf(path, sizeof path, "%s/corpus/real-dockerfiles/EXPECTED.jsonl", BOXLINT_SHARED_DIR);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "shared corpus missing: cannot open %s", path);
+  boxlint_config *cfg;
+  ck_assert_int_eq(boxlint_config_new(&cfg, NULL), BOXLINT_OK);
+  boxlint_options o;
+  boxlint_options_init(&o);
+  o.config = cfg;
+  boxlint_report *r;
+  ck_assert_int_eq(boxlint_report_new(&r, NULL), BOXLINT_OK);
+  char got_rule[64][64];
+  unsigned long got_n[64];
+  size_t ngot = 0;
+  static char buf[1 << 20];
+  while (fgets(buf, sizeof buf, f)) {
+    json_error_t je;
+    json_t *e = json_loads(buf, 0, &je);
+    ck_assert_ptr_nonnull(e);
+    snprintf(path, sizeof path, "%s/corpus/real-dockerfiles/%s", BOXLINT_SHARED_DIR,
+             json_string_value(json_object_get(e, "file")));
+    size_t len;
+    char *text = slurp(path, &len);
+    ck_assert_ptr_nonnull(text);
+    boxlint_report_clear(r);
+    ck_assert_int_eq(boxlint_check_fragment(r, text, len, &o), BOXLINT_OK);
+    for (size_t i = 0; i < boxlint_report_diag_count(r); i++) {
+      const boxlint_diag *d = boxlint_report_diag(r, i);
+      if (d->severity == BOXLINT_SEVERITY_ERROR) continue;
+      size_t k = 0;
+      while (k < ngot && strcmp(got_rule[k], d->rule)) k++;
+      if (k == ngot && ngot < 64) {
+        snprintf(got_rule[ngot], sizeof got_rule[ngot], "%s", d->rule);
+        got_n[ngot++] = 0;
+      }
+      if (k < 64) got_n[k]++;
+    }
+    free(text);
+    json_decref(e);
+  }
+  fclose(f);
+  boxlint_report_free(r);
+  boxlint_config_free(cfg);
+  int same = ngot == nwant;
+  for (size_t i = 0; i < ngot; i++) {
+    unsigned long w = 0;
+    for (size_t k = 0; k < nwant; k++)
+      if (!strcmp(want_rule[k], got_rule[i])) w = want_n[k];
+    printf("warnings on the real corpus: %-30s %lu (expected %lu)\n", got_rule[i], got_n[i], w);
+    same &= w == got_n[i];
+  }
+  ck_assert_msg(same, "warning counts on the real corpus differ from warnings-corpus.expected");
+}
+END_TEST
+
 static Suite *corpus_suite(void) {
   Suite *s = suite_create("corpus");
   TCase *tc = tcase_create("real");
@@ -303,6 +377,7 @@ static Suite *corpus_suite(void) {
   tcase_add_test(tc, test_corpus_buildkit_fixtures);
   tcase_add_test(tc, test_corpus_line_numbers);
   tcase_add_test(tc, test_corpus_negative_fixtures);
+  tcase_add_test(tc, test_corpus_warning_counts);
   suite_add_tcase(s, tc);
   return s;
 }

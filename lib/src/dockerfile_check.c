@@ -52,6 +52,10 @@ static void pos_of(const bl_check *ck, size_t o, uint32_t *line, uint32_t *col) 
   *col = c;
 }
 
+void bl_position(const bl_check *ck, size_t o, uint32_t *line, uint32_t *col) {
+  pos_of(ck, o, line, col);
+}
+
 static boxlint_diag *emit_v(bl_check *ck, const char *rule, boxlint_severity sev, size_t s,
                             size_t e, const char *fmt, va_list ap) {
   boxlint_report *r = ck->cx.r;
@@ -781,6 +785,7 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
     line = rd.end_line + 1;
     if (rd.end >= flen) break;
   }
+  if (rc == 0 && check && opts->config) bl_warn_finish(&ck);
   ctx_free(&ck);
   boxlint__report_sort(report, first);
   return rc || report->oom ? BOXLINT_ENOMEM : BOXLINT_OK;

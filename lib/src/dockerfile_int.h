@@ -149,8 +149,16 @@ typedef struct bl_check {
   /* Template-wide state for the warnings (warnings.c). */
   int32_t last_user_cmd;
   size_t last_user_off, last_user_end;
+  uint32_t last_user_line, last_user_col, last_user_eline, last_user_ecol;
+  const char *last_user_text;
   int last_user_root;
+  int pip_no_cache;   /* ENV PIP_NO_CACHE_DIR was set */
+  size_t sec_s[8], sec_e[8]; /* input ranges already reported as secrets (this instruction) */
+  int nsec;
 } bl_check;
+
+/* Line and column of input offset `o` of the current input, in reported coordinates. */
+void bl_position(const bl_check *ck, size_t o, uint32_t *line, uint32_t *col);
 
 /* Emit a diagnostic of `rule` (its default severity) over input bytes [s, e). */
 boxlint_diag *bl_emit(bl_check *ck, const char *rule, size_t s, size_t e, const char *fmt, ...)

@@ -126,6 +126,83 @@ static const boxlint_rule_info RULES[] = {
    "Patterns run with match and depth limits so that no input makes a check slow. A rule that "
    "hits a limit did not check the instruction; boxlint says so rather than pass it silently.",
    "(a user rule with a pattern such as (a+)+$)", "(a pattern without nested quantifiers)"},
+  /* Warnings that matter in a sandbox image (warnings.c). */
+  {"final-user-not-root", W, "the template ends with a USER that is not root",
+   "The platform's base starts systemd as PID 1 from the image's final USER. If the template "
+   "leaves a non-root USER in place, systemd runs unprivileged: it cannot start Jupyter, the "
+   "execution shim or any unit, and every sandbox of the template fails to come up.",
+   "RUN useradd -m app\nUSER app", "RUN useradd -m app\nUSER app\nRUN ...\nUSER root"},
+  {"stopsignal-overrides-systemd", W, "STOPSIGNAL changes the signal systemd expects",
+   "systemd shuts down cleanly on SIGRTMIN+3. Any other STOPSIGNAL (SIGTERM, SIGKILL) makes "
+   "sandbox shutdown kill PID 1 abruptly: units do not stop, files are not flushed.",
+   "STOPSIGNAL SIGTERM", "(no STOPSIGNAL: the base's SIGRTMIN+3 stays)"},
+  {"apt-get-missing-yes", W, "apt-get install without -y",
+   "Image builds have no terminal: apt-get install without -y (or --yes, -qy, -qq) stops at "
+   "its \"Do you want to continue?\" prompt, reads end-of-file, and aborts the build.",
+   "RUN apt-get update && apt-get install curl", "RUN apt-get update && apt-get install -y curl"},
+  {"pip-no-cache-dir", W, "pip install keeps its cache in the image",
+   "pip stores every downloaded wheel under ~/.cache/pip. In a template that cache is part of "
+   "the image that every sandbox starts from: hundreds of MB of dead weight for ML packages.",
+   "RUN pip install torch", "RUN pip install --no-cache-dir torch"},
+  {"apt-lists-not-cleaned", W, "apt-get update without removing /var/lib/apt/lists",
+   "The package lists that apt-get update downloads stay in the layer unless the same RUN "
+   "removes them: tens of MB in every sandbox, and stale lists for anyone who installs later.",
+   "RUN apt-get update && apt-get install -y curl",
+   "RUN apt-get update && apt-get install -y curl && rm -rf /var/lib/apt/lists/*"},
+  {"curl-pipe-shell", W, "a downloaded script is piped into a shell",
+   "curl | sh runs whatever the server returns, unverified, as root in the image that all "
+   "sandboxes share; a truncated download runs half a script.",
+   "RUN curl -fsSL https://example.com/install.sh | sh",
+   "RUN curl -fsSLo /tmp/i.sh https://example.com/install.sh && echo \"<sha256>  /tmp/i.sh\" | sha256sum -c && sh /tmp/i.sh"},
+  {"secret-in-command", W, "a credential in a command",
+   "Everything in a template's commands is stored in the image and its history: a token in a "
+   "URL (--index-url=https://user:pass@host), a known token format (AWS, GitHub, GitLab, "
+   "Slack, private keys), a password=... assignment, or an ENV/ARG with a secret-looking name "
+   "and a literal value reaches every sandbox and anyone who can pull the image. The message "
+   "masks the value.",
+   "RUN pip install --index-url=https://user:s3cret@pypi.example.com/simple pkg",
+   "(configure private indexes at run time, not in the template)"},
+  {"run-mount-context", W, "RUN --mount reads the build context",
+   "A RUN --mount of type bind without from= mounts the build context, the same thing COPY "
+   "reads. Templates are built without a context, so the mount is empty and the step fails or "
+   "silently does nothing.", "RUN --mount=target=/src make -C /src",
+   "RUN curl -fsSL https://example.com/src.tgz | tar -xz -C /src && make -C /src"},
+  {"run-mount-from-image", W, "RUN --mount pulls another image",
+   "RUN --mount=from=<image> pulls an arbitrary image into the build, which is what FROM and "
+   "COPY --from do and what templates deny.", "RUN --mount=from=alpine,target=/a cp /a/bin/x /usr/bin/",
+   "RUN apt-get update && apt-get install -y x && rm -rf /var/lib/apt/lists/*"},
+  {"sudo-usage", W, "sudo in a template command",
+   "Template commands already run as root; sudo is redundant, may not be installed in the base, "
+   "and hides that a later USER switched away from root.", "RUN sudo apt-get install -y curl",
+   "RUN apt-get install -y curl"},
+  {"systemctl-in-build", W, "systemctl start/restart/status during the build",
+   "systemd is PID 1 in the running sandbox, but it is not running while the image is built: "
+   "systemctl start, restart, reload, stop, status and daemon-reload fail (\"System has not "
+   "been booted with systemd\") or do nothing. Enabling a unit is what persists.",
+   "RUN systemctl start redis-server", "RUN systemctl enable redis-server"},
+  {"apt-get-upgrade", W, "apt-get upgrade of the base image",
+   "upgrade, dist-upgrade and full-upgrade replace the base image's packages, systemd and the "
+   "Python that Jupyter runs on included, with whatever the mirror has today: the template "
+   "stops being reproducible and can break the platform's shim.",
+   "RUN apt-get update && apt-get upgrade -y", "RUN apt-get update && apt-get install -y curl=8.*"},
+  {"env-overrides-runtime", W, "ENV replaces PATH, LD_PRELOAD, LD_LIBRARY_PATH or PYTHONHOME",
+   "The base's Jupyter, execution shim and systemd units find their programs through PATH and "
+   "their libraries through the dynamic loader. Replacing PATH (instead of extending it), "
+   "setting LD_PRELOAD or PYTHONHOME, or replacing LD_LIBRARY_PATH changes every process in "
+   "the sandbox, not just yours.", "ENV PATH=/opt/conda/bin", "ENV PATH=/opt/conda/bin:$PATH"},
+  {"healthcheck-in-template", W, "HEALTHCHECK in a template",
+   "A HEALTHCHECK runs a command in every sandbox on a timer and replaces the base image's own; "
+   "the platform supervises sandboxes itself, so it only costs CPU in each sandbox.",
+   "HEALTHCHECK CMD curl -f http://localhost:8000/", "(supervise services with systemd units)"},
+  {"run-insecure", W, "RUN --security=insecure or --network=host",
+   "Both need a builder entitlement (security.insecure, network.host) that the platform's "
+   "builder does not grant, so the build fails; and they would give a template's build step "
+   "the host's privileges or network.", "RUN --security=insecure mount -t tmpfs none /mnt",
+   "RUN mkdir -p /mnt/data"},
+  {"workdir-relative", W, "WORKDIR with a relative path",
+   "A relative WORKDIR is resolved against the base image's working directory, which the "
+   "platform owns and may change: the template's later commands then run somewhere else.",
+   "WORKDIR app", "WORKDIR /home/user/app"},
   /* NetworkPolicy rules (egress_*.c emits them): keep them last, from R_TYPE on. */
 #define R_TYPE "invalid-policy-type"
 #define R_ENTRY "invalid-policy-entry"

@@ -1,25 +1,28 @@
 /*
- * Warnings: what keeps a template good rather than buildable. They run only with a config
- * (boxlint_options.config), after the errors of each instruction, and look at the parsed
- * instruction (logical line, flags, arguments, heredoc bodies), never at raw text.
+ * Warnings: what keeps a template good rather than buildable (DESIGN §2.2, §2.3). They run only
+ * with a config (boxlint_options.config), after the errors of each instruction, and they look
+ * at the parsed instruction: the logical line (continuations joined, comment lines dropped),
+ * flags as BuildKit unquotes them, and heredoc bodies, never at raw text. RUN scripts are cut
+ * into simple commands and words by a small shell splitter, so a quoted string, a comment or an
+ * argument is never mistaken for a command.
  */
 #include <string.h>
 #include "config_int.h"
 
 /* Built-in warnings whose severity a config may set (ids must be in the rule table). */
 const char *const BL_WARNINGS[] = {
-  "unknown-field",
-  "unused-suppression",
-  "regex-limit",
+  "unknown-field", "unused-suppression", "regex-limit",
+  /* DESIGN §2.2 */
+  "final-user-not-root", "stopsignal-overrides-systemd",
+  /* DESIGN §2.3 */
+  "apt-get-missing-yes", "pip-no-cache-dir", "apt-lists-not-cleaned", "curl-pipe-shell",
+  "secret-in-command", "run-mount-context", "run-mount-from-image", "sudo-usage",
+  /* boxlint's own, for a Debian/Ubuntu base with systemd and Jupyter */
+  "systemctl-in-build", "apt-get-upgrade", "env-overrides-runtime", "healthcheck-in-template",
+  "run-insecure", "workdir-relative",
   /* NetworkPolicy warnings (egress_*.c emits them; a config may set their severity) */
-  "allow-without-effect",
-  "deny-without-effect",
-  "filtered-empty-is-open",
-  "duplicate-entry",
-  "shadowed-entry",
-  "broad-wildcard",
-  "any-host",
-  "mapped-address",
+  "allow-without-effect", "deny-without-effect", "filtered-empty-is-open", "duplicate-entry",
+  "shadowed-entry", "broad-wildcard", "any-host", "mapped-address",
 };
 const size_t BL_NWARNINGS = sizeof BL_WARNINGS / sizeof BL_WARNINGS[0];
 
@@ -35,6 +38,610 @@ void bl_warn_free(bl_check *ck) {
   ck->md = NULL;
 }
 
+static int is_on(const bl_check *ck, const char *rule) {
+  return bl_config_severity(ck->opts->config, rule, BOXLINT_SEVERITY_WARNING) != BOXLINT_SEVERITY_OFF;
+}
+
+/* ---- A shell splitter for RUN scripts ----------------------------------------------------- */
+
+#define SH_MAX_WORDS 4096
+
+typedef struct sh_word {
+  size_t s, e;       /* raw extent in the script */
+  char *text;        /* unquoted (arena), NUL-terminated */
+  size_t len;
+  int quoted;        /* some part was quoted */
+  unsigned char op;  /* 0 for a word; else an operator: '&' (&&), '|' (||), 'p' (|), ';' (; & or
+                        newline), '(' ')' */
+} sh_word;
+
+typedef struct sh_script {
+  sh_word *w;
+  size_t n;
+  /* where the script's offsets point: logical line of `rd`, or input bytes */
+  int in_input;
+} sh_script;
+
+static int op_char(char c) { return c == '&' || c == '|' || c == ';' || c == '(' || c == ')' || c == '\n'; }
+
+/* Split [s, e) of `text` into words and operators. Quotes and backslashes are removed from the
+ * text of words; `$(...)` and backquotes stay inside the word they are in. */
+static int shell_split(bl_check *ck, const char *text, size_t s, size_t e, sh_script *out) {
+  out->n = 0;
+  out->w = boxlint__ralloc(ck->cx.r, sizeof(sh_word) * 64);
+  size_t cap = 64;
+  if (!out->w) return -1;
+  char *buf = boxlint__ralloc(ck->cx.r, e - s + 1);
+  if (!buf) return -1;
+  size_t i = s;
+  while (i < e) {
+    char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\r') { i++; continue; }
+    if (out->n == cap) {
+      if (cap >= SH_MAX_WORDS) break;
+      sh_word *nw = boxlint__ralloc(ck->cx.r, sizeof(sh_word) * cap * 2);
+      if (!nw) return -1;
+      memcpy(nw, out->w, sizeof(sh_word) * cap);
+      out->w = nw;
+      cap *= 2;
+    }
+    sh_word *w = &out->w[out->n];
+    memset(w, 0, sizeof *w);
+    w->s = i;
+    if (c == '#') { /* a comment to the end of the line */
+      while (i < e && text[i] != '\n') i++;
+      continue;
+    }
+    if (op_char(c)) {
+      if ((c == '&' || c == '|') && i + 1 < e && text[i + 1] == c) {
+        w->op = c == '&' ? '&' : '|';
+        i += 2;
+      } else {
+        w->op = c == '|' ? 'p' : (c == '(' || c == ')') ? (unsigned char)c : ';';
+        i++;
+      }
+      w->e = i;
+      out->n++;
+      continue;
+    }
+    /* A word. */
+    char *o = buf;
+    int depth = 0;
+    while (i < e) {
+      c = text[i];
+      if (depth == 0 && (c == ' ' || c == '\t' || c == '\r' || op_char(c))) break;
+      if (c == '\\' && i + 1 < e) {
+        if (text[i + 1] != '\n') *o++ = text[i + 1];
+        w->quoted = 1;
+        i += 2;
+      } else if (c == '\'') {
+        w->quoted = 1;
+        for (i++; i < e && text[i] != '\''; i++) *o++ = text[i];
+        i++;
+      } else if (c == '"') {
+        w->quoted = 1;
+        for (i++; i < e && text[i] != '"'; i++) {
+          if (text[i] == '\\' && i + 1 < e && strchr("\"\\$`", text[i + 1])) i++;
+          *o++ = text[i];
+        }
+        i++;
+      } else if (c == '$' && i + 1 < e && text[i + 1] == '(') {
+        depth++;
+        *o++ = c;
+        *o++ = '(';
+        i += 2;
+      } else if (depth && c == ')') {
+        depth--;
+        *o++ = c;
+        i++;
+      } else {
+        *o++ = c;
+        i++;
+      }
+    }
+    if (i > e) i = e;
+    w->e = i;
+    w->len = (size_t)(o - buf);
+    w->text = boxlint__rstrdup(ck->cx.r, buf, w->len);
+    if (!w->text) return -1;
+    buf = o + 0; /* words are copied out; reuse the rest of the buffer */
+    out->n++;
+  }
+  return 0;
+}
+
+/* Diagnostic over a script span. */
+static boxlint_diag *emit_s(bl_check *ck, const bl_read *rd, const sh_script *sc, const char *rule,
+                            size_t s, size_t e, const char *fmt, const char *arg) {
+  if (sc->in_input) return bl_emit(ck, rule, s, e, fmt, arg);
+  return bl_emit_l(ck, rd, rule, s, e, fmt, arg);
+}
+
+static int word_is(const sh_word *w, const char *s) { return !w->op && w->text && !strcmp(w->text, s); }
+
+/* The command name of word w: its basename ("/usr/bin/apt-get" -> "apt-get"). */
+static const char *base_name(const sh_word *w) {
+  const char *p = strrchr(w->text, '/');
+  return p ? p + 1 : w->text;
+}
+
+/* A simple command: words [b, e) of the script, the command word at c (after assignments and
+ * wrappers such as env, sudo, nohup). */
+typedef struct simple {
+  size_t b, e, c;
+  int sudo;       /* index of a sudo word + 1, or 0 */
+  int pipe_in;    /* fed by a pipe */
+  int pipe_out;   /* feeds a pipe */
+} simple;
+
+static int is_assignment(const sh_word *w) {
+  if (w->op || !w->len || w->quoted) return 0;
+  const char *t = w->text;
+  if (!((*t >= 'A' && *t <= 'Z') || (*t >= 'a' && *t <= 'z') || *t == '_')) return 0;
+  for (; *t && *t != '='; t++)
+    if (!((*t >= 'A' && *t <= 'Z') || (*t >= 'a' && *t <= 'z') || (*t >= '0' && *t <= '9') || *t == '_')) return 0;
+  return *t == '=';
+}
+
+/* Cut the script into simple commands; calls fn for each. */
+typedef void (*simple_fn)(bl_check *ck, const bl_read *rd, const sh_script *sc, const simple *sm,
+                          void *ctx);
+
+static void each_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, simple_fn fn, void *ctx) {
+  size_t i = 0;
+  int pipe_in = 0;
+  while (i < sc->n) {
+    while (i < sc->n && sc->w[i].op) {
+      pipe_in = sc->w[i].op == 'p';
+      i++;
+    }
+    if (i >= sc->n) break;
+    simple sm = {i, i, i, 0, pipe_in, 0};
+    while (sm.e < sc->n && !sc->w[sm.e].op) sm.e++;
+    sm.pipe_out = sm.e < sc->n && sc->w[sm.e].op == 'p';
+    size_t c = sm.b;
+    for (;;) {
+      while (c < sm.e && is_assignment(&sc->w[c])) c++;
+      if (c >= sm.e) break;
+      const char *n = base_name(&sc->w[c]);
+      if (!strcmp(n, "sudo")) {
+        sm.sudo = (int)c + 1;
+        c++;
+        while (c < sm.e && sc->w[c].text[0] == '-') {
+          /* options with a value: -u user, -g group, -C n, -h host */
+          int takes = strlen(sc->w[c].text) == 2 && strchr("ugCh", sc->w[c].text[1]);
+          c += takes ? 2 : 1;
+        }
+      } else if (!strcmp(n, "env") || !strcmp(n, "nohup") || !strcmp(n, "time") ||
+                 !strcmp(n, "exec") || !strcmp(n, "command")) {
+        c++;
+        while (c < sm.e && sc->w[c].text[0] == '-') c++;
+      } else {
+        break;
+      }
+    }
+    sm.c = c;
+    if (c < sm.e) fn(ck, rd, sc, &sm, ctx);
+    pipe_in = 0;
+    i = sm.e;
+  }
+}
+
+static int memmem_s(const char *p, size_t n, const char *needle) {
+  size_t m = strlen(needle);
+  for (size_t i = 0; i + m <= n; i++)
+    if (!memcmp(p + i, needle, m)) return 1;
+  return 0;
+}
+
+/* ---- RUN rules ---------------------------------------------------------------------------- */
+
+typedef struct run_state {
+  int apt_update, apt_install, lists_cleaned;
+  size_t apt_s, apt_e;          /* where apt-get update/install was seen */
+  int fetch_piped;              /* a curl/wget stage feeds the next stage */
+  size_t fetch_s;
+} run_state;
+
+static int is_shell(const char *n) {
+  return !strcmp(n, "sh") || !strcmp(n, "bash") || !strcmp(n, "dash") || !strcmp(n, "zsh") ||
+         !strcmp(n, "ash") || !strcmp(n, "ksh");
+}
+
+static int is_pip(const char *n) {
+  return !strcmp(n, "pip") || !strcmp(n, "pip3") || (!strncmp(n, "pip3.", 5) && n[5]);
+}
+
+static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, const simple *sm,
+                       void *vctx) {
+  run_state *st = vctx;
+  const sh_word *w = sc->w;
+  const char *cmd = base_name(&w[sm->c]);
+  size_t a = sm->c + 1; /* first argument */
+
+  if (sm->sudo && is_on(ck, "sudo-usage")) {
+    const sh_word *sw = &w[sm->sudo - 1];
+    boxlint_diag *d = emit_s(ck, rd, sc, "sudo-usage", sw->s, sw->e,
+                             "%s: template commands already run as root", "sudo");
+    bl_hint(ck, d, "remove sudo; the base image may not even have it installed");
+  }
+
+  /* curl | sh */
+  if (st->fetch_piped && sm->pipe_in && (is_shell(cmd) || !strncmp(cmd, "python", 6)) &&
+      is_on(ck, "curl-pipe-shell")) {
+    boxlint_diag *d = emit_s(ck, rd, sc, "curl-pipe-shell", st->fetch_s, w[sm->c].e,
+                             "a downloaded script is piped into %s: it runs unchecked, and a "
+                             "partial download runs half a script", cmd);
+    bl_hint(ck, d, "download to a file with curl -fsSLo, check its checksum (sha256sum -c), "
+                   "then run it");
+  }
+  st->fetch_piped = 0;
+  if ((!strcmp(cmd, "curl") || !strcmp(cmd, "wget")) && sm->pipe_out) {
+    st->fetch_piped = 1;
+    st->fetch_s = w[sm->c].s;
+  }
+
+  /* apt-get / apt */
+  if (!strcmp(cmd, "apt-get") || !strcmp(cmd, "apt") || !strcmp(cmd, "aptitude")) {
+    int yes = 0;
+    size_t verb = SIZE_MAX;
+    for (size_t k = a; k < sm->e; k++) {
+      const char *t = w[k].text;
+      if (t[0] == '-' && t[1] != '-') {
+        if (strchr(t + 1, 'y')) yes = 1;
+        if (!strcmp(t, "-qq") || !strcmp(t, "-q=2")) yes = 1; /* quiet level 2 implies -y */
+        if (!strcmp(t, "-o") && k + 1 < sm->e && strstr(w[k + 1].text, "Assume-Yes=")) yes = 1;
+      } else if (t[0] == '-') {
+        if (!strcmp(t, "--yes") || !strcmp(t, "--assume-yes") || !strncmp(t, "--assume-yes=", 13) ||
+            !strcmp(t, "--force-yes"))
+          yes = 1;
+        if (!strncmp(t, "--option=", 9) && strstr(t, "Assume-Yes=")) yes = 1;
+      } else if (verb == SIZE_MAX) {
+        verb = k;
+      }
+    }
+    if (verb != SIZE_MAX) {
+      const char *v = w[verb].text;
+      if (!strcmp(v, "update")) {
+        st->apt_update = 1;
+        st->apt_s = w[sm->c].s;
+        st->apt_e = w[verb].e;
+      } else if (!strcmp(v, "install") || !strcmp(v, "reinstall") || !strcmp(v, "build-dep") ||
+                 !strcmp(v, "dist-upgrade") || !strcmp(v, "upgrade") || !strcmp(v, "full-upgrade") ||
+                 !strcmp(v, "remove") || !strcmp(v, "purge") || !strcmp(v, "autoremove")) {
+        if (!strcmp(v, "install")) {
+          st->apt_install = 1;
+          if (!st->apt_update) {
+            st->apt_s = w[sm->c].s;
+            st->apt_e = w[verb].e;
+          }
+        }
+        if (!yes && strcmp(cmd, "aptitude") && is_on(ck, "apt-get-missing-yes")) {
+          boxlint_diag *d = emit_s(ck, rd, sc, "apt-get-missing-yes", w[sm->c].s, w[verb].e,
+                                   "%s without -y: the build is not interactive, so apt stops at "
+                                   "its confirmation prompt and the build fails", cmd);
+          bl_hint(ck, d, "write %s-get %s -y ...", "apt", v);
+        }
+        if ((!strcmp(v, "upgrade") || !strcmp(v, "dist-upgrade") || !strcmp(v, "full-upgrade")) &&
+            is_on(ck, "apt-get-upgrade")) {
+          boxlint_diag *d = emit_s(ck, rd, sc, "apt-get-upgrade", w[sm->c].s, w[verb].e,
+                                   "%s upgrades every package of the base image, including systemd "
+                                   "and the Python that Jupyter runs on", cmd);
+          bl_hint(ck, d, "install the packages you need (apt-get install -y pkg=version) and leave "
+                         "the base's packages to the platform");
+        }
+      }
+    }
+  }
+  if (!strcmp(cmd, "rm")) {
+    for (size_t k = a; k < sm->e; k++)
+      if (!strncmp(w[k].text, "/var/lib/apt/lists", 18)) st->lists_cleaned = 1;
+  }
+  if (!strcmp(cmd, "apt-get") || !strcmp(cmd, "apt")) {
+    /* dist-clean (apt 3) removes the lists; plain clean keeps them. --update on install runs
+     * an update first. */
+    for (size_t k = a; k < sm->e; k++) {
+      if (!strcmp(w[k].text, "dist-clean") || !strcmp(w[k].text, "distclean")) st->lists_cleaned = 1;
+      if (!strcmp(w[k].text, "--update") && !st->apt_update) {
+        st->apt_update = 1;
+        st->apt_s = w[sm->c].s;
+        st->apt_e = w[k].e;
+      }
+    }
+  }
+
+  /* pip install without --no-cache-dir */
+  size_t pip_at = SIZE_MAX;
+  if (is_pip(cmd)) pip_at = sm->c;
+  else if (!strncmp(cmd, "python", 6) && a + 1 < sm->e && word_is(&w[a], "-m") &&
+           (word_is(&w[a + 1], "pip") || word_is(&w[a + 1], "pip3")))
+    pip_at = a + 1;
+  if (pip_at != SIZE_MAX) {
+    size_t k = pip_at + 1;
+    while (k < sm->e && w[k].text[0] == '-') k++;
+    if (k < sm->e && word_is(&w[k], "install")) {
+      int nocache = 0;
+      for (size_t j = pip_at + 1; j < sm->e; j++)
+        if (!strcmp(w[j].text, "--no-cache-dir") || !strncmp(w[j].text, "--no-cache-dir=", 15)) nocache = 1;
+      if (!nocache && !ck->pip_no_cache && is_on(ck, "pip-no-cache-dir")) {
+        boxlint_diag *d = emit_s(ck, rd, sc, "pip-no-cache-dir", w[sm->c].s, w[k].e,
+                                 "%s install keeps its download cache in the image, which every "
+                                 "sandbox of the template then carries", "pip");
+        bl_hint(ck, d, "add --no-cache-dir (or set ENV PIP_NO_CACHE_DIR=1 once)");
+      }
+    }
+  }
+
+  /* systemctl during the build */
+  if (!strcmp(cmd, "systemctl") && is_on(ck, "systemctl-in-build")) {
+    size_t k = a;
+    while (k < sm->e && w[k].text[0] == '-') k++;
+    if (k < sm->e) {
+      const char *v = w[k].text;
+      if (!strcmp(v, "start") || !strcmp(v, "restart") || !strcmp(v, "reload") ||
+          !strcmp(v, "stop") || !strcmp(v, "try-restart") || !strcmp(v, "reload-or-restart") ||
+          !strcmp(v, "daemon-reload") || !strcmp(v, "is-active") || !strcmp(v, "status")) {
+        boxlint_diag *d = emit_s(ck, rd, sc, "systemctl-in-build", w[sm->c].s, w[k].e,
+                                 "systemctl %s during the build: systemd is not running while the "
+                                 "image is built, so this fails or does nothing", v);
+        bl_hint(ck, d, "use systemctl enable <unit>: systemd (PID 1 in the sandbox) starts it at "
+                       "boot");
+      }
+    }
+  }
+}
+
+/* Scripts BuildKit runs: the shell-form arguments, and a heredoc body when the heredoc is the
+ * script (`RUN <<EOF`, `RUN bash <<EOF`). */
+static void check_run_script(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
+  if (c->json) return; /* exec form: no shell */
+  sh_script sc = {NULL, 0, 0};
+  if (shell_split(ck, rd->logical, c->args_l, c->args_l + c->args_n, &sc)) return;
+  run_state st;
+  memset(&st, 0, sizeof st);
+  each_simple(ck, rd, &sc, run_simple, &st);
+  /* A body that is the script: the command words before the opener are empty or a shell. */
+  int body_is_script = 0;
+  if (rd->nheredocs) {
+    size_t k = 0;
+    while (k < sc.n && !sc.w[k].op && strncmp(sc.w[k].text, "<<", 2) != 0 &&
+           (is_shell(base_name(&sc.w[k])) || sc.w[k].text[0] == '-'))
+      k++;
+    body_is_script = k < sc.n && !sc.w[k].op && !strncmp(sc.w[k].text, "<<", 2);
+  }
+  if (body_is_script) {
+    const boxlint_heredoc *h = &rd->heredocs[0];
+    sh_script bs = {NULL, 0, 1};
+    size_t base = (size_t)(h->body.ptr - (const char *)ck->cx.buf);
+    if (!shell_split(ck, (const char *)ck->cx.buf, base, base + h->body.len, &bs)) {
+      run_state bst = st;
+      bst.fetch_piped = 0;
+      each_simple(ck, rd, &bs, run_simple, &bst);
+      st.apt_update |= bst.apt_update;
+      st.apt_install |= bst.apt_install;
+      st.lists_cleaned |= bst.lists_cleaned;
+      if (!st.apt_e && bst.apt_e) { /* report at the opener */
+        st.apt_s = c->args_l;
+        st.apt_e = c->args_l + 2;
+      }
+    }
+  }
+  /* Only a RUN that downloads lists (update) leaves them in its layer. */
+  if (st.apt_update && !st.lists_cleaned && is_on(ck, "apt-lists-not-cleaned")) {
+    /* A cache mount of the lists keeps them out of the image. */
+    int cached = 0;
+    for (size_t i = 0; i < c->nflags; i++) {
+      const boxlint_span *f = &ck->cx.flags[c->flag0 + i].value;
+      if (f->len > 8 && !memcmp(f->ptr, "--mount=", 8) && memmem_s(f->ptr, f->len, "/var/lib/apt"))
+        cached = 1;
+    }
+    if (!cached) {
+      boxlint_diag *d = bl_emit_l(ck, rd, "apt-lists-not-cleaned", st.apt_s, st.apt_e,
+                                  "apt-get %s leaves the package lists in the image (tens of MB in "
+                                  "every sandbox)", "update");
+      bl_hint(ck, d, "end the same RUN with && rm -rf /var/lib/apt/lists/*");
+    }
+  }
+}
+
+/* ---- Secrets ------------------------------------------------------------------------------ */
+
+/* "ghp_**** (40 characters)": a token's public prefix at most, never the secret. */
+static const char *mask(bl_check *ck, const char *p, size_t n) {
+  static const char *const prefixes[] = {"github_pat_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
+                                         "glpat-", "xoxb-", "xoxp-", "xoxa-", "xoxo-", "xoxr-",
+                                         "xoxs-", "sk-proj-", "sk-", "AKIA", "ASIA", 0};
+  size_t keep = 0;
+  for (int i = 0; prefixes[i]; i++) {
+    size_t l = strlen(prefixes[i]);
+    if (n > l + 8 && !memcmp(p, prefixes[i], l)) {
+      keep = l;
+      break;
+    }
+  }
+  char buf[16];
+  memcpy(buf, p, keep);
+  buf[keep] = 0;
+  const char *m = boxlint__rprintf(ck->cx.r, "%s**** (%zu characters)", buf, n);
+  return m ? m : "****";
+}
+
+static const char *token_kind(const char *p) {
+  if (!strncmp(p, "AKIA", 4) || !strncmp(p, "ASIA", 4)) return "an AWS access key id";
+  if (!strncmp(p, "gh", 2) || !strncmp(p, "github_pat_", 11)) return "a GitHub token";
+  if (!strncmp(p, "glpat-", 6)) return "a GitLab token";
+  if (!strncmp(p, "xox", 3)) return "a Slack token";
+  if (!strncmp(p, "-----BEGIN", 10)) return "a private key";
+  return "an API key";
+}
+
+static const char SECRET_HINT[] =
+    "remove it: everything in a template command is stored in the image that every sandbox of "
+    "the template gets; pass credentials at run time instead (environment of the sandbox, a "
+    "secret store)";
+
+/* Run the secret patterns over [s, e) of `text` (logical line, or input when in_input). */
+static void scan_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s, size_t e,
+                         int in_input, int assignments) {
+  const boxlint_config *cfg = ck->opts->config;
+  pcre2_match_data *md = match_data(ck);
+  if (!md) return;
+  static const enum bl_pattern pats[] = {BL_RE_SECRET_TOKEN, BL_RE_URL_USERINFO, BL_RE_SECRET_ASSIGN};
+  size_t reported_end = s;
+  for (size_t k = 0; k < 3; k++) {
+    if (pats[k] == BL_RE_SECRET_ASSIGN && !assignments) continue;
+    size_t start = 0;
+    for (int guard = 0; guard < 16; guard++) {
+      int rc = bl_re_match(cfg, cfg->re[pats[k]], md, text + s, e - s, start);
+      if (rc == -1) {
+        boxlint_diag *d = bl_emit(ck, "regex-limit", rd->start, rd->end,
+                                  "the secret-in-command patterns hit the match limit on this "
+                                  "command; it was not checked for %s", "secrets");
+        bl_hint(ck, d, "split the command");
+      }
+      if (rc <= 0) break;
+      PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+      size_t ms = s + ov[0], me = s + ov[1];
+      size_t vs = ms, ve = me; /* the secret itself */
+      const char *what;
+      if (pats[k] == BL_RE_SECRET_TOKEN) {
+        what = token_kind(text + ms);
+      } else if (pats[k] == BL_RE_URL_USERINFO) {
+        vs = s + ov[4];
+        ve = s + ov[5];
+        what = "a password in a URL";
+      } else {
+        vs = s + ov[2];
+        ve = s + ov[3];
+        what = "a credential assigned literally";
+      }
+      start = ov[1] > start ? ov[1] : start + 1;
+      if (ms < reported_end) continue; /* one report per stretch of text */
+      reported_end = me;
+      size_t is = in_input ? vs : bl_logical_to_input(&ck->cx, rd, vs);
+      int seen = 0;
+      for (int q = 0; q < ck->nsec; q++) seen |= is >= ck->sec_s[q] && is < ck->sec_e[q];
+      if (seen) continue;
+      boxlint_diag *d;
+      const char *m = mask(ck, text + vs, ve - vs);
+      if (in_input)
+        d = bl_emit(ck, "secret-in-command", vs, ve, "%s (%s) is baked into the image", what, m);
+      else
+        d = bl_emit_l(ck, rd, "secret-in-command", vs, ve, "%s (%s) is baked into the image", what, m);
+      bl_hint(ck, d, "%s", SECRET_HINT);
+      if (start >= e - s) break;
+    }
+  }
+}
+
+static int literal_value(const char *v) { return v[0] && v[0] != '$'; }
+
+/* ENV and ARG: names that look secret, with literal values. */
+static void check_env_arg(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
+  sh_script sc = {NULL, 0, 0};
+  if (shell_split(ck, rd->logical, c->args_l, c->args_l + c->args_n, &sc)) return;
+  const boxlint_config *cfg = ck->opts->config;
+  pcre2_match_data *md = match_data(ck);
+  if (!md) return;
+  int legacy = c->folded == BOXLINT_KW_ENV && sc.n && !strchr(sc.w[0].text ? sc.w[0].text : "=", '=');
+  for (size_t i = 0; i < sc.n; i++) {
+    const sh_word *w = &sc.w[i];
+    if (w->op || !w->text) continue;
+    const char *eq = strchr(w->text, '=');
+    size_t nl = eq ? (size_t)(eq - w->text) : w->len;
+    const char *val = eq ? eq + 1 : "";
+    size_t vs = w->s, ve = w->e;
+    if (legacy) { /* ENV NAME value words */
+      if (i > 0) break;
+      val = sc.n > 1 && sc.w[1].text ? sc.w[1].text : "";
+      if (sc.n > 1) { vs = sc.w[1].s; ve = sc.w[sc.n - 1].e; }
+    } else if (eq) {
+      vs = w->s + nl + 1;
+    }
+    if (c->folded == BOXLINT_KW_ENV && nl == 16 && !memcmp(w->text, "PIP_NO_CACHE_DIR", 16) && val[0])
+      ck->pip_no_cache = 1;
+    if (c->folded == BOXLINT_KW_ENV && is_on(ck, "env-overrides-runtime")) {
+      const char *bad = NULL;
+      if (nl == 4 && !memcmp(w->text, "PATH", 4) && !strstr(val, "$PATH") && !strstr(val, "${PATH}"))
+        bad = "replaces PATH, so the base's Python, Jupyter and shim are no longer found";
+      else if (nl == 10 && !memcmp(w->text, "LD_PRELOAD", 10) && val[0])
+        bad = "loads a library into every process of the sandbox, systemd and Jupyter included";
+      else if (nl == 15 && !memcmp(w->text, "LD_LIBRARY_PATH", 15) && !strstr(val, "$LD_LIBRARY_PATH") &&
+               !strstr(val, "${LD_LIBRARY_PATH}") && val[0])
+        bad = "changes which shared libraries every process of the sandbox loads";
+      else if (nl == 10 && !memcmp(w->text, "PYTHONHOME", 10))
+        bad = "points every Python of the sandbox, Jupyter's included, at another installation";
+      if (bad) {
+        const char *nm = boxlint__rstrdup(ck->cx.r, w->text, nl);
+        boxlint_diag *d = bl_emit_l(ck, rd, "env-overrides-runtime", w->s, legacy ? ve : w->e,
+                                    "ENV %s %s", nm ? nm : "", bad);
+        bl_hint(ck, d, "extend instead of replacing, e.g. ENV PATH=/opt/tool/bin:$PATH");
+      }
+    }
+    if (!literal_value(val) || !is_on(ck, "secret-in-command")) continue;
+    int rc = bl_re_match(cfg, cfg->re[BL_RE_SECRET_NAME], md, w->text, nl, 0);
+    if (rc > 0) {
+      if (ck->nsec < 8) {
+        ck->sec_s[ck->nsec] = bl_logical_to_input(&ck->cx, rd, vs);
+        ck->sec_e[ck->nsec] = ve > vs ? bl_logical_to_input(&ck->cx, rd, ve - 1) + 1 : ck->sec_s[ck->nsec];
+        ck->nsec++;
+      }
+      const char *nm = boxlint__rstrdup(ck->cx.r, w->text, nl);
+      boxlint_diag *d = bl_emit_l(ck, rd, "secret-in-command", vs, ve,
+                                  "%s %s is set to a literal value (%s), which is baked into the "
+                                  "image", boxlint_keyword_name(c->folded), nm ? nm : "",
+                                  mask(ck, val, strlen(val)));
+      bl_hint(ck, d, "%s", SECRET_HINT);
+    }
+  }
+}
+
+/* ---- RUN flags ---------------------------------------------------------------------------- */
+
+static void check_run_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
+  for (size_t i = 0; i < c->nflags; i++) {
+    const bl_flag *f = &ck->cx.flags[c->flag0 + i];
+    const char *v = f->value.ptr;
+    size_t n = f->value.len;
+    if (n > 8 && !memcmp(v, "--mount=", 8)) {
+      const char *type = "bind";
+      size_t tl = 4;
+      const char *from = NULL;
+      size_t fl = 0;
+      for (size_t s = 8; s < n;) {
+        size_t e = s;
+        while (e < n && v[e] != ',') e++;
+        if (e - s > 5 && !memcmp(v + s, "type=", 5)) { type = v + s + 5; tl = e - s - 5; }
+        if (e - s > 5 && !memcmp(v + s, "from=", 5)) { from = v + s + 5; fl = e - s - 5; }
+        s = e + 1;
+      }
+      if (from && is_on(ck, "run-mount-from-image")) {
+        const char *q = bl_q(ck, from, fl);
+        boxlint_diag *d = bl_emit_l(ck, rd, "run-mount-from-image", f->l_start, f->l_end,
+                                    "RUN --mount from=%s pulls another image into the build, as "
+                                    "FROM or COPY --from would", q);
+        bl_hint(ck, d, "install what you need with RUN (apt-get, pip, curl) instead of mounting "
+                       "another image");
+      } else if (tl == 4 && !memcmp(type, "bind", 4) && is_on(ck, "run-mount-context")) {
+        boxlint_diag *d = bl_emit_l(ck, rd, "run-mount-context", f->l_start, f->l_end,
+                                    "RUN --mount of type %s reads the build context, and templates "
+                                    "are built without one", "bind");
+        bl_hint(ck, d, "write files with a heredoc in RUN, or fetch them with curl");
+      }
+    } else if ((n == 19 && !memcmp(v, "--security=insecure", 19)) ||
+               (n == 14 && !memcmp(v, "--network=host", 14))) {
+      if (is_on(ck, "run-insecure")) {
+        boxlint_diag *d = bl_emit_l(ck, rd, "run-insecure", f->l_start, f->l_end,
+                                    "%s needs a builder entitlement the platform does not grant: "
+                                    "the build fails", bl_q(ck, v, n));
+        bl_hint(ck, d, "remove the flag");
+      }
+    }
+  }
+}
+
+/* ---- User rules ----------------------------------------------------------------------------- */
+
 static void limit_hit(bl_check *ck, const char *id, size_t s, size_t e) {
   boxlint_diag *d = bl_emit(ck, "regex-limit", s, e,
                             "rule %s hit the regular-expression match limit on this command; "
@@ -42,8 +649,8 @@ static void limit_hit(bl_check *ck, const char *id, size_t s, size_t e) {
   bl_hint(ck, d, "simplify the rule's pattern (avoid nested quantifiers) or raise the limits");
 }
 
-/* User rules: each matches the logical instruction and each heredoc body; one report per
- * rule and command (the first match). */
+/* Each user rule matches the logical instruction and each heredoc body; one report per rule
+ * and command (the first match). */
 static void user_rules(bl_check *ck, const bl_read *rd) {
   const boxlint_config *cfg = ck->opts->config;
   if (!cfg->nrules) return;
@@ -81,9 +688,9 @@ static void user_rules(bl_check *ck, const bl_read *rd) {
     if (rc == -1) {
       limit_hit(ck, id, rd->start, rd->end);
     } else if (rc > 0) {
-      if (in_body)
+      if (in_body) {
         bl_emit_sev(ck, id, u->sev, s, e, "%s", u->message[0] ? u->message : id);
-      else {
+      } else {
         size_t is = bl_logical_to_input(&ck->cx, rd, s);
         size_t ie = e > s ? bl_logical_to_input(&ck->cx, rd, e - 1) + 1 : is;
         bl_emit_sev(ck, id, u->sev, is, ie, "%s", u->message[0] ? u->message : id);
@@ -92,8 +699,126 @@ static void user_rules(bl_check *ck, const bl_read *rd) {
   }
 }
 
+/* ---- Per instruction and per template --------------------------------------------------- */
+
+static int is_root_user(const char *p, size_t n) {
+  size_t u = 0;
+  while (u < n && p[u] != ':') u++;
+  int user_root = (u == 4 && !memcmp(p, "root", 4)) || (u == 1 && p[0] == '0');
+  if (!user_root) return 0;
+  if (u == n) return 1;
+  const char *g = p + u + 1;
+  size_t gl = n - u - 1;
+  return (gl == 4 && !memcmp(g, "root", 4)) || (gl == 1 && g[0] == '0');
+}
+
+static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
+  const char *L = rd->logical;
+  switch (c->folded) {
+  case BOXLINT_KW_FROM:
+    /* A new stage (in a fragment that is a whole Dockerfile): USER and ENV start afresh. */
+    ck->last_user_cmd = -1;
+    ck->pip_no_cache = 0;
+    break;
+  case BOXLINT_KW_RUN:
+    check_run_flags(ck, rd, c);
+    check_run_script(ck, rd, c);
+    break;
+  case BOXLINT_KW_ENV:
+  case BOXLINT_KW_ARG:
+    check_env_arg(ck, rd, c);
+    break;
+  case BOXLINT_KW_USER: {
+    /* Remember the last USER; final-user-not-root is decided after the last command. */
+    size_t s = c->args_l, e = c->args_l + c->args_n;
+    while (e > s && (L[e - 1] == ' ' || L[e - 1] == '\t')) e--;
+    ck->last_user_cmd = ck->command;
+    ck->last_user_root = is_root_user(L + s, e - s) || memchr(L + s, '$', e - s) != NULL;
+    ck->last_user_text = boxlint__rstrdup(ck->cx.r, L + s, e - s);
+    size_t is = bl_logical_to_input(&ck->cx, rd, s);
+    size_t ie = e > s ? bl_logical_to_input(&ck->cx, rd, e - 1) + 1 : is;
+    ck->last_user_off = ck->off_base + is;
+    ck->last_user_end = ck->off_base + ie;
+    bl_position(ck, is, &ck->last_user_line, &ck->last_user_col);
+    bl_position(ck, ie, &ck->last_user_eline, &ck->last_user_ecol);
+    break;
+  }
+  case BOXLINT_KW_STOPSIGNAL: {
+    size_t s = c->args_l, e = c->args_l + c->args_n;
+    if ((e - s == 10 && !memcmp(L + s, "SIGRTMIN+3", 10)) || (e - s == 2 && !memcmp(L + s, "37", 2)))
+      break; /* what systemd expects already */
+    if (is_on(ck, "stopsignal-overrides-systemd")) {
+      boxlint_diag *d = bl_emit_l(ck, rd, "stopsignal-overrides-systemd", c->kw_l, e,
+                                  "STOPSIGNAL %s replaces SIGRTMIN+3, the signal systemd (PID 1) "
+                                  "shuts down on: the sandbox no longer stops cleanly",
+                                  bl_q(ck, L + s, e - s));
+      bl_hint(ck, d, "remove it; stop services through their systemd units");
+    }
+    break;
+  }
+  case BOXLINT_KW_HEALTHCHECK: {
+    size_t s = c->args_l;
+    if (c->args_n >= 4 && boxlint__ieq(L + s, 4, "none")) break;
+    if (c->args_n && is_on(ck, "healthcheck-in-template")) {
+      boxlint_diag *d = bl_emit_l(ck, rd, "healthcheck-in-template", c->kw_l, c->args_l + c->args_n,
+                                  "HEALTHCHECK runs a command in every sandbox on a timer and "
+                                  "replaces the base's own; %s", "the platform does not use it");
+      bl_hint(ck, d, "remove it; supervise services with systemd units (Restart=on-failure)");
+    }
+    break;
+  }
+  case BOXLINT_KW_WORKDIR: {
+    size_t s = c->args_l;
+    if (c->args_n && L[s] != '/' && L[s] != '$' && !c->json && is_on(ck, "workdir-relative")) {
+      boxlint_diag *d = bl_emit_l(ck, rd, "workdir-relative", s, s + c->args_n,
+                                  "WORKDIR %s is relative to the base image's working directory, "
+                                  "which the platform may change", bl_q(ck, L + s, c->args_n));
+      bl_hint(ck, d, "use an absolute path, e.g. WORKDIR /home/user/%s", bl_q(ck, L + s, c->args_n));
+    }
+    break;
+  }
+  default:
+    break;
+  }
+}
+
 void bl_warn_instruction(bl_check *ck, const bl_read *rd) {
+  const bl_cmdline *c = &rd->cmd;
+  ck->nsec = 0;
+  if (!c->folded) return;
+  const bl_cmdline *t = rd->has_trigger && c->folded == BOXLINT_KW_ONBUILD ? &rd->trig : c;
+  if (t->folded) per_keyword(ck, rd, t);
+  if (is_on(ck, "secret-in-command")) {
+    int assignments = t->folded == BOXLINT_KW_RUN || t->folded == BOXLINT_KW_LABEL ||
+                      t->folded == BOXLINT_KW_HEALTHCHECK;
+    scan_secrets(ck, rd, rd->logical, c->flags_l, rd->llen, 0, assignments);
+    for (size_t h = 0; h < rd->nheredocs; h++) {
+      const boxlint_heredoc *hd = &rd->heredocs[h];
+      size_t base = (size_t)(hd->body.ptr - (const char *)ck->cx.buf);
+      scan_secrets(ck, rd, (const char *)ck->cx.buf, base, base + hd->body.len, 1, 1);
+    }
+  }
   user_rules(ck, rd);
 }
 
-void bl_warn_finish(bl_check *ck) { (void)ck; }
+void bl_warn_finish(bl_check *ck) {
+  if (ck->last_user_cmd < 0 || ck->last_user_root) return;
+  boxlint_severity sev = bl_config_severity(ck->opts->config, "final-user-not-root",
+                                            BOXLINT_SEVERITY_WARNING);
+  if (sev == BOXLINT_SEVERITY_OFF) return;
+  boxlint_report *r = ck->cx.r;
+  boxlint_diag *d = boxlint__report_add(r, "final-user-not-root", sev, ck->last_user_cmd);
+  if (!d) return;
+  d->line = ck->last_user_line;
+  d->column = ck->last_user_col;
+  d->end_line = ck->last_user_eline;
+  d->end_column = ck->last_user_ecol;
+  d->offset = ck->last_user_off;
+  d->end_offset = ck->last_user_end;
+  d->message = boxlint__rprintf(r, "the template ends as USER %s: the base starts systemd as PID "
+                                   "1, which then runs without root and cannot start the sandbox's "
+                                   "services", ck->last_user_text ? ck->last_user_text : "");
+  if (!d->message) d->message = "";
+  d->hint = "switch back with USER root at the end; run your own services as that user through "
+            "systemd units (User=) instead";
+}
