@@ -1,0 +1,256 @@
+"""ctypes declarations of the boxlint C API (lib/include/boxlint/*.h).
+
+Every Structure here mirrors a C struct field for field, in order; ctypes applies the platform
+ABI's alignment and padding exactly as the C compiler does. ``tests/test_layout.py`` checks each
+size and offset against a small C program compiled from the real headers.
+
+Option structs (``boxlint_options``, ``boxlint_policy_options``) carry a ``size`` field and may
+grow at the end in later versions of the library. They are therefore never allocated at their
+Python size: :func:`new_options` overlays the Python view on a larger zeroed buffer, so that the
+library's ``*_init`` can write all of its (possibly newer, longer) struct safely, and the fields
+that this module does not know keep the library's defaults.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import sys
+from ctypes import (
+    POINTER, Structure, c_char, c_char_p, c_int, c_int32, c_int64, c_size_t, c_uint,
+    c_uint32, c_void_p,
+)
+from typing import List, Optional, Type, TypeVar
+
+# --- status, severity and other enums (C enums are int-sized on every supported ABI) ---------
+BOXLINT_OK = 0
+BOXLINT_EINVAL = -1
+BOXLINT_ENOMEM = -2
+BOXLINT_ESYNTAX = -3
+BOXLINT_ELIMIT = -4
+BOXLINT_EREGEX = -5
+
+SEVERITY_OFF, SEVERITY_INFO, SEVERITY_WARNING, SEVERITY_ERROR = 0, 1, 2, 3
+SEVERITY_NAMES = {0: "off", 1: "info", 2: "warning", 3: "error"}
+SEVERITY_VALUES = {v: k for k, v in SEVERITY_NAMES.items()}
+
+LIST_NONE, LIST_ALLOW_OUT, LIST_DENY_OUT = -1, 0, 1
+UNMATCHED = {"allow": 0, "deny": 1}
+COMPAT = {None: 0, "none": 0, "e2b": 1}
+
+KEYWORDS = ("", "ADD", "ARG", "CMD", "COPY", "ENTRYPOINT", "ENV", "EXPOSE", "FROM",
+            "HEALTHCHECK", "LABEL", "MAINTAINER", "ONBUILD", "RUN", "SHELL", "STOPSIGNAL",
+            "USER", "VOLUME", "WORKDIR")
+
+# Room for option structs of later library versions (see the module docstring).
+OPTIONS_BUFFER_SIZE = 1024
+
+
+class boxlint_span(Structure):
+    _fields_ = [("ptr", c_void_p), ("len", c_size_t)]
+
+
+class boxlint_fix(Structure):
+    _fields_ = [("offset", c_size_t), ("length", c_size_t), ("text", c_void_p),
+                ("text_len", c_size_t), ("description", c_char_p)]
+
+
+class boxlint_diag(Structure):
+    _fields_ = [("rule", c_char_p), ("severity", c_int), ("command", c_int32),
+                ("path", c_char_p), ("line", c_uint32), ("column", c_uint32),
+                ("end_line", c_uint32), ("end_column", c_uint32), ("offset", c_size_t),
+                ("end_offset", c_size_t), ("message", c_char_p), ("hint", c_char_p),
+                ("detail", c_char_p), ("fix", POINTER(boxlint_fix))]
+
+
+class boxlint_heredoc(Structure):
+    _fields_ = [("name", boxlint_span), ("body", boxlint_span), ("fd", c_uint32),
+                ("chomp", c_int), ("expand", c_int), ("line", c_uint32), ("end_line", c_uint32)]
+
+
+class boxlint_instruction(Structure):
+    _fields_ = [("keyword", c_int), ("trigger", c_int), ("keyword_text", boxlint_span),
+                ("text", boxlint_span), ("logical", boxlint_span), ("args", boxlint_span),
+                ("flags", POINTER(boxlint_span)), ("nflags", c_size_t),
+                ("heredocs", POINTER(boxlint_heredoc)), ("nheredocs", c_size_t),
+                ("json", c_int), ("line", c_uint32), ("end_line", c_uint32),
+                ("offset", c_size_t), ("end_offset", c_size_t)]
+
+
+class boxlint_options(Structure):
+    _fields_ = [("size", c_size_t), ("max_commands", c_size_t),
+                ("max_command_bytes", c_size_t), ("escape", c_char), ("config", c_void_p),
+                ("cpu_min", c_int64), ("cpu_max", c_int64), ("memory_min", c_int64),
+                ("memory_max", c_int64)]
+
+
+class boxlint_number(Structure):
+    _fields_ = [("present", c_int), ("is_integer", c_int), ("value", c_int64),
+                ("text", c_char_p)]
+
+
+class boxlint_template(Structure):
+    _fields_ = [("name", boxlint_span), ("has_name", c_int),
+                ("commands", POINTER(boxlint_span)), ("ncommands", c_size_t),
+                ("has_commands", c_int), ("cpu_count", boxlint_number),
+                ("memory_mb", boxlint_number), ("extra_fields", POINTER(boxlint_span)),
+                ("nextra_fields", c_size_t)]
+
+
+class boxlint_rule_info(Structure):
+    _fields_ = [("id", c_char_p), ("severity", c_int), ("summary", c_char_p),
+                ("description", c_char_p), ("bad", c_char_p), ("good", c_char_p)]
+
+
+class boxlint_error(Structure):
+    _fields_ = [("code", c_int), ("offset", c_size_t), ("message", c_char * 192)]
+
+
+class boxlint_user_rule(Structure):
+    _fields_ = [("id", boxlint_span), ("severity", c_int), ("instruction", c_int),
+                ("pattern", boxlint_span), ("message", boxlint_span)]
+
+
+class boxlint_policy_spec(Structure):
+    _fields_ = [("type", boxlint_span), ("allow_out", POINTER(boxlint_span)),
+                ("n_allow", c_size_t), ("deny_out", POINTER(boxlint_span)),
+                ("n_deny", c_size_t)]
+
+
+class boxlint_policy_options(Structure):
+    _fields_ = [("size", c_size_t), ("max_entries", c_size_t), ("unmatched", c_int),
+                ("compat", c_uint), ("path_prefix", boxlint_span)]
+
+
+class boxlint_decision(Structure):
+    _fields_ = [("verdict", c_int), ("reason", c_int), ("list", c_int), ("index", c_int32),
+                ("entry", boxlint_span), ("by_name", c_int)]
+
+
+# Every struct this module declares, by C name (used by the layout test).
+STRUCTS = {cls.__name__: cls for cls in (
+    boxlint_span, boxlint_fix, boxlint_diag, boxlint_heredoc, boxlint_instruction,
+    boxlint_options, boxlint_number, boxlint_template, boxlint_rule_info, boxlint_error,
+    boxlint_user_rule, boxlint_policy_spec, boxlint_policy_options, boxlint_decision)}
+
+
+# --- locating and loading the shared library ---------------------------------------------------
+
+def _candidates() -> List[str]:
+    found: List[str] = []
+    env = os.environ.get("BOXLINT_LIBRARY")
+    if env:
+        return [env]  # an explicit choice is never second-guessed
+    here = os.path.dirname(os.path.abspath(__file__))
+    names = {"darwin": ["libboxlint.dylib", "libboxlint.0.dylib"],
+             "win32": ["boxlint.dll", "libboxlint.dll"]}.get(
+                 sys.platform, ["libboxlint.so", "libboxlint.so.0"])
+    for d in (here, os.path.dirname(here)):
+        found.extend(os.path.join(d, n) for n in names if os.path.exists(os.path.join(d, n)))
+    system = ctypes.util.find_library("boxlint")
+    if system:
+        found.append(system)
+    return found
+
+
+def load_library() -> ctypes.CDLL:
+    """Load libboxlint: ``$BOXLINT_LIBRARY``, then next to the package, then the system's."""
+    tried = _candidates()
+    errors = []
+    for path in tried:
+        try:
+            return ctypes.CDLL(path)
+        except OSError as exc:  # keep looking, report everything at the end
+            errors.append(f"{path}: {exc}")
+    if not tried:
+        errors.append("no candidate: set BOXLINT_LIBRARY to the path of libboxlint.so, put the "
+                      "library next to the boxlint package, or install it system-wide")
+    raise ImportError("boxlint: cannot load the C library libboxlint (" + "; ".join(errors) + ")")
+
+
+lib = load_library()
+
+_S = TypeVar("_S", bound=Structure)
+
+
+def _fn(name: str, restype, *argtypes) -> None:
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+
+
+_fn("boxlint_version", c_char_p)
+_fn("boxlint_status_str", c_char_p, c_int)
+_fn("boxlint_report_new", c_int, POINTER(c_void_p), c_void_p)
+_fn("boxlint_report_free", None, c_void_p)
+_fn("boxlint_report_diag_count", c_size_t, c_void_p)
+_fn("boxlint_report_diag", POINTER(boxlint_diag), c_void_p, c_size_t)
+_fn("boxlint_report_instruction_count", c_size_t, c_void_p)
+_fn("boxlint_report_instruction", POINTER(boxlint_instruction), c_void_p, c_size_t)
+_fn("boxlint_keyword_name", c_char_p, c_int)
+_fn("boxlint_options_init", None, c_void_p)
+_fn("boxlint_check_commands", c_int, c_void_p, POINTER(boxlint_span), c_size_t, c_void_p)
+_fn("boxlint_check_fragment", c_int, c_void_p, c_char_p, c_size_t, c_void_p)
+_fn("boxlint_check_template", c_int, c_void_p, POINTER(boxlint_template), c_void_p)
+_fn("boxlint_rules", POINTER(boxlint_rule_info), POINTER(c_size_t))
+_fn("boxlint_rule_find", POINTER(boxlint_rule_info), c_char_p, c_size_t)
+_fn("boxlint_config_new", c_int, POINTER(c_void_p), c_void_p)
+_fn("boxlint_config_free", None, c_void_p)
+_fn("boxlint_config_set_severity", c_int, c_void_p, c_char_p, c_size_t, c_int,
+    POINTER(boxlint_error))
+_fn("boxlint_config_add_rule", c_int, c_void_p, POINTER(boxlint_user_rule),
+    POINTER(boxlint_error))
+_fn("boxlint_config_set_limits", None, c_void_p, c_uint32, c_uint32)
+_fn("boxlint_config_get_severity", c_int, c_void_p, c_char_p, c_size_t, c_int)
+_fn("boxlint_config_rule_count", c_size_t, c_void_p)
+_fn("boxlint_config_rule_id", c_char_p, c_void_p, c_size_t)
+_fn("boxlint_policy_options_init", None, c_void_p)
+_fn("boxlint_policy_new", c_int, POINTER(c_void_p), c_void_p, POINTER(boxlint_policy_spec),
+    c_void_p, c_void_p)
+_fn("boxlint_policy_free", None, c_void_p)
+_fn("boxlint_policy_get_type", c_int, c_void_p)
+_fn("boxlint_policy_entry_count", c_size_t, c_void_p, c_int)
+_fn("boxlint_policy_entry_text", boxlint_span, c_void_p, c_int, c_size_t)
+_fn("boxlint_policy_decide", c_int, POINTER(boxlint_decision), c_void_p, c_char_p, c_size_t,
+    c_char_p, c_size_t)
+_fn("boxlint_policy_type_str", c_char_p, c_int)
+_fn("boxlint_policy_list_str", c_char_p, c_int)
+_fn("boxlint_verdict_str", c_char_p, c_int)
+_fn("boxlint_decision_reason_str", c_char_p, c_int)
+
+
+def new_options(cls: Type[_S], init) -> _S:
+    """A ``cls`` view over a zeroed buffer larger than any version of the struct, filled by
+    the library's ``init`` (which sets ``size`` to the library's own sizeof)."""
+    buf = ctypes.create_string_buffer(max(OPTIONS_BUFFER_SIZE, ctypes.sizeof(cls)))
+    view = cls.from_buffer(buf)  # keeps `buf` alive through view._objects
+    init(ctypes.byref(view))
+    return view
+
+
+def status_str(status: int) -> str:
+    return (lib.boxlint_status_str(status) or b"unknown").decode()
+
+
+def text(p: Optional[bytes]) -> Optional[str]:
+    """A C string from the library as str (invalid UTF-8 shown as U+FFFD), or None."""
+    return None if p is None else p.decode("utf-8", "replace")
+
+
+def span_bytes(s: boxlint_span) -> bytes:
+    return ctypes.string_at(s.ptr, s.len) if s.ptr and s.len else b""
+
+
+def address(b: bytes) -> int:
+    """The address of a bytes object's buffer (valid while the object lives; never NULL, even
+    for b"", so that the library never sees NULL plus an offset)."""
+    return ctypes.cast(c_char_p(b), c_void_p).value  # type: ignore[return-value]
+
+
+def spans(items: List[bytes]):
+    """A C array of spans over `items` (bytes objects that the caller keeps alive)."""
+    arr = (boxlint_span * max(len(items), 1))()
+    for i, b in enumerate(items):
+        arr[i].ptr = address(b)
+        arr[i].len = len(b)
+    return arr

@@ -1,0 +1,424 @@
+"""Tests of the Python bindings against the library built in the same tree ($BOXLINT_LIBRARY)."""
+import ctypes
+import gc
+import json
+import os
+import subprocess
+import threading
+import unittest
+
+import boxlint
+from boxlint import _ffi
+
+GOOD = dict(name="my-py-extra", commands=["RUN pip install --no-cache-dir pydantic-ai"],
+            cpu_count=2, memory_mb=4096)
+
+
+def rules_of(result):
+    return [d.rule for d in result.diagnostics]
+
+
+class CleanTemplate(unittest.TestCase):
+    def test_seed_quick_start_is_clean(self):
+        r = boxlint.check_template(**GOOD)
+        self.assertEqual(r.diagnostics, ())
+        self.assertTrue(r.ok)
+        self.assertEqual([(i.index, i.keyword, i.line) for i in r.instructions],
+                         [(0, "RUN", 1)])
+
+    def test_validate_returns_the_result(self):
+        self.assertTrue(boxlint.validate_template(**GOOD).ok)
+
+    def test_update_example_and_check_commands(self):
+        r = boxlint.check_commands(["RUN pip install --no-cache-dir pydantic-ai",
+                                    "RUN pip install --no-cache-dir httpx"])
+        self.assertEqual(r.diagnostics, ())
+
+    def test_version_from_the_c_library(self):
+        self.assertEqual(boxlint.__version__, _ffi.lib.boxlint_version().decode())
+        self.assertRegex(boxlint.__version__, r"^\d+\.\d+\.\d+$")
+
+
+class SeedExamples(unittest.TestCase):
+    def test_command_without_run(self):
+        r = boxlint.check_commands(["pip install pydantic-ai"])
+        (d,) = r.diagnostics
+        self.assertEqual((d.rule, d.severity, d.command, d.line, d.column, d.end_column),
+                         ("unknown-instruction", "error", 0, 1, 1, 4))
+        self.assertIn("did you forget RUN?", d.hint)
+        self.assertIsInstance(d.fix, boxlint.Fix)
+        self.assertEqual(d.fix.apply("pip install pydantic-ai"), "RUN pip install pydantic-ai")
+
+    def test_misspelt_keyword_suggests_it(self):
+        (d,) = boxlint.check_commands(["WORKDRI /app"]).diagnostics
+        self.assertEqual(d.rule, "unknown-instruction")
+        self.assertIn("did you mean WORKDIR?", d.hint)
+        self.assertEqual(d.fix.apply("WORKDRI /app"), "WORKDIR /app")
+
+    def test_each_denied_instruction_has_its_message(self):
+        cases = {
+            "FROM python:3.12": "base image",
+            "COPY app.py /app/": "build context",
+            "ADD https://example.com/x.tgz /opt/": "build context",
+            "CMD [\"python\"]": "PID 1",
+            "ENTRYPOINT [\"python\"]": "PID 1",
+        }
+        messages = set()
+        for cmd, needle in cases.items():
+            with self.subTest(cmd=cmd):
+                (d,) = boxlint.check_commands([cmd]).diagnostics
+                self.assertEqual(d.rule, "denied-instruction")
+                self.assertEqual(d.severity, "error")
+                self.assertIn(cmd.split()[0], d.message)
+                self.assertIn(needle, d.message + " " + (d.hint or ""))
+                messages.add(d.message)
+        self.assertEqual(len(messages), 5, "each instruction has its own message")
+
+    def test_validation_error_lists_every_error(self):
+        with self.assertRaises(boxlint.ValidationError) as cm:
+            boxlint.validate_template(name="my-py-extra", commands=["FROM x", "pip install y"],
+                                      cpu_count=2, memory_mb=4096)
+        errs = cm.exception.errors
+        self.assertEqual([e.rule for e in errs], ["denied-instruction", "unknown-instruction"])
+        self.assertTrue(all(isinstance(e, boxlint.Diagnostic) for e in errs))
+        self.assertIn("2 errors", str(cm.exception))
+        self.assertIn("[denied-instruction]", str(cm.exception))
+
+    def test_65_commands(self):
+        r = boxlint.check_commands(["RUN true"] * 64)
+        self.assertEqual(r.diagnostics, ())
+        r = boxlint.check_commands(["RUN true"] * 65)
+        self.assertEqual(rules_of(r), ["too-many-commands"])
+
+    def test_4097_byte_command(self):
+        ok = "RUN echo " + "x" * (4096 - 9)
+        self.assertEqual(len(ok.encode()), 4096)
+        self.assertEqual(boxlint.check_commands([ok]).diagnostics, ())
+        r = boxlint.check_commands([ok + "x"])
+        self.assertEqual(rules_of(r), ["command-too-long"])
+        self.assertEqual(r.diagnostics[0].command, 0)
+
+    def test_nul_byte(self):
+        (d,) = boxlint.check_commands(["RUN echo a\x00b"]).diagnostics
+        self.assertEqual((d.rule, d.column, d.offset), ("nul-byte", 11, 10))
+
+    def test_bare_cr(self):
+        (d,) = boxlint.check_commands(["RUN echo a\rb"]).diagnostics
+        self.assertEqual(d.rule, "bare-cr")
+        self.assertEqual(boxlint.check_commands(["RUN echo a\r\n"]).diagnostics, ())
+
+    def test_columns_count_code_points_offsets_bytes(self):
+        (d,) = boxlint.check_commands(["RUN echo é\x00"]).diagnostics
+        self.assertEqual((d.rule, d.column, d.offset), ("nul-byte", 11, 11))
+
+    def test_bytes_commands_reach_the_library_unchanged(self):
+        self.assertEqual(rules_of(boxlint.check_commands([b"RUN echo \xff"])), ["invalid-utf8"])
+
+    def test_limits_are_options(self):
+        r = boxlint.check_commands(["RUN true"] * 3, options=boxlint.Options(max_commands=2))
+        self.assertEqual(rules_of(r), ["too-many-commands"])
+
+    def test_template_fields(self):
+        r = boxlint.check_template(name="My Template", commands=["RUN true"], cpu_count=2.5,
+                                   memory_mb=64, cpu_cont=1)
+        by_rule = {(d.rule, d.path) for d in r.diagnostics}
+        self.assertIn(("invalid-name", "name"), by_rule)
+        self.assertIn(("invalid-resources", "cpu_count"), by_rule)
+        self.assertIn(("invalid-resources", "memory_mb"), by_rule)
+        self.assertIn(("unknown-field", "cpu_cont"), by_rule)
+        cpu = next(d for d in r.diagnostics if d.path == "cpu_count")
+        self.assertIn("2.5", cpu.message)
+        self.assertIsNone(cpu.command)
+        self.assertEqual(rules_of(boxlint.check_template(name="x", commands=[])),
+                         ["missing-field", "missing-field"])
+
+    def test_template_from_a_json_object(self):
+        obj = json.loads('{"name": "t", "commands": ["RUN true"], "cpu_count": 2,'
+                         ' "memory_mb": 4096, "network_policy": {"type": "disabled"}}')
+        self.assertEqual(boxlint.check_template(**obj).diagnostics, ())
+
+    def test_fragment(self):
+        r = boxlint.check_fragment("RUN true\n\nFROM x\n")
+        (d,) = r.diagnostics
+        self.assertEqual((d.rule, d.command, d.line), ("denied-instruction", 1, 3))
+
+
+class Policies(unittest.TestCase):
+    SEED = {"type": "filtered", "allow_out": ["pypi.org", "*.pythonhosted.org"], "deny_out": []}
+
+    def test_seed_example_alone_allows_everything(self):
+        with boxlint.NetworkPolicy(**self.SEED) as p:
+            self.assertIn("allow-without-effect", [d.rule for d in p.diagnostics])
+            d = next(d for d in p.diagnostics if d.rule == "allow-without-effect")
+            self.assertIn("ALL_TRAFFIC", d.hint)
+            self.assertEqual(d.fix.text, "ALL_TRAFFIC")
+            self.assertEqual(p.decide(host="github.com").verdict, "allow")
+
+    def test_seed_example_with_all_traffic_denied(self):
+        p = boxlint.NetworkPolicy(type="filtered", allow_out=["pypi.org", "*.pythonhosted.org"],
+                                  deny_out=["ALL_TRAFFIC"])
+        try:
+            self.assertEqual(p.diagnostics, ())
+            self.assertEqual(p.deny_out, ("0.0.0.0/0",))
+            ok = p.decide(host="pypi.org")
+            self.assertEqual((ok.verdict, ok.reason, ok.list, ok.index, ok.entry),
+                             ("allow", "rule", "allow_out", 0, "pypi.org"))
+            self.assertTrue(ok.allowed and ok.by_name)
+            files = p.decide(host="files.pythonhosted.org")
+            self.assertEqual((files.verdict, files.index, files.entry),
+                             ("allow", 1, "*.pythonhosted.org"))
+            no = p.decide(host="github.com")
+            self.assertEqual((no.verdict, no.reason, no.list, no.index, no.entry),
+                             ("deny", "rule", "deny_out", 0, "0.0.0.0/0"))
+            self.assertEqual(p.decide(ip="140.82.112.3").verdict, "deny")
+        finally:
+            p.close()
+
+    def test_template_with_a_policy(self):
+        r = boxlint.check_template(**GOOD, network_policy=self.SEED)
+        d = next(d for d in r.diagnostics if d.rule == "allow-without-effect")
+        self.assertEqual(d.severity, "warning")
+        self.assertTrue(d.path.startswith("network_policy."))
+        self.assertTrue(r.ok)
+        with boxlint.NetworkPolicy.from_dict(self.SEED) as p:
+            r2 = boxlint.check_template(**GOOD, network_policy=p)
+        self.assertEqual(r.diagnostics, r2.diagnostics)
+
+    def test_invalid_policy_raises_with_detail(self):
+        with self.assertRaises(boxlint.PolicyError) as cm:
+            boxlint.NetworkPolicy(type="filtered", allow_out=["https://pypi.org/simple"],
+                                  deny_out=["10.0.0.1/8"])
+        errs = cm.exception.errors
+        self.assertEqual([(e.rule, e.path, e.detail) for e in errs],
+                         [("invalid-policy-entry", "network_policy.allow_out[0]", "url"),
+                          ("invalid-policy-entry", "network_policy.deny_out[0]", "host-bits")])
+        self.assertIsInstance(cm.exception, boxlint.ValidationError)
+        with self.assertRaises(boxlint.PolicyError):
+            boxlint.NetworkPolicy(type="open", allow_out=["pypi.org"])
+        with self.assertRaises(boxlint.PolicyError) as cm:
+            boxlint.NetworkPolicy(type="filterd")
+        self.assertEqual(cm.exception.errors[0].rule, "invalid-policy-type")
+
+    def test_invalid_policy_in_a_template_is_reported(self):
+        r = boxlint.check_template(**GOOD, network_policy={"type": "filtered",
+                                                           "allow_out": ["pypi.org:443"]})
+        (d,) = r.errors
+        self.assertEqual((d.rule, d.detail, d.path),
+                         ("invalid-policy-entry", "port", "network_policy.allow_out[0]"))
+        self.assertRaises(boxlint.ValidationError, boxlint.validate_template, **GOOD,
+                          network_policy={"type": "filtered", "allow_out": ["pypi.org:443"]})
+
+    def test_unmatched_deny_and_compat(self):
+        with boxlint.NetworkPolicy("filtered", ["pypi.org"], unmatched="deny") as p:
+            d = p.decide(host="github.com")
+            self.assertEqual((d.verdict, d.reason, d.entry), ("deny", "default", None))
+        with self.assertRaises(boxlint.PolicyError) as cm:
+            boxlint.NetworkPolicy("filtered", ["pypi.org"], compat="e2b")
+        self.assertIn("domains-require-deny-all", [e.rule for e in cm.exception.errors])
+
+    def test_needs_ip_and_invalid_destination(self):
+        with boxlint.NetworkPolicy("filtered", ["pypi.org"], ["10.0.0.0/8"]) as p:
+            self.assertEqual(p.decide(host="example.com").reason, "needs-ip")
+            self.assertEqual(p.decide(host="example.com").verdict, "unknown")
+            self.assertEqual(p.decide(host="example.com", ip="10.1.2.3").verdict, "deny")
+            bad = p.decide(ip="010.1.2.3")
+            self.assertEqual((bad.verdict, bad.reason), ("deny", "invalid-destination"))
+
+    def test_disabled_and_open(self):
+        with boxlint.NetworkPolicy() as p:
+            self.assertEqual(p.type, "disabled")
+            self.assertEqual(p.decide(host="pypi.org").reason, "policy-disabled")
+        with boxlint.NetworkPolicy("open") as p:
+            self.assertEqual(p.decide(ip="1.1.1.1").reason, "policy-open")
+
+    def test_sdk_model_objects_are_accepted(self):
+        class SdkPolicy:  # budai.NetworkPolicy's attributes
+            type = "filtered"
+            allow_out = ["pypi.org"]
+            deny_out = ["ALL_TRAFFIC"]
+        with boxlint.NetworkPolicy.from_dict(SdkPolicy()) as p:
+            self.assertEqual(p.decide(host="pypi.org").verdict, "allow")
+        self.assertTrue(boxlint.check_template(**GOOD, network_policy=SdkPolicy()).ok)
+
+    def test_shared_between_threads(self):
+        p = boxlint.NetworkPolicy("filtered", ["pypi.org", "*.pythonhosted.org"], ["ALL_TRAFFIC"])
+        failures = []
+
+        def work():
+            for _ in range(500):
+                if p.decide(host="files.pythonhosted.org").verdict != "allow" or \
+                        p.decide(host="github.com").verdict != "deny":
+                    failures.append(1)
+        threads = [threading.Thread(target=work) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        p.close()
+        self.assertEqual(failures, [])
+
+
+class Configs(unittest.TestCase):
+    def test_user_rule_and_severity(self):
+        cfg = boxlint.Config(
+            severities={"unknown-field": "off"},
+            user_rules=[boxlint.UserRule(id="no-latest", pattern=r":latest\b",
+                                         message="pin a version", instruction="RUN",
+                                         severity="error")])
+        with cfg:
+            r = boxlint.check_template(**GOOD, extra=1, config=cfg)
+            self.assertEqual(r.diagnostics, ())
+            r = boxlint.check_commands(["RUN docker pull x:latest"], config=cfg)
+            (d,) = r.diagnostics
+            self.assertEqual((d.rule, d.severity, d.message), ("no-latest", "error",
+                                                               "pin a version"))
+            self.assertEqual(cfg.user_rule_ids, ("no-latest",))
+            self.assertEqual(cfg.severity("unknown-field"), "off")
+
+    def test_config_applies_to_policy_warnings(self):
+        cfg = boxlint.Config({"allow-without-effect": "info"})
+        r = boxlint.check_template(**GOOD, network_policy=Policies.SEED, config=cfg)
+        self.assertEqual({d.severity for d in r.diagnostics if d.rule == "allow-without-effect"},
+                         {"info"})
+        cfg.close()
+
+    def test_from_dict_like_the_cli_file(self):
+        with boxlint.Config.from_dict({"rules": {"unknown-field": "error"},
+                                       "user_rules": [{"id": "x", "pattern": "y"}]}) as c:
+            self.assertEqual(c.severity("unknown-field"), "error")
+
+    def test_refusals(self):
+        with self.assertRaises(boxlint.ConfigError):
+            boxlint.Config({"denied-instruction": "off"})  # errors cannot be switched off
+        with self.assertRaises(boxlint.ConfigError):
+            boxlint.Config({"no-such-rule": "warning"})
+        with self.assertRaises(boxlint.ConfigError) as cm:
+            boxlint.Config(user_rules=[{"id": "bad", "pattern": "a(b"}])
+        self.assertEqual(cm.exception.status, "BOXLINT_EREGEX")
+        with self.assertRaises(ValueError):
+            boxlint.Config({"unknown-field": "loud"})
+
+
+class ErrorHandling(unittest.TestCase):
+    def test_closed_policy_raises(self):
+        p = boxlint.NetworkPolicy("filtered", ["pypi.org"], ["ALL_TRAFFIC"])
+        p.close()
+        p.close()  # idempotent
+        self.assertTrue(p.closed)
+        with self.assertRaises(boxlint.ClosedError):
+            p.decide(host="pypi.org")
+        with self.assertRaises(boxlint.ClosedError):
+            boxlint.check_template(**GOOD, network_policy=p)
+        with self.assertRaises(boxlint.ClosedError):
+            with p:
+                pass
+
+    def test_closed_config_raises(self):
+        c = boxlint.Config()
+        c.close()
+        with self.assertRaisesRegex(boxlint.ClosedError, "Config is closed"):
+            boxlint.check_commands(["RUN true"], config=c)
+
+    def test_with_block_frees(self):
+        with boxlint.NetworkPolicy("open") as p:
+            pass
+        self.assertTrue(p.closed)
+
+    def test_close_while_in_use_defers_the_free(self):
+        p = boxlint.NetworkPolicy("filtered", ["pypi.org"], ["ALL_TRAFFIC"])
+        with p._use():
+            p.close()
+            self.assertIsNotNone(p._ptr)  # still held by the call in flight
+        self.assertIsNone(p._ptr)
+
+    def test_garbage_collector_fallback(self):
+        p = boxlint.NetworkPolicy("open")
+        del p
+        gc.collect()
+
+    def test_bad_types(self):
+        cases = [
+            (lambda: boxlint.check_commands("RUN true"), "commands must be a list of str"),
+            (lambda: boxlint.check_commands(["RUN true", 3]), r"commands\[1\] must be a str"),
+            (lambda: boxlint.check_template(**{**GOOD, "cpu_count": "2"}), "cpu_count must be"),
+            (lambda: boxlint.check_template(**{**GOOD, "memory_mb": True}), "memory_mb must be"),
+            (lambda: boxlint.check_template(**{**GOOD, "name": 7}), "name must be a str"),
+            (lambda: boxlint.check_template(**GOOD, network_policy=["pypi.org"]),
+             "network_policy must be"),
+            (lambda: boxlint.check_template(**GOOD, network_policy={"alow_out": []}),
+             "unknown key 'alow_out'"),
+            (lambda: boxlint.NetworkPolicy("filtered", "pypi.org"),
+             "allow_out must be a list"),
+            (lambda: boxlint.NetworkPolicy(2), "type must be a str"),
+            (lambda: boxlint.NetworkPolicy("open").decide(host=1), "host must be a str"),
+            (lambda: boxlint.check_commands(["RUN true"], config={}), "config must be"),
+            (lambda: boxlint.Config(severities=["x"]), "severities must be a mapping"),
+        ]
+        for fn, msg in cases:
+            with self.subTest(msg=msg):
+                self.assertRaisesRegex(TypeError, msg, fn)
+
+    def test_fractional_resources_are_diagnostics_not_exceptions(self):
+        r = boxlint.check_template(**{**GOOD, "cpu_count": 2.5, "memory_mb": 10 ** 30})
+        self.assertEqual(rules_of(r), ["invalid-resources", "invalid-resources"])
+
+    def test_decide_needs_a_destination(self):
+        with boxlint.NetworkPolicy("open") as p:
+            self.assertRaises(ValueError, p.decide)
+
+    def test_bad_option_values(self):
+        self.assertRaises(ValueError, boxlint.NetworkPolicy, "open", unmatched="maybe")
+        self.assertRaises(ValueError, boxlint.NetworkPolicy, "open", compat="aws")
+
+
+class Rules(unittest.TestCase):
+    def test_rules_and_explain(self):
+        ids = [r.id for r in boxlint.rules()]
+        for rid in ("denied-instruction", "unknown-instruction", "too-many-commands",
+                    "command-too-long", "nul-byte", "bare-cr", "allow-without-effect"):
+            self.assertIn(rid, ids)
+        self.assertEqual(len(ids), len(set(ids)))
+        text = boxlint.explain("unknown-instruction")
+        self.assertTrue(text.startswith("unknown-instruction (error): "))
+        self.assertIn("\nBad:\n    pip install pydantic-ai\n", text)
+        self.assertEqual(boxlint.rule("nul-byte").severity, "error")
+        self.assertRaises(KeyError, boxlint.explain, "no-such-rule")
+
+    def test_explain_matches_the_cli(self):
+        cli = os.environ.get("BOXLINT_CLI")
+        if not cli:
+            self.skipTest("BOXLINT_CLI not set")
+        out = subprocess.run([cli, "explain", "denied-instruction"], capture_output=True,
+                             text=True, check=True).stdout
+        self.assertEqual(out, boxlint.explain("denied-instruction"))
+
+
+class Layout(unittest.TestCase):
+    """Every ctypes Structure matches the C headers, field for field."""
+
+    def test_struct_layouts_match_the_headers(self):
+        exe = os.environ.get("BOXLINT_LAYOUT")
+        if not exe:
+            self.skipTest("BOXLINT_LAYOUT not set (run through ctest)")
+        layout = json.loads(subprocess.run([exe], capture_output=True, text=True,
+                                           check=True).stdout)
+        for name, want in layout.items():
+            with self.subTest(struct=name):
+                if name.startswith("enum "):
+                    self.assertEqual(want["size"], ctypes.sizeof(ctypes.c_int))
+                    continue
+                cls = _ffi.STRUCTS[name]
+                self.assertEqual(ctypes.sizeof(cls), want["size"])
+                self.assertEqual([f[0] for f in cls._fields_], list(want["fields"]))
+                for fname, off in want["fields"].items():
+                    self.assertEqual(getattr(cls, fname).offset, off, fname)
+        self.assertEqual(set(_ffi.STRUCTS), {n for n in layout if not n.startswith("enum ")})
+
+    def test_options_init_never_overruns(self):
+        o = _ffi.new_options(_ffi.boxlint_options, _ffi.lib.boxlint_options_init)
+        self.assertEqual(o.size, ctypes.sizeof(_ffi.boxlint_options))
+        self.assertEqual((o.max_commands, o.max_command_bytes, o.escape), (64, 4096, b"\\"))
+
+
+if __name__ == "__main__":
+    unittest.main()
