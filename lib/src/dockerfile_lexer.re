@@ -545,6 +545,11 @@ int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
       h->end_line = line;
       rd->hd_status = BL_HD_UNTERMINATED;
       rd->hd_bad = i;
+      /* The heredocs after it have no body: empty, at the end of the input (never NULL). */
+      for (size_t j = i + 1; j < rd->nheredocs; j++) {
+        rd->heredocs[j].body.ptr = (const char *)cx->buf + cx->len;
+        rd->heredocs[j].line = rd->heredocs[j].end_line = line;
+      }
       rd->end = cx->len;
       rd->end_line = line;
       return 0;
