@@ -2,6 +2,8 @@
 #   make run    install what is missing, build, lint the bundled example template
 #   make test   install what is missing, build with ASan+UBSan, run every test through ctest
 #   make build  release build only          make clean   remove build trees
+#   make fuzz   build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
+#   make coverage  tests + corpus replay with gcc --coverage; line and branch coverage of lib/
 SHELL := /bin/bash
 BUILD_DIR ?= build/release
 TEST_DIR  ?= build/test
@@ -13,7 +15,15 @@ WERROR    := $(if $(filter true 1 yes,$(CI)),ON,OFF)
 DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjansson-dev \
                 clang libclang-rt-dev python3
 
-.PHONY: all run test build deps clean
+# Fuzzing (fuzz/, corpus/): new inputs go to FUZZ_WORK, never into the repository's corpus.
+FUZZ_DIR     ?= build/fuzz
+FUZZ_WORK    ?= $(FUZZ_DIR)/work
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= commands fragment base policy_compile policy_decide config template
+FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=25 -max_len=8192 -print_final_stats=1
+COV_DIR      ?= build/cov
+
+.PHONY: all run test build deps clean fuzz coverage
 
 all: build
 
@@ -46,6 +56,44 @@ test: deps
 	cd $(TEST_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 CK_FORK=no \
 	  ctest --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	cmake -S . -B $(FUZZ_DIR) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	      -DBOXLINT_BUILD_FUZZERS=ON -DBOXLINT_BUILD_TESTS=OFF -DBOXLINT_BUILD_CLI=OFF \
+	      -DBOXLINT_BUILD_BENCH=OFF -DBOXLINT_INSTALL=OFF \
+	      -DBOXLINT_SANITIZER=address,undefined -DBOXLINT_WERROR=$(WERROR)
+	cmake --build $(FUZZ_DIR) -j $(JOBS)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_WORK)/$$t $(FUZZ_WORK)/artifacts; \
+	  echo "== fuzz $$t for $(FUZZ_SECONDS)s"; \
+	  $(FUZZ_DIR)/fuzz/$${t}_fuzzer $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	    -dict=fuzz/$$t.dict -artifact_prefix=$(FUZZ_WORK)/artifacts/$$t- \
+	    $(FUZZ_WORK)/$$t corpus/$$t; \
+	done
+
+# Tests and corpus replay built with gcc --coverage; gcovr (Debian) reports lib/. The lexer's
+# re2c actions count as lib/src/dockerfile_lexer.re (#line), its generated automaton as
+# $(COV_DIR)/lib/dockerfile_lexer.c, reported on its own.
+coverage: deps
+	@dpkg-query -W -f='$${Status}' gcovr 2>/dev/null | grep -q 'install ok installed' || { \
+	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends gcovr; }
+	cmake -S . -B $(COV_DIR) -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Debug \
+	      -DCMAKE_C_FLAGS="--coverage -O0" -DCMAKE_EXE_LINKER_FLAGS=--coverage \
+	      -DCMAKE_SHARED_LINKER_FLAGS=--coverage -DBOXLINT_BUILD_BENCH=OFF -DBOXLINT_WERROR=$(WERROR)
+	cmake --build $(COV_DIR) -j $(JOBS)
+	find $(COV_DIR) -name '*.gcda' -delete
+	cd $(COV_DIR) && CK_FORK=no ctest --output-on-failure -j $(JOBS)
+	gcovr -r . $(COV_DIR) --exclude-unreachable-branches --json $(COV_DIR)/coverage.json
+	@echo "== coverage of the hand-written library (lib/): lines"
+	@gcovr -a $(COV_DIR)/coverage.json --filter lib/ --txt
+	@echo "== coverage of the hand-written library (lib/): branches"
+	@gcovr -a $(COV_DIR)/coverage.json --filter lib/ --txt --branches
+	@echo "== summary, hand-written library (lib/src, lib/include)"
+	@gcovr -a $(COV_DIR)/coverage.json --filter lib/ --print-summary --txt /dev/null
+	@echo "== summary, generated lexer ($(COV_DIR)/lib/dockerfile_lexer.c)"
+	@gcovr -a $(COV_DIR)/coverage.json --filter '$(COV_DIR)/lib/' --print-summary --txt /dev/null
 
 clean:
 	rm -rf build

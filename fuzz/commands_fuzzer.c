@@ -1,0 +1,125 @@
+/* commands: a template's command list, checked as boxlint_check_commands does, plus the
+ * soundness oracle of DESIGN §1.
+ *
+ * Input: byte 0 = option bits, byte 1 = command byte limit, then the commands separated by 0xFF.
+ *   bit 0     escape character '`' (as a base with `# escape=`` sets it), else '\'
+ *   bit 1     with a config (every built-in warning runs)
+ *   bits 2-3  max_commands: 0 default (64), 1 -> 2, 2 -> 0 (no limit), 3 -> 1
+ *   byte 1    max_command_bytes: 0 default (4096), 255 -> 0 (no limit), n -> 8 * n
+ *
+ * Oracle (a), soundness: whenever the list is accepted (no error-severity diagnostic), split
+ * `base + "\n".join(commands)` with boxlint_split_fragment. It must give the base's instruction
+ * and then exactly one instruction per command, inside that command's bytes, with the keyword
+ * boxlint reported for the command, never a denied keyword and never a denied ONBUILD trigger;
+ * the split must not find an unterminated heredoc. */
+#include "fuzz_util.h"
+
+#define MAX_PIECES 160
+
+static const char BASE_BACKSLASH[] = "FROM ubuntu:24.04\n";
+static const char BASE_BACKTICK[] = "# escape=`\nFROM x\n";
+
+static void soundness(boxlint_report *r, const boxlint_span *cmd, size_t n, char escape) {
+  const char *base = escape == '`' ? BASE_BACKTICK : BASE_BACKSLASH;
+  size_t blen = strlen(base);
+  boxlint_keyword *kw = malloc((n ? n : 1) * sizeof *kw);
+  size_t *start = malloc((n + 1) * sizeof *start);
+  if (!kw || !start) fz_fail("out of memory in the harness");
+  for (size_t i = 0; i < n; i++) kw[i] = boxlint_report_instruction(r, i)->keyword;
+
+  fz_buf j = {0};
+  fz_put(&j, base, blen);
+  for (size_t i = 0; i < n; i++) {
+    if (i) fz_put(&j, "\n", 1);
+    start[i] = j.len;
+    fz_put(&j, cmd[i].ptr, cmd[i].len);
+  }
+  start[n] = j.len + 1; /* the end of the last command (one past the would-be separator) */
+
+  boxlint_report *s;
+  if (boxlint_report_new(&s, NULL) != BOXLINT_OK) fz_fail("report_new");
+  if (boxlint_split_fragment(s, j.p, j.len, NULL) != BOXLINT_OK) fz_fail("split_fragment");
+  size_t got = boxlint_report_instruction_count(s);
+  int bad = got != n + 1;
+  const char *why = "the instruction count differs from the command count";
+  if (!bad && boxlint_report_count_at_least(s, BOXLINT_SEVERITY_ERROR)) {
+    bad = 1;
+    why = "the split of the accepted list reports an error (BuildKit would fail the build)";
+  }
+  for (size_t i = 0; i < n && !bad; i++) {
+    const boxlint_instruction *in = boxlint_report_instruction(s, i + 1);
+    fz_check_instruction(in, j.len);
+    if (in->keyword != kw[i]) {
+      bad = 1;
+      why = "the split keyword differs from the keyword reported for the command";
+    } else if (fz_denied(in->keyword)) {
+      bad = 1;
+      why = "a denied instruction was accepted";
+    } else if (in->keyword == BOXLINT_KW_ONBUILD && fz_denied(in->trigger)) {
+      bad = 1;
+      why = "a denied ONBUILD trigger was accepted";
+    } else if (in->offset < start[i] || in->end_offset > start[i + 1]) {
+      bad = 1;
+      why = "an instruction reaches outside its command's bytes";
+    }
+  }
+  if (bad) {
+    fprintf(stderr, "SOUNDNESS: %s\n-- joined (%zu bytes):\n", why, j.len);
+    fwrite(j.p, 1, j.len, stderr);
+    fprintf(stderr, "\n-- end\n");
+    for (size_t i = 0; i < n; i++)
+      fprintf(stderr, "  command %zu at %zu: keyword %s\n", i, start[i],
+              boxlint_keyword_name(kw[i]));
+    fz_dump(r, "check");
+    fz_dump(s, "split");
+    fz_fail("soundness oracle (DESIGN §1)");
+  }
+  boxlint_report_free(s);
+  free(j.p);
+  free(start);
+  free(kw);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 2) return 0;
+  uint8_t bits = data[0], lim = data[1];
+  boxlint_span cmd[MAX_PIECES];
+  size_t n = fz_cut(data + 2, size - 2, FZ_SEP, cmd, MAX_PIECES);
+
+  boxlint_options o;
+  boxlint_options_init(&o);
+  o.escape = (bits & 1) ? '`' : '\\';
+  static const size_t maxc[4] = {BOXLINT_DEFAULT_MAX_COMMANDS, 2, 0, 1};
+  o.max_commands = maxc[(bits >> 2) & 3];
+  o.max_command_bytes = lim == 0 ? BOXLINT_DEFAULT_MAX_COMMAND_BYTES : lim == 255 ? 0 : 8u * lim;
+  boxlint_config *config = NULL;
+  if (bits & 2) {
+    if (boxlint_config_new(&config, NULL) != BOXLINT_OK) fz_fail("config_new");
+    o.config = config;
+  }
+
+  boxlint_report *r;
+  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) fz_fail("report_new");
+  FZ_ASSERT(boxlint_check_commands(r, cmd, n, &o) == BOXLINT_OK);
+  FZ_ASSERT(boxlint_report_instruction_count(r) == n);
+  for (size_t i = 0; i < boxlint_report_diag_count(r); i++) {
+    const boxlint_diag *d = boxlint_report_diag(r, i);
+    FZ_ASSERT(d->command >= 0 && (size_t)d->command < n);
+    fz_check_diag(d, strcmp(d->rule, "too-many-commands") ? cmd[d->command].len : SIZE_MAX);
+    if (i) FZ_ASSERT(boxlint_report_diag(r, i - 1)->command <= d->command);
+  }
+  for (size_t i = 0; i < n; i++)
+    fz_check_instruction(boxlint_report_instruction(r, i), cmd[i].len);
+
+  if (boxlint_report_count_at_least(r, BOXLINT_SEVERITY_ERROR) == 0) soundness(r, cmd, n, o.escape);
+
+  /* A warm report (cleared, scratch kept) must give the same answer. */
+  size_t nd = boxlint_report_diag_count(r);
+  boxlint_report_clear(r);
+  FZ_ASSERT(boxlint_check_commands(r, cmd, n, &o) == BOXLINT_OK);
+  FZ_ASSERT(boxlint_report_diag_count(r) == nd);
+
+  boxlint_report_free(r);
+  boxlint_config_free(config);
+  return 0;
+}

@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Regenerate the hand-made seeds of corpus/<target>/ (files named seed-*).
+
+Sources: the string literals of tests/check_*.c (command lists of the smuggling tests, single
+commands of the rule and lexer tests, policy entries of the egress tests), tests/data, the
+smuggling vectors of ../shared/buildkit-semantics.md §12, and a sample of the real-world corpus
+../shared/corpus/real-dockerfiles (instructions as commands, a few whole files as fragments).
+The corpus stays small: the sample is fixed (every Nth file, sorted), and long inputs are cut.
+
+Run from the repository root: python3 fuzz/seeds.py [--shared ../shared]. Crashers found by the
+fuzzers (crash-<sha1>) and inputs minimised from fuzzing runs are kept; only seed-* is rewritten.
+The seed file formats are those documented at the top of each fuzz/<target>_fuzzer.c.
+"""
+import argparse
+import glob
+import hashlib
+import json
+import os
+import re
+import sys
+
+SEP = b"\xff"
+KEYWORDS = {"add", "arg", "cmd", "copy", "entrypoint", "env", "expose", "from", "healthcheck",
+            "label", "maintainer", "onbuild", "run", "shell", "stopsignal", "user", "volume",
+            "workdir"}
+TARGETS = ["commands", "fragment", "base", "policy_compile", "policy_decide", "config",
+           "template"]
+
+# ---- C string literals -------------------------------------------------------------------
+
+LIT = re.compile(rb'"((?:[^"\\\n]|\\.)*)"')
+
+
+def decode_c(body):
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != 0x5C:
+            out.append(c)
+            i += 1
+            continue
+        i += 1
+        e = body[i:i + 1]
+        simple = {b"n": 10, b"t": 9, b"r": 13, b"f": 12, b"v": 11, b"a": 7, b"b": 8,
+                  b"\\": 92, b'"': 34, b"'": 39, b"?": 63, b"e": 27}
+        if e in simple:
+            out.append(simple[e])
+            i += 1
+        elif e == b"x":
+            j = i + 1
+            # Two digits at most: the tests split literals after \xNN, and the markdown
+            # writes Go-style two-digit escapes.
+            while j < len(body) and j < i + 3 and chr(body[j]) in "0123456789abcdefABCDEF":
+                j += 1
+            out.append(int(body[i + 1:j], 16) & 0xFF)
+            i = j
+        elif e.isdigit():
+            j = i
+            while j < len(body) and j < i + 3 and chr(body[j]) in "01234567":
+                j += 1
+            out.append(int(body[i:j], 8) & 0xFF)
+            i = j
+        else:
+            out.append(body[i])
+            i += 1
+    return bytes(out)
+
+
+def literal_groups(src):
+    """Comma-separated runs of string literals (adjacent literals concatenated)."""
+    src = re.sub(rb"/\*.*?\*/", b" ", src, flags=re.S)
+    src = re.sub(rb"//[^\n]*", b" ", src)
+    groups, cur, pos = [], [], 0
+    tok = re.compile(rb'\s*(?:(?P<lit>(?:"(?:[^"\\\n]|\\.)*"\s*)+)|(?P<comma>,)|(?P<other>.))',
+                     re.S)
+    expect_lit = False
+    for m in tok.finditer(src):
+        if m.group("lit") is not None:
+            s = b"".join(decode_c(x.group(1)) for x in LIT.finditer(m.group("lit")))
+            if cur and not expect_lit:
+                groups.append(cur)
+                cur = []
+            cur.append(s)
+            expect_lit = False
+        elif m.group("comma") is not None and cur:
+            expect_lit = True
+        else:
+            if cur:
+                groups.append(cur)
+                cur = []
+            expect_lit = False
+    if cur:
+        groups.append(cur)
+    return groups
+
+
+def looks_like_command(s):
+    if len(s) < 2 or len(s) > 2000:
+        return False
+    m = re.match(rb"[ \t]*([A-Za-z]+)", s)
+    if m and m.group(1).decode().lower() in KEYWORDS:
+        return True
+    # Smuggling material: odd bytes, continuations, heredocs, comments, directives.
+    return bool(re.search(rb"[\x00-\x08\x0b-\x1f\x7f-\xfe]|\\$|`$|<<|^\s*#", s))
+
+
+ENTRY = re.compile(rb"^[\x21-\x7e]{1,80}$")
+
+
+def looks_like_entry(s):
+    if not s or len(s) > 300:
+        return False
+    if re.search(rb"[.:/*]", s) or s.lower() in (b"all_traffic", b"localhost"):
+        return True
+    return bool(re.search(rb"[\x00-\x20\x7f-\xff]", s)) and len(s) < 40
+
+
+# ---- buildkit-semantics.md §12 -------------------------------------------------------------
+
+def smuggling_vectors(md):
+    """Each backquoted C-literal list of §12: "a"|"b" -> [a, b]."""
+    text = open(md, "rb").read()
+    start = text.find(b"## 12.")
+    end = text.find(b"## 13.")
+    sec = text[start:end]
+    out = []
+    for code in re.findall(rb"``?(.+?)``?(?=[^`]|$)", sec):
+        parts = re.findall(rb'"((?:[^"\\]|\\.)*)"', code)
+        if parts and len(code) < 400:
+            out.append([decode_c(p) for p in parts])
+    return out
+
+
+# ---- output --------------------------------------------------------------------------------
+
+class Corpus:
+    def __init__(self, root):
+        self.root = root
+        self.files = {t: {} for t in TARGETS}
+
+    def add(self, target, data, limit=6000):
+        if len(data) > limit:
+            return
+        name = "seed-" + hashlib.sha1(data).hexdigest()[:16]
+        self.files[target][name] = data
+
+    def write(self):
+        total = 0
+        for t, files in self.files.items():
+            d = os.path.join(self.root, t)
+            os.makedirs(d, exist_ok=True)
+            for old in glob.glob(os.path.join(d, "seed-*")):
+                os.remove(old)
+            for name, data in sorted(files.items()):
+                with open(os.path.join(d, name), "wb") as f:
+                    f.write(data)
+                total += len(data)
+            print(f"corpus/{t}: {len(files)} seeds")
+        print(f"{total} bytes of seeds")
+
+
+def commands_input(cmds, bits=0, limit=0):
+    return bytes([bits, limit]) + SEP.join(cmds)
+
+
+def split_instructions(data, expected):
+    """The instructions of a real file, by the physical lines EXPECTED.jsonl gives."""
+    lines = data.split(b"\n")
+    out = []
+    for ins in expected.get("instructions", []):
+        s, e = ins["start"], ins["end"]
+        out.append((ins["kw"], b"\n".join(lines[s - 1:e])))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shared", default=os.path.join("..", "shared"))
+    ap.add_argument("--out", default="corpus")
+    args = ap.parse_args()
+    c = Corpus(args.out)
+
+    # 1. Tests: command lists and single commands; policy entries.
+    cmd_groups, singles, entries = [], set(), set()
+    for path in sorted(glob.glob("tests/check_*.c")):
+        src = open(path, "rb").read()
+        for g in literal_groups(src):
+            if "egress" in path:
+                entries.update(s for s in g if looks_like_entry(s))
+                continue
+            cmds = [s for s in g if looks_like_command(s)]
+            singles.update(cmds)
+            if len(cmds) > 1 and len(cmds) == len(g):
+                cmd_groups.append(cmds)
+    for s in sorted(singles):
+        c.add("commands", commands_input([s]))
+        c.add("fragment", b"\x00" + s)
+        if hashlib.sha1(s).digest()[0] % 4 == 0:
+            c.add("config", b"\x01\x00" + SEP.join([b"my-rule", rb"curl\s+-k", b"insecure curl",
+                                                 b"sudo-usage=0", s]))
+    for g in cmd_groups:
+        c.add("commands", commands_input(g))
+        c.add("commands", commands_input(g, bits=1))  # backtick escape
+        c.add("fragment", b"\x00" + b"\n".join(g))
+        c.add("template", b"\x0f\x01\x02\x00\x00\x10" + SEP.join([b"my-template", b"", b""] + g))
+
+    # 2. Smuggling vectors of §12, as lists, as fragments after a base, and as bases.
+    md = os.path.join(args.shared, "buildkit-semantics.md")
+    for v in smuggling_vectors(md):
+        c.add("commands", commands_input(v))
+        c.add("commands", commands_input(v, bits=2))  # with a config
+        c.add("commands", commands_input(v, bits=1))  # backtick escape
+        c.add("fragment", b"\x00FROM alpine\n" + b"\n".join(v))
+        c.add("base", v[0])
+        c.add("base", b"FROM alpine\n" + v[0] + b"\n")
+
+    # 3. Real Dockerfiles: a fixed sample of instructions as commands and files as fragments.
+    real = os.path.join(args.shared, "corpus", "real-dockerfiles")
+    expected = {}
+    for line in open(os.path.join(real, "EXPECTED.jsonl")):
+        j = json.loads(line)
+        expected[j["file"]] = j
+    files = sorted(expected)
+    by_kw = {}
+    for i, f in enumerate(files):
+        data = open(os.path.join(real, f), "rb").read()
+        if i % 40 == 0 and len(data) < 6000:
+            c.add("fragment", b"\x02" + data)
+            c.add("base", data)
+        if i % 12 == 0:
+            for kw, text in split_instructions(data, expected[f]):
+                by_kw.setdefault(kw, []).append(text)
+    for kw in sorted(by_kw):
+        sample = [t for t in by_kw[kw] if len(t) < 1500][:6]
+        for t in sample:
+            c.add("commands", commands_input([t]))
+        c.add("commands", commands_input(sample[:4], bits=2))
+    for g in [[b"RUN apt-get update && apt-get install -y curl", b"USER user", b"WORKDIR /home/user"]]:
+        c.add("template", b"\x0f\x01\x02\x00\x00\x10" + SEP.join([b"code-interpreter", b"", b""] + g))
+    for d in sorted(glob.glob(os.path.join(args.shared, "corpus", "buildkit-fixtures",
+                                           "testfiles", "*", "Dockerfile")))[::3]:
+        data = open(d, "rb").read()
+        c.add("fragment", b"\x00" + data, limit=4000)
+    c.add("fragment", b"\x02" + open("tests/data/fragment.Dockerfile", "rb").read())
+
+    # 4. Bases.
+    for b in [b"FROM ubuntu:24.04\n", b"# escape=`\nFROM x\n", b"\xef\xbb\xbf# syntax=docker/dockerfile:1\nFROM x\n",
+              b"FROM x\nRUN a \\\n", b"FROM x\nRUN <<EOF\nbody\nEOF\n", b"FROM x\nRUN <<EOF\nbody\n",
+              b"FROM x", b"# c\n", b"", b"FROM x\r\n", b"# escape=`\nFROM x\nRUN a `\n",
+              b"FROM x\nRUN <<-EOF\n\tbody\n\tEOF\n", b"FROM x\nONBUILD RUN <<EOF\nx\nEOF\n"]:
+        c.add("base", b)
+
+    # 5. Policy entries: compile seeds (type line first), decide seeds (entries + destinations).
+    for p in sorted(glob.glob("tests/data/policy/*.json")):
+        try:
+            j = json.load(open(p))
+        except ValueError:
+            continue
+        pol = j.get("network_policy", j) if isinstance(j, dict) else {}
+        if not isinstance(pol, dict):
+            continue
+        allow = [str(x).encode() for x in pol.get("allow_out", []) or []]
+        deny = [str(x).encode() for x in pol.get("deny_out", []) or []]
+        lines = [str(pol.get("type", "filtered")).encode()] + allow + [b"-" + x for x in deny]
+        c.add("policy_compile", b"\x00" + b"\n".join(lines))
+        c.add("policy_decide", b"\x00" + b"\n".join([b"+" + x for x in allow] + [b"-" + x for x in deny] +
+                                                    [b"hpypi.org", b"ifiles.pythonhosted.org", b"b10.1.2.3 10.1.2.3",
+                                                     b"i2001:db8::1", b"hexample.com"]))
+    ent = sorted(entries)
+    for i in range(0, len(ent), 8):
+        chunk = ent[i:i + 8]
+        c.add("policy_compile", b"\x01" + b"\n".join(chunk))
+        c.add("policy_compile", b"\x09" + b"\n".join(b"-" + x for x in chunk))
+        c.add("policy_decide", b"\x00" + b"\n".join(
+            [b"+" + chunk[0]] + [b"-" + x for x in chunk[1:4]] + [b"h" + x for x in chunk] +
+            [b"i" + x for x in chunk]))
+    for t in [b"filtered", b"open", b"disabled", b"Filtered", b"", b"closed"]:
+        c.add("policy_compile", b"\x00" + t + b"\npypi.org\n-ALL_TRAFFIC")
+    c.add("policy_decide", b"\x04+*.example.com\n+10.0.0.0/8\n-*\n-0.0.0.0/0\nhapi.example.com\n"
+                           b"hexample.com\ni10.2.3.4\ni::ffff:10.2.3.4\nba.example.com 10.9.9.9\n"
+                           b"ba.example.com 8.8.8.8\nh10.0.0.1\nh[::1]\nhexample.com:443")
+    c.add("policy_decide", b"\x00+2001:db8::/32\n+2001:db8:1::/48\n-::/0\n-2001:db8:1:2::/64\n"
+                           b"i2001:db8:1:2::5\ni2001:db8::9\ni::1\nh*.x\nhlocalhost")
+
+    # 6. Config: user rules and severities.
+    for rid, pat, msg, sev, cmds in [
+        (b"no-curl-k", rb"curl\s+(-k|--insecure)", b"insecure TLS", b"sudo-usage=0\ncurl-pipe-shell=3",
+         [b"RUN curl -k https://x | sh", b"RUN sudo apt-get install x"]),
+        (b"wget", rb"\bwget\b", b"use curl", b"apt-get-missing-yes=1", [b"RUN wget x", b"RUN apt-get install x"]),
+        (b"deep", rb"(a+)+$", b"catastrophic", b"", [b"RUN " + b"a" * 40 + b"!"]),
+        (b"denied-instruction", rb"x", b"built-in id", b"denied-instruction=0", [b"FROM x"]),
+        (b"bad", rb"(", b"bad pattern", b"unknown-field=1", [b"RUN x"]),
+        (b"body", rb"^secret", b"in a heredoc", b"", [b"RUN <<EOF\nsecret\nEOF"]),
+    ]:
+        for bits in (0x01, 0x06, 0x12):
+            c.add("config", bytes([bits, 13]) + SEP.join([rid, pat, msg, sev] + cmds))
+
+    # 7. Templates: field variations.
+    for have, bits, cpu, mem, name, extra, text in [
+        (0x0f, 0x01, 2, 4096, b"my-template", b"", b""),
+        (0x00, 0x00, 0, 0, b"", b"", b""),
+        (0x3f, 0x00, 2, 4096, b"My Template!", b"cpus\nmemory\nnetwork_policy\nteam", b"2.5"),
+        (0x4f, 0x04, 9, 100, b"-x-", b"name", b""),
+        (0x8f, 0x08, 1, 512, b"a" * 70, b"", b""),
+    ]:
+        hdr = bytes([have, bits]) + (cpu & 0xFFFF).to_bytes(2, "little") + (mem & 0xFFFF).to_bytes(2, "little")
+        c.add("template", hdr + SEP.join([name, extra, text, b"RUN true", b"USER nobody", b"STOPSIGNAL SIGKILL"]))
+    c.write()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+/*
+ * Regression tests of what the fuzzers found (fuzz/, corpus/<target>/crash-<sha1>), one test per
+ * finding, and unit tests of paths that neither the other tests nor the corpus replay reach
+ * (make coverage). Each fuzz finding's test names the target and the crasher file.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boxlint/boxlint.h"
+
+/*==============================================================================================
+ * Helpers
+ *============================================================================================*/
+
+static boxlint_report *R;
+static boxlint_config *C;
+
+static void setup(void) {
+  ck_assert_int_eq(boxlint_report_new(&R, NULL), BOXLINT_OK);
+  ck_assert_int_eq(boxlint_config_new(&C, NULL), BOXLINT_OK);
+}
+static void teardown(void) {
+  boxlint_report_free(R);
+  boxlint_config_free(C);
+  R = NULL;
+  C = NULL;
+}
+
+#define SP(lit) {(lit), sizeof(lit) - 1}
+
+/* Check a literal as one command, with or without the config. */
+#define CHECK1(lit, cfg) check1((lit), sizeof(lit) - 1, (cfg))
+static void check1(const char *p, size_t n, const boxlint_config *cfg) {
+  boxlint_options o;
+  boxlint_options_init(&o);
+  o.config = cfg;
+  boxlint_span s = {p, n};
+  boxlint_report_clear(R);
+  ck_assert_int_eq(boxlint_check_commands(R, &s, 1, &o), BOXLINT_OK);
+}
+
+static int has_rule(const char *rule) {
+  for (size_t i = 0; i < boxlint_report_diag_count(R); i++)
+    if (!strcmp(boxlint_report_diag(R, i)->rule, rule)) return 1;
+  return 0;
+}
+
+/* Every heredoc body of instruction `i` is a span of that instruction's text. */
+static void bodies_inside(size_t i) {
+  const boxlint_instruction *in = boxlint_report_instruction(R, i);
+  ck_assert_ptr_nonnull(in);
+  for (size_t h = 0; h < in->nheredocs; h++) {
+    boxlint_span b = in->heredocs[h].body;
+    ck_assert_ptr_nonnull(b.ptr);
+    ck_assert(b.ptr >= in->text.ptr && b.ptr + b.len <= in->text.ptr + in->text.len);
+  }
+}
+
+/*==============================================================================================
+ * MARK: Fuzz findings
+ *============================================================================================*/
+
+/* config and commands fuzzers, crash-9aab4c7a... / crash-8743c6df...: after an unterminated
+ * heredoc, the next heredoc of the line had a NULL body, and the secret scan offset the input
+ * by (NULL - input) (UBSan pointer overflow in warnings.c). */
+START_TEST(test_coverage_fuzz_heredoc_after_unterminated) {
+  static const char cmd[] = "RUN <<A <<B";
+  CHECK1(cmd, C);
+  ck_assert(has_rule("unterminated-heredoc"));
+  const boxlint_instruction *in = boxlint_report_instruction(R, 0);
+  ck_assert_uint_eq(in->nheredocs, 2);
+  bodies_inside(0);
+  ck_assert_ptr_eq(in->heredocs[1].body.ptr, cmd + sizeof cmd - 1);
+  ck_assert_uint_eq(in->heredocs[1].body.len, 0);
+  /* The same in a fragment, split and checked. */
+  static const char frag[] = "FROM x\nRUN <<A cat - <<-'B'\nbody\n";
+  ck_assert_int_eq(boxlint_split_fragment(R, frag, sizeof frag - 1, NULL), BOXLINT_OK);
+  bodies_inside(1);
+  boxlint_options o;
+  boxlint_options_init(&o);
+  o.config = C;
+  boxlint_report_clear(R);
+  ck_assert_int_eq(boxlint_check_fragment(R, frag, sizeof frag - 1, &o), BOXLINT_OK);
+  bodies_inside(1);
+}
+END_TEST
+
+/*==============================================================================================
+ * Suite
+ *============================================================================================*/
+
+static Suite *coverage_suite(void) {
+  Suite *s = suite_create("coverage");
+  TCase *tc = tcase_create("fuzz_findings");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, test_coverage_fuzz_heredoc_after_unterminated);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(coverage_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
