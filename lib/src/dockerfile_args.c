@@ -256,12 +256,17 @@ static size_t parse_words(const bl_check *ck, const char *L, size_t s, size_t e,
   for (; pos <= e; pos += width) {
     width = 0;
     if (pos != e) {
-      width = boxlint__utf8_decode(p + pos, e - pos, &ch);
-      if (!width) { ch = 0xFFFD; width = 1; }
+      if (p[pos] < 0x80) {
+        ch = p[pos];
+        width = 1;
+      } else {
+        width = boxlint__utf8_decode(p + pos, e - pos, &ch);
+        if (!width) { ch = 0xFFFD; width = 1; }
+      }
     }
     if (phase == SP) {
       if (pos == e) break;
-      if (bl_is_space_rune(ch)) continue;
+      if (ch == ' ' || (ch >= 0x80 ? bl_is_space_rune(ch) : (ch >= 0x09 && ch <= 0x0D))) continue;
       phase = WORD;
       w.s = pos;
       w.eq = SIZE_MAX;
@@ -272,7 +277,7 @@ static size_t parse_words(const bl_check *ck, const char *L, size_t s, size_t e,
       break;
     }
     if (phase == WORD) {
-      if (bl_is_space_rune(ch)) {
+      if (ch == ' ' || (ch >= 0x80 ? bl_is_space_rune(ch) : (ch >= 0x09 && ch <= 0x0D))) {
         phase = SP;
         if (blank_ok || len_in_word) { w.e = pos; n++; if (fn) fn(ctx, &w); }
         blank_ok = 0;

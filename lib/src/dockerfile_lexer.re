@@ -73,10 +73,25 @@ done:
   return cur == lim ? kw : BOXLINT_KW_NONE;
 }
 
+/* 1 when none of the 8 bytes of x is below 0x20 or above 0x7E (printable ASCII only). */
+static inline int all_printable(uint64_t x) {
+  const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+  uint64_t below = (x - ones * 0x20) & ~x & high;   /* a byte < 0x20 */
+  uint64_t above = ((x + ones * (0x7F - 0x7E)) | x) & high; /* a byte > 0x7E */
+  return (below | above) == 0;
+}
+
 enum bl_byte_problem bl_lex_bytes(const unsigned char *buf, size_t len, size_t *pos, size_t *n) {
   const unsigned char *lim = buf + len, *cur = buf + *pos, *mar, *tok;
   (void)mar;
   for (;;) {
+    /* Fast path: eight printable ASCII bytes at a time; the DFA takes everything else. */
+    while (lim - cur >= 8) {
+      uint64_t x;
+      memcpy(&x, cur, 8);
+      if (!all_printable(x)) break;
+      cur += 8;
+    }
     tok = cur;
     /*!re2c
       [\t\n\x20-\x7e]+ | "\r\n" | u2 | u3 | u4 { continue; }
@@ -118,6 +133,11 @@ opener:
 
 int bl_is_blank(const unsigned char *p, const unsigned char *e) {
   while (p < e) {
+    if (*p == ' ' || *p == '\t') {
+      p++;
+      continue;
+    }
+    if (*p > ' ' && *p < 0x80) return 0;
     size_t l = bl_lex_space(p, e);
     if (!l) return 0;
     p += l;
@@ -127,8 +147,12 @@ int bl_is_blank(const unsigned char *p, const unsigned char *e) {
 
 static const unsigned char *skip_space(const unsigned char *p, const unsigned char *e) {
   size_t l;
-  while (p < e && (l = bl_lex_space(p, e)) != 0) p += l;
-  return p;
+  for (;;) {
+    while (p < e && (*p == ' ' || *p == '\t')) p++;
+    if (p >= e || (*p > ' ' && *p < 0x80)) return p;
+    if ((l = bl_lex_space(p, e)) == 0) return p;
+    p += l;
+  }
 }
 
 int bl_is_comment(const unsigned char *p, const unsigned char *e) {
@@ -298,6 +322,7 @@ static void trim_space(const char *L, size_t *s, size_t *e) {
   while (*s < *e && (l = bl_lex_space(p + *s, p + *e)) != 0) *s += l;
   /* Trailing: step back over complete space characters. */
   for (;;) {
+    if (*e > *s && p[*e - 1] > ' ' && p[*e - 1] < 0x80) break;
     size_t k = *e, found = 0;
     for (size_t back = 1; back <= 3 && back <= k - *s; back++) {
       if (bl_lex_space(p + k - back, p + k) == back) {
@@ -545,6 +570,7 @@ int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
       h->end_line = line;
       rd->hd_status = BL_HD_UNTERMINATED;
       rd->hd_bad = i;
+      rd->nheredocs = i + 1; /* the later ones are never read */
       /* The heredocs after it have no body: empty, at the end of the input (never NULL). */
       for (size_t j = i + 1; j < rd->nheredocs; j++) {
         rd->heredocs[j].body.ptr = (const char *)cx->buf + cx->len;

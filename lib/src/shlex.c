@@ -100,6 +100,11 @@ static uint32_t sh_next(sh *st) {
 }
 
 static void put_rune(sh *st, bl_buf *b, uint32_t c) {
+  if (c < 0x80 && b->len + 2 <= b->cap) { /* common case: room for the byte and the NUL */
+    b->p[b->len++] = (char)c;
+    b->p[b->len] = 0;
+    return;
+  }
   unsigned char u[4];
   size_t l;
   if (c < 0x80) { u[0] = (unsigned char)c; l = 1; }
