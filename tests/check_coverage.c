@@ -65,16 +65,16 @@ static void bodies_inside(size_t i) {
 
 /* config and commands fuzzers, crash-9aab4c7a... / crash-8743c6df...: after an unterminated
  * heredoc, the next heredoc of the line had a NULL body, and the secret scan offset the input
- * by (NULL - input) (UBSan pointer overflow in warnings.c). */
+ * by (NULL - input) (UBSan pointer overflow in warnings.c). Fixed in 97b5d59, then f958593
+ * dropped the heredocs after an unterminated one. */
 START_TEST(test_coverage_fuzz_heredoc_after_unterminated) {
   static const char cmd[] = "RUN <<A <<B";
   CHECK1(cmd, C);
   ck_assert(has_rule("unterminated-heredoc"));
+  /* The heredocs after the unterminated one are never read (the list stops at it). */
   const boxlint_instruction *in = boxlint_report_instruction(R, 0);
-  ck_assert_uint_eq(in->nheredocs, 2);
+  ck_assert_uint_eq(in->nheredocs, 1);
   bodies_inside(0);
-  ck_assert_ptr_eq(in->heredocs[1].body.ptr, cmd + sizeof cmd - 1);
-  ck_assert_uint_eq(in->heredocs[1].body.len, 0);
   /* The same in a fragment, split and checked. */
   static const char frag[] = "FROM x\nRUN <<A cat - <<-'B'\nbody\n";
   ck_assert_int_eq(boxlint_split_fragment(R, frag, sizeof frag - 1, NULL), BOXLINT_OK);

@@ -571,11 +571,6 @@ int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
       rd->hd_status = BL_HD_UNTERMINATED;
       rd->hd_bad = i;
       rd->nheredocs = i + 1; /* the later ones are never read */
-      /* The heredocs after it have no body: empty, at the end of the input (never NULL). */
-      for (size_t j = i + 1; j < rd->nheredocs; j++) {
-        rd->heredocs[j].body.ptr = (const char *)cx->buf + cx->len;
-        rd->heredocs[j].line = rd->heredocs[j].end_line = line;
-      }
       rd->end = cx->len;
       rd->end_line = line;
       return 0;
