@@ -1,0 +1,195 @@
+// Type definitions for boxlint (Node.js bindings over libboxlint).
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Replace bytes [offset, offset + length) of the command (UTF-8) with `text`. For the policy
+ *  rules allow-without-effect and domains-require-deny-all the fix is list-relative: insert
+ *  `text` into deny_out at index `offset`. */
+export interface Fix {
+  offset: number;
+  length: number;
+  text: string;
+  description: string | null;
+}
+
+/** One finding. `command` is the command's index, or null for a finding about a field (then
+ *  `path` names it, e.g. "network_policy.allow_out[2]", and `line` is 0). Lines and columns are
+ *  1-based, columns count Unicode code points; offsets are UTF-8 byte offsets; ends exclusive. */
+export interface Diagnostic {
+  rule: string;
+  severity: Severity;
+  command: number | null;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  offset: number;
+  endOffset: number;
+  path: string | null;
+  message: string;
+  hint: string | null;
+  fix: Fix | null;
+  /** Sub-reason, e.g. "url" or "host-bits" for invalid-policy-entry. */
+  detail: string | null;
+}
+
+/** How the library read one command. */
+export interface Instruction {
+  index: number;
+  /** "RUN", ...; null when unknown or empty. */
+  keyword: string | null;
+  /** ONBUILD's trigger keyword. */
+  trigger: string | null;
+  line: number;
+  endLine: number;
+}
+
+export interface Result {
+  diagnostics: Diagnostic[];
+  instructions: Instruction[];
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+  /** True when nothing would make the platform reject the template. */
+  ok: boolean;
+}
+
+/** Limits of a check; absent keeps the library's default. */
+export interface Options {
+  maxCommands?: number;
+  maxCommandBytes?: number;
+  escape?: '\\' | '`';
+  cpuMin?: number;
+  cpuMax?: number;
+  memoryMin?: number;
+  memoryMax?: number;
+}
+
+export interface CheckOptions {
+  /** Without a config, checks report what the platform rejects (plus policy warnings). */
+  config?: Config | null;
+  options?: Options | null;
+}
+
+/** The platform's NetworkPolicy, as the SDK sends it. */
+export interface NetworkPolicySpec {
+  type?: 'disabled' | 'open' | 'filtered' | string | null;
+  allow_out?: string[] | null;
+  deny_out?: string[] | null;
+}
+
+/** A template as the platform receives it. Other keys are reported as unknown-field. */
+export interface Template {
+  name?: string | null;
+  commands?: Array<string | Uint8Array> | null;
+  /** An integer; a fraction (2.5) is reported as invalid-resources. */
+  cpu_count?: number | bigint | null;
+  memory_mb?: number | bigint | null;
+  network_policy?: NetworkPolicySpec | NetworkPolicy | null;
+  [unknownField: string]: unknown;
+}
+
+export interface Decision {
+  verdict: 'allow' | 'deny' | 'unknown';
+  reason: 'rule' | 'default' | 'policy-disabled' | 'policy-open' | 'invalid-destination' | 'needs-ip';
+  list: 'allow_out' | 'deny_out' | null;
+  index: number | null;
+  /** The deciding entry's normalised text. */
+  entry: string | null;
+  /** A domain entry allowed it: connect by name and check the resolved addresses again. */
+  byName: boolean;
+}
+
+export interface RuleInfo {
+  id: string;
+  severity: Severity;
+  summary: string;
+  description: string;
+  bad: string;
+  good: string;
+}
+
+export interface UserRule {
+  id: string;
+  /** PCRE2, matched against the logical instruction and each heredoc body. */
+  pattern: string;
+  message?: string;
+  severity?: Severity;
+  /** "RUN", ...; absent or "*": every instruction. */
+  instruction?: string | null;
+}
+
+export interface ConfigInit {
+  /** Rule id to "error" | "warning" | "info" | "off". */
+  severities?: Record<string, Severity | 'off'>;
+  userRules?: UserRule[];
+  matchLimit?: number;
+  depthLimit?: number;
+}
+
+/** Version of the loaded C library, from boxlint_version(). */
+export const version: string;
+
+/** Check a template (name, commands, cpu_count, memory_mb, network_policy). */
+export function checkTemplate(template: Template, opts?: CheckOptions): Result;
+/** checkTemplate, throwing ValidationError when the platform would reject the template. */
+export function validateTemplate(template: Template, opts?: CheckOptions): Result;
+/** Check a list of commands (one Dockerfile instruction each). */
+export function checkCommands(commands: Array<string | Uint8Array>, opts?: CheckOptions): Result;
+/** Check a Dockerfile fragment; positions are file positions. */
+export function checkFragment(text: string | Uint8Array, opts?: CheckOptions): Result;
+
+declare class Owned {
+  /** True once close() ran. */
+  readonly closed: boolean;
+  /** Free the C object now. Idempotent; later use throws ClosedError. */
+  /** Also available as [Symbol.dispose]() where the runtime defines Symbol.dispose. */
+  close(): void;
+}
+
+/** A NetworkPolicy validated and compiled once (throws PolicyError when it has errors). */
+export class NetworkPolicy extends Owned {
+  constructor(policy?: NetworkPolicySpec, opts?: {
+    compat?: 'e2b' | null;
+    /** Verdict for destinations no entry matches under "filtered" (default "allow"). */
+    unmatched?: 'allow' | 'deny';
+    maxEntries?: number;
+  });
+  /** Warnings found while compiling. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly type: 'disabled' | 'open' | 'filtered';
+  /** Normalised entries. */
+  readonly allow_out: readonly string[];
+  readonly deny_out: readonly string[];
+  readonly compat: 'e2b' | null;
+  readonly unmatched: 'allow' | 'deny';
+  decide(destination: { host?: string | null; ip?: string | null }): Decision;
+}
+
+/** Warning severities and user rules, compiled once; immutable afterwards. */
+export class Config extends Owned {
+  constructor(init?: ConfigInit);
+  /** From the .boxlint.json shape: {rules: {id: severity}, user_rules: [...]}. */
+  static fromObject(obj: { rules?: Record<string, string>; user_rules?: UserRule[] }): Config;
+  severity(ruleId: string): Severity | 'off';
+  readonly userRuleIds: string[];
+}
+
+export function rules(): RuleInfo[];
+/** Throws RangeError for an unknown rule. */
+export function rule(id: string): RuleInfo;
+/** The explanation as `boxlint explain` prints it. */
+export function explain(id: string): string;
+
+export class BoxlintError extends Error {}
+export class ValidationError extends BoxlintError {
+  constructor(diagnostics: Diagnostic[]);
+  /** Every error diagnostic (the SDK's ValidationError.errors). */
+  errors: Diagnostic[];
+  diagnostics: Diagnostic[];
+}
+export class PolicyError extends ValidationError {}
+export class ConfigError extends BoxlintError {
+  offset: number;
+  status: string;
+}
+export class ClosedError extends BoxlintError {}

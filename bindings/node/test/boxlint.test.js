@@ -1,0 +1,332 @@
+'use strict';
+// Tests of the Node.js bindings against the library built in the same tree ($BOXLINT_LIBRARY).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const boxlint = require('..');
+
+const GOOD = {
+  name: 'my-py-extra', commands: ['RUN pip install --no-cache-dir pydantic-ai'],
+  cpu_count: 2, memory_mb: 4096,
+};
+const SEED = { type: 'filtered', allow_out: ['pypi.org', '*.pythonhosted.org'], deny_out: [] };
+const rulesOf = (r) => r.diagnostics.map((d) => d.rule);
+
+test('clean template', async (t) => {
+  await t.test('the seed quick start is clean', () => {
+    const r = boxlint.checkTemplate(GOOD);
+    assert.deepEqual(r.diagnostics, []);
+    assert.equal(r.ok, true);
+    assert.deepEqual(r.instructions.map((i) => [i.index, i.keyword, i.line]), [[0, 'RUN', 1]]);
+    assert.equal(boxlint.validateTemplate(GOOD).ok, true);
+  });
+  await t.test('the update example', () => {
+    assert.deepEqual(boxlint.checkCommands(['RUN pip install --no-cache-dir pydantic-ai',
+      'RUN pip install --no-cache-dir httpx']).diagnostics, []);
+  });
+  await t.test('version comes from the C library', () => {
+    assert.match(boxlint.version, /^\d+\.\d+\.\d+$/);
+  });
+});
+
+test('seed examples', async (t) => {
+  await t.test('a command without RUN', () => {
+    const [d, ...rest] = boxlint.checkCommands(['pip install pydantic-ai']).diagnostics;
+    assert.equal(rest.length, 0);
+    assert.deepEqual([d.rule, d.severity, d.command, d.line, d.column, d.endColumn],
+      ['unknown-instruction', 'error', 0, 1, 1, 4]);
+    assert.match(d.hint, /did you forget RUN\?/);
+    assert.deepEqual(d.fix, { offset: 0, length: 0, text: 'RUN ', description: 'insert RUN' });
+  });
+  await t.test('a misspelt keyword', () => {
+    const [d] = boxlint.checkCommands(['WORKDRI /app']).diagnostics;
+    assert.match(d.hint, /did you mean WORKDIR\?/);
+    assert.equal(d.fix.text, 'WORKDIR');
+  });
+  await t.test('each denied instruction has its own message', () => {
+    const cases = {
+      'FROM python:3.12': /base image/,
+      'COPY app.py /app/': /build context/,
+      'ADD https://example.com/x.tgz /opt/': /build context/,
+      'CMD ["python"]': /PID 1/,
+      'ENTRYPOINT ["python"]': /PID 1/,
+    };
+    const messages = new Set();
+    for (const [cmd, re] of Object.entries(cases)) {
+      const r = boxlint.checkCommands([cmd]);
+      assert.deepEqual(rulesOf(r), ['denied-instruction'], cmd);
+      const d = r.diagnostics[0];
+      assert.equal(d.severity, 'error');
+      assert.ok(d.message.includes(cmd.split(' ')[0]), d.message);
+      assert.match(`${d.message} ${d.hint}`, re);
+      messages.add(d.message);
+    }
+    assert.equal(messages.size, 5);
+  });
+  await t.test('ValidationError carries every error', () => {
+    assert.throws(() => boxlint.validateTemplate({ ...GOOD, commands: ['FROM x', 'pip install y'] }),
+      (e) => {
+        assert.ok(e instanceof boxlint.ValidationError);
+        assert.ok(e instanceof Error);
+        assert.deepEqual(e.errors.map((d) => d.rule), ['denied-instruction', 'unknown-instruction']);
+        assert.match(e.message, /^2 errors: .*\[denied-instruction\]/);
+        return true;
+      });
+  });
+  await t.test('65 commands', () => {
+    assert.deepEqual(boxlint.checkCommands(Array(64).fill('RUN true')).diagnostics, []);
+    assert.deepEqual(rulesOf(boxlint.checkCommands(Array(65).fill('RUN true'))), ['too-many-commands']);
+  });
+  await t.test('a 4097-byte command', () => {
+    const ok = 'RUN echo ' + 'x'.repeat(4096 - 9);
+    assert.deepEqual(boxlint.checkCommands([ok]).diagnostics, []);
+    assert.deepEqual(rulesOf(boxlint.checkCommands([ok + 'x'])), ['command-too-long']);
+  });
+  await t.test('NUL byte', () => {
+    const [d] = boxlint.checkCommands(['RUN echo a\0b']).diagnostics;
+    assert.deepEqual([d.rule, d.column, d.offset], ['nul-byte', 11, 10]);
+  });
+  await t.test('bare CR', () => {
+    assert.deepEqual(rulesOf(boxlint.checkCommands(['RUN echo a\rb'])), ['bare-cr']);
+    assert.deepEqual(boxlint.checkCommands(['RUN echo a\r\n']).diagnostics, []);
+  });
+  await t.test('Buffers reach the library unchanged', () => {
+    assert.deepEqual(rulesOf(boxlint.checkCommands([Buffer.from([0x52, 0x55, 0x4e, 0x20, 0xff])])),
+      ['invalid-utf8']);
+  });
+  await t.test('limits are options', () => {
+    assert.deepEqual(rulesOf(boxlint.checkCommands(Array(3).fill('RUN true'),
+      { options: { maxCommands: 2 } })), ['too-many-commands']);
+  });
+  await t.test('template fields', () => {
+    const r = boxlint.checkTemplate({ name: 'My Template', commands: ['RUN true'], cpu_count: 2.5,
+      memory_mb: 64, cpuCount: 1 });
+    const got = new Set(r.diagnostics.map((d) => `${d.rule} ${d.path}`));
+    for (const want of ['invalid-name name', 'invalid-resources cpu_count',
+      'invalid-resources memory_mb', 'unknown-field cpuCount']) assert.ok(got.has(want), want);
+    const cpu = r.diagnostics.find((d) => d.path === 'cpu_count');
+    assert.match(cpu.message, /2\.5/);
+    assert.equal(cpu.command, null);
+    assert.deepEqual(rulesOf(boxlint.checkTemplate({ name: 'x', commands: [] })),
+      ['missing-field', 'missing-field']);
+  });
+  await t.test('a template parsed from JSON', () => {
+    const tpl = JSON.parse('{"name": "t", "commands": ["RUN true"], "cpu_count": 2,' +
+      ' "memory_mb": 4096, "network_policy": {"type": "disabled"}}');
+    assert.deepEqual(boxlint.checkTemplate(tpl).diagnostics, []);
+  });
+  await t.test('fragment', () => {
+    const [d] = boxlint.checkFragment('RUN true\n\nFROM x\n').diagnostics;
+    assert.deepEqual([d.rule, d.command, d.line], ['denied-instruction', 1, 3]);
+  });
+});
+
+test('NetworkPolicy', async (t) => {
+  await t.test('the seed example alone allows everything', () => {
+    const p = new boxlint.NetworkPolicy(SEED);
+    try {
+      const d = p.diagnostics.find((x) => x.rule === 'allow-without-effect');
+      assert.ok(d);
+      assert.match(d.hint, /ALL_TRAFFIC/);
+      assert.equal(d.fix.text, 'ALL_TRAFFIC');
+      assert.equal(p.decide({ host: 'github.com' }).verdict, 'allow');
+    } finally {
+      p.close();
+    }
+  });
+  await t.test('the seed example with ALL_TRAFFIC denied', () => {
+    const p = new boxlint.NetworkPolicy({ ...SEED, deny_out: ['ALL_TRAFFIC'] });
+    assert.deepEqual(p.diagnostics, []);
+    assert.deepEqual(p.deny_out, ['0.0.0.0/0']);
+    assert.deepEqual(p.decide({ host: 'pypi.org' }), {
+      verdict: 'allow', reason: 'rule', list: 'allow_out', index: 0, entry: 'pypi.org', byName: true,
+    });
+    const files = p.decide({ host: 'files.pythonhosted.org' });
+    assert.deepEqual([files.verdict, files.index, files.entry], ['allow', 1, '*.pythonhosted.org']);
+    assert.deepEqual(p.decide({ host: 'github.com' }), {
+      verdict: 'deny', reason: 'rule', list: 'deny_out', index: 0, entry: '0.0.0.0/0', byName: false,
+    });
+    assert.equal(p.decide({ ip: '140.82.112.3' }).verdict, 'deny');
+    p.close();
+  });
+  await t.test('a template with a policy', () => {
+    const r = boxlint.checkTemplate({ ...GOOD, network_policy: SEED });
+    const d = r.diagnostics.find((x) => x.rule === 'allow-without-effect');
+    assert.equal(d.severity, 'warning');
+    assert.match(d.path, /^network_policy\./);
+    assert.equal(r.ok, true);
+    const p = new boxlint.NetworkPolicy(SEED);
+    assert.deepEqual(boxlint.checkTemplate({ ...GOOD, network_policy: p }).diagnostics, r.diagnostics);
+    p.close();
+  });
+  await t.test('an invalid policy throws PolicyError with detail', () => {
+    assert.throws(() => new boxlint.NetworkPolicy({ type: 'filtered',
+      allow_out: ['https://pypi.org/simple'], deny_out: ['10.0.0.1/8'] }), (e) => {
+      assert.ok(e instanceof boxlint.PolicyError && e instanceof boxlint.ValidationError);
+      assert.deepEqual(e.errors.map((d) => [d.rule, d.path, d.detail]), [
+        ['invalid-policy-entry', 'network_policy.allow_out[0]', 'url'],
+        ['invalid-policy-entry', 'network_policy.deny_out[0]', 'host-bits']]);
+      return true;
+    });
+    assert.throws(() => new boxlint.NetworkPolicy({ type: 'open', allow_out: ['pypi.org'] }),
+      boxlint.PolicyError);
+    assert.throws(() => new boxlint.NetworkPolicy({ type: 'filterd' }),
+      (e) => e.errors[0].rule === 'invalid-policy-type');
+  });
+  await t.test('an invalid policy in a template is reported', () => {
+    const tpl = { ...GOOD, network_policy: { type: 'filtered', allow_out: ['pypi.org:443'] } };
+    const [d] = boxlint.checkTemplate(tpl).errors;
+    assert.deepEqual([d.rule, d.detail, d.path], ['invalid-policy-entry', 'port', 'network_policy.allow_out[0]']);
+    assert.throws(() => boxlint.validateTemplate(tpl), boxlint.ValidationError);
+  });
+  await t.test('unmatched deny and E2B compatibility', () => {
+    const p = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org'] }, { unmatched: 'deny' });
+    const d = p.decide({ host: 'github.com' });
+    assert.deepEqual([d.verdict, d.reason, d.entry], ['deny', 'default', null]);
+    p.close();
+    assert.throws(() => new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org'] },
+      { compat: 'e2b' }), (e) => e.errors.some((x) => x.rule === 'domains-require-deny-all'));
+  });
+  await t.test('needs-ip and invalid destinations', () => {
+    const p = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org'], deny_out: ['10.0.0.0/8'] });
+    assert.deepEqual([p.decide({ host: 'example.com' }).verdict, p.decide({ host: 'example.com' }).reason],
+      ['unknown', 'needs-ip']);
+    assert.equal(p.decide({ host: 'example.com', ip: '10.1.2.3' }).verdict, 'deny');
+    assert.equal(p.decide({ ip: '010.1.2.3' }).reason, 'invalid-destination');
+    p.close();
+  });
+  await t.test('disabled and open', () => {
+    const d = new boxlint.NetworkPolicy();
+    assert.equal(d.type, 'disabled');
+    assert.equal(d.decide({ host: 'pypi.org' }).reason, 'policy-disabled');
+    d.close();
+    const o = new boxlint.NetworkPolicy({ type: 'open' });
+    assert.equal(o.decide({ ip: '1.1.1.1' }).reason, 'policy-open');
+    o.close();
+  });
+});
+
+test('Config', async (t) => {
+  await t.test('user rule and severities', () => {
+    const cfg = new boxlint.Config({
+      severities: { 'unknown-field': 'off' },
+      userRules: [{ id: 'no-latest', pattern: ':latest\\b', message: 'pin a version',
+        instruction: 'RUN', severity: 'error' }],
+    });
+    assert.deepEqual(boxlint.checkTemplate({ ...GOOD, extra: 1 }, { config: cfg }).diagnostics, []);
+    const [d] = boxlint.checkCommands(['RUN docker pull x:latest'], { config: cfg }).diagnostics;
+    assert.deepEqual([d.rule, d.severity, d.message], ['no-latest', 'error', 'pin a version']);
+    assert.deepEqual(cfg.userRuleIds, ['no-latest']);
+    assert.equal(cfg.severity('unknown-field'), 'off');
+    cfg.close();
+  });
+  await t.test('a config applies to policy warnings', () => {
+    const cfg = new boxlint.Config({ severities: { 'allow-without-effect': 'info' } });
+    const r = boxlint.checkTemplate({ ...GOOD, network_policy: SEED }, { config: cfg });
+    assert.deepEqual([...new Set(r.diagnostics.filter((d) => d.rule === 'allow-without-effect')
+      .map((d) => d.severity))], ['info']);
+    cfg.close();
+  });
+  await t.test('fromObject reads the .boxlint.json shape', () => {
+    const c = boxlint.Config.fromObject({ rules: { 'unknown-field': 'error' },
+      user_rules: [{ id: 'x', pattern: 'y' }] });
+    assert.equal(c.severity('unknown-field'), 'error');
+    c.close();
+  });
+  await t.test('refusals', () => {
+    assert.throws(() => new boxlint.Config({ severities: { 'denied-instruction': 'off' } }), boxlint.ConfigError);
+    assert.throws(() => new boxlint.Config({ severities: { 'no-such-rule': 'warning' } }), boxlint.ConfigError);
+    assert.throws(() => new boxlint.Config({ userRules: [{ id: 'bad', pattern: 'a(b' }] }),
+      (e) => e instanceof boxlint.ConfigError && e.status === 'BOXLINT_EREGEX');
+    assert.throws(() => new boxlint.Config({ severities: { 'unknown-field': 'loud' } }), RangeError);
+  });
+});
+
+test('error handling', async (t) => {
+  await t.test('a closed policy throws on use', () => {
+    const p = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org'], deny_out: ['ALL_TRAFFIC'] });
+    p.close();
+    p.close(); // idempotent
+    assert.equal(p.closed, true);
+    assert.throws(() => p.decide({ host: 'pypi.org' }), boxlint.ClosedError);
+    assert.throws(() => boxlint.checkTemplate({ ...GOOD, network_policy: p }), boxlint.ClosedError);
+  });
+  await t.test('a closed config throws on use', () => {
+    const c = new boxlint.Config();
+    c.close();
+    assert.throws(() => boxlint.checkCommands(['RUN true'], { config: c }),
+      { name: 'ClosedError', message: 'Config is closed' });
+  });
+  await t.test('Symbol.dispose closes', { skip: typeof Symbol.dispose !== 'symbol' }, () => {
+    const p = new boxlint.NetworkPolicy({ type: 'open' });
+    p[Symbol.dispose]();
+    assert.equal(p.closed, true);
+  });
+  await t.test('bad types throw TypeError', () => {
+    const cases = [
+      [() => boxlint.checkCommands('RUN true'), /commands must be an array of strings, not string/],
+      [() => boxlint.checkCommands(['RUN true', 3]), /commands\[1\] must be a string, not number/],
+      [() => boxlint.checkTemplate({ ...GOOD, cpu_count: '2' }), /cpu_count must be an integer, not string/],
+      [() => boxlint.checkTemplate({ ...GOOD, memory_mb: true }), /memory_mb must be an integer/],
+      [() => boxlint.checkTemplate({ ...GOOD, name: 7 }), /name must be a string/],
+      [() => boxlint.checkTemplate('x'), /template must be an object/],
+      [() => boxlint.checkTemplate({ ...GOOD, network_policy: ['pypi.org'] }), /network_policy must be/],
+      [() => boxlint.checkTemplate({ ...GOOD, network_policy: { alow_out: [] } }), /unknown key "alow_out"/],
+      [() => new boxlint.NetworkPolicy({ type: 'filtered', allow_out: 'pypi.org' }), /allow_out must be an array/],
+      [() => new boxlint.NetworkPolicy({ type: 2 }), /type must be a string/],
+      [() => new boxlint.NetworkPolicy({ type: 'open' }).decide({ host: 1 }), /host must be a string/],
+      [() => boxlint.checkCommands(['RUN true'], { config: {} }), /config must be a boxlint Config/],
+      [() => new boxlint.Config({ severities: ['x'] }), /severities must be an object/],
+    ];
+    for (const [fn, re] of cases) assert.throws(fn, (e) => e instanceof TypeError && re.test(e.message), re.source);
+  });
+  await t.test('fractional resources are diagnostics, not exceptions', () => {
+    assert.deepEqual(rulesOf(boxlint.checkTemplate({ ...GOOD, cpu_count: 2.5, memory_mb: 1e30 })),
+      ['invalid-resources', 'invalid-resources']);
+    assert.deepEqual(boxlint.checkTemplate({ ...GOOD, cpu_count: 2n }).diagnostics, []);
+  });
+  await t.test('decide needs a destination; options are checked', () => {
+    const p = new boxlint.NetworkPolicy({ type: 'open' });
+    assert.throws(() => p.decide({}), RangeError);
+    p.close();
+    assert.throws(() => new boxlint.NetworkPolicy({ type: 'open' }, { unmatched: 'maybe' }), RangeError);
+    assert.throws(() => new boxlint.NetworkPolicy({ type: 'open' }, { compat: 'aws' }), RangeError);
+  });
+});
+
+test('rules and explain', async (t) => {
+  await t.test('the rule table', () => {
+    const ids = boxlint.rules().map((r) => r.id);
+    for (const id of ['denied-instruction', 'unknown-instruction', 'too-many-commands',
+      'command-too-long', 'nul-byte', 'bare-cr', 'allow-without-effect']) assert.ok(ids.includes(id), id);
+    assert.equal(new Set(ids).size, ids.length);
+    const text = boxlint.explain('unknown-instruction');
+    assert.ok(text.startsWith('unknown-instruction (error): '));
+    assert.ok(text.includes('\nBad:\n    pip install pydantic-ai\n'));
+    assert.equal(boxlint.rule('nul-byte').severity, 'error');
+    assert.throws(() => boxlint.explain('no-such-rule'), RangeError);
+  });
+  await t.test('explain matches the CLI', { skip: !process.env.BOXLINT_CLI && 'BOXLINT_CLI not set' }, () => {
+    const out = execFileSync(process.env.BOXLINT_CLI, ['explain', 'denied-instruction'], { encoding: 'utf8' });
+    assert.equal(out, boxlint.explain('denied-instruction'));
+  });
+});
+
+test('struct layouts match the C headers', { skip: !process.env.BOXLINT_LAYOUT && 'BOXLINT_LAYOUT not set' }, () => {
+  const koffi = require('koffi');
+  const layout = JSON.parse(execFileSync(process.env.BOXLINT_LAYOUT, { encoding: 'utf8' }));
+  const T = boxlint._types;
+  const structs = Object.keys(layout).filter((n) => !n.startsWith('enum '));
+  assert.deepEqual(Object.keys(T).sort(), structs.sort());
+  for (const name of structs) {
+    const want = layout[name];
+    assert.equal(koffi.sizeof(T[name]), want.size, `sizeof(${name})`);
+    assert.deepEqual(Object.keys(T[name].members), Object.keys(want.fields), `${name} fields`);
+    for (const [f, off] of Object.entries(want.fields)) {
+      assert.equal(koffi.offsetof(T[name], f), off, `${name}.${f}`);
+    }
+  }
+  for (const name of Object.keys(layout).filter((n) => n.startsWith('enum '))) {
+    assert.equal(layout[name].size, koffi.sizeof('int'), name);
+  }
+});
