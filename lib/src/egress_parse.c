@@ -1382,9 +1382,14 @@ boxlint_status boxlint_policy_new(boxlint_policy **out, boxlint_report *report,
   c.n[0] = spec->n_allow < c.o.max_entries ? spec->n_allow : c.o.max_entries;
   c.n[1] = spec->n_deny < c.o.max_entries ? spec->n_deny : c.o.max_entries;
   int oom0 = report->oom;
+  size_t first = report->ndiags;
   report->oom = 0;
   boxlint_status st = validate(&c);
-  if (report->oom && st == BOXLINT_OK) st = BOXLINT_ENOMEM;
+  /* Out of memory, the report is incomplete (a finding, or its message, may be missing): say
+   * so rather than ESYNTAX, and never leave a NULL message behind. */
+  if (report->oom) st = BOXLINT_ENOMEM;
+  for (size_t i = first; i < report->ndiags; i++)
+    if (!report->diags[i].message) report->diags[i].message = "";
   report->oom |= oom0;
   for (int l = 0; l < 2; l++) boxlint__free(&m, c.st[l]);
   boxlint_report_free(own);
