@@ -57,10 +57,23 @@ static const char *sev_color(boxlint_severity s) {
                                          : "\033[1;36m";
 }
 
-/* The source line holding [off, end), with a caret under the span. `mask` hides the span's
- * bytes (secret-in-command never prints the secret). */
+/* Byte ranges of the text being printed that hold secrets: never printed. */
+typedef struct secrets {
+  size_t s[64], e[64];
+  int32_t cmd[64];
+  size_t n;
+} secrets;
+
+static int in_secret(const secrets *sec, int32_t cmd, size_t i) {
+  for (size_t k = 0; sec && k < sec->n; k++)
+    if (sec->cmd[k] == cmd && i >= sec->s[k] && i < sec->e[k]) return 1;
+  return 0;
+}
+
+/* The source line holding [off, end), with a caret under the span; bytes of a secret (of
+ * command `cmd`, or -1 for file offsets) are printed as '*'. */
 static void print_source(cli *c, const char *text, size_t len, size_t off, size_t end,
-                         uint32_t column, int mask) {
+                         uint32_t column, const secrets *sec, int32_t cmd) {
   if (!text || off > len) return;
   size_t s = off, e = off;
   while (s > 0 && text[s - 1] != '\n') s--;
@@ -69,7 +82,7 @@ static void print_source(cli *c, const char *text, size_t len, size_t off, size_
   fputs("    ", c->out);
   for (size_t i = s; i < e && i < s + 400; i++) {
     unsigned char ch = (unsigned char)text[i];
-    if (mask && i >= off && i < end) {
+    if (in_secret(sec, cmd, i)) {
       if ((ch & 0xC0) != 0x80) fputc('*', c->out);
       continue;
     }
@@ -86,7 +99,8 @@ static void print_source(cli *c, const char *text, size_t len, size_t off, size_
   fputc('\n', c->out);
 }
 
-static void text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_severity sev) {
+static void text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_severity sev,
+                      const secrets *sec) {
   fpos p;
   cli_position(u, d, &p);
   if (p.has)
@@ -99,12 +113,11 @@ static void text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_seve
   if (c->color) fprintf(c->out, "%s%s:\033[0m ", sev_color(sev), s);
   else fprintf(c->out, "%s: ", s);
   fprintf(c->out, "%s [%s]\n", d->message, d->rule);
-  int mask = !strcmp(d->rule, "secret-in-command");
   if (p.has && u->text)
-    print_source(c, u->text, u->len, p.off, p.end_off, p.col, mask);
+    print_source(c, u->text, u->len, p.off, p.end_off, p.col, sec, -1);
   else if (u->kind == UNIT_INLINE && d->command >= 0 && (size_t)d->command < u->ncmds && d->line)
     print_source(c, u->cmds[d->command].ptr, u->cmds[d->command].len, d->offset, d->end_offset,
-                 d->column, mask);
+                 d->column, sec, d->command);
   if (d->hint)
     fprintf(c->out, "    %shint:%s %s\n", c->color ? "\033[1m" : "", c->color ? "\033[0m" : "",
             d->hint);
@@ -351,6 +364,27 @@ void cli_begin(cli *c) {
 
 void cli_emit_unit(cli *c, const unit *u) {
   int has_error = 0;
+  secrets sec;
+  sec.n = 0;
+  if (c->format == FMT_TEXT) {
+    for (int k = 0; k < 2; k++)
+      for (size_t i = 0; u->reports[k] && i < boxlint_report_diag_count(u->reports[k]); i++) {
+        const boxlint_diag *d = boxlint_report_diag(u->reports[k], i);
+        if (strcmp(d->rule, "secret-in-command") || sec.n == 64) continue;
+        fpos p;
+        cli_position(u, d, &p);
+        if (p.has) {
+          sec.s[sec.n] = p.off;
+          sec.e[sec.n] = p.end_off;
+          sec.cmd[sec.n] = -1;
+        } else {
+          sec.s[sec.n] = d->offset;
+          sec.e[sec.n] = d->end_offset;
+          sec.cmd[sec.n] = d->command;
+        }
+        sec.n++;
+      }
+  }
   json_t *diags = c->format == FMT_JSON ? json_array() : NULL;
   for (int k = 0; k < 2; k++) {
     const boxlint_report *r = u->reports[k];
@@ -361,7 +395,7 @@ void cli_emit_unit(cli *c, const unit *u) {
       has_error |= sev == BOXLINT_SEVERITY_ERROR;
       if (sev >= c->fail_on && c->worst < EXIT_FINDINGS) c->worst = EXIT_FINDINGS;
       switch (c->format) {
-      case FMT_TEXT: text_diag(c, u, d, sev); break;
+      case FMT_TEXT: text_diag(c, u, d, sev, &sec); break;
       case FMT_JSON: json_array_append_new(diags, diag_json(u, d, sev)); break;
       case FMT_SARIF: sarif_diag(c, u, d, sev); break;
       case FMT_GITHUB: github_diag(c, u, d, sev); break;

@@ -21,7 +21,7 @@ static const char *const PATTERNS[BL_NPATTERNS] = {
   /* credentials in a URL */
   "(?i)\\b[a-z][a-z0-9+.-]*://([^\\s/@:\"']+):([^\\s/@\"']+)@[^\\s/\"']+",
   /* a variable name that looks secret */
-  "(?i)^(?:[a-z0-9_]*_)?(?:password|passwd|pwd|secret|token|api_?key|access_?key|private_?key"
+  "(?i)^(?:[a-z0-9_]*_)?(?:password|passwd|secret|token|api_?key|access_?key|private_?key"
   "|credentials?|auth)(?:_[a-z0-9_]*)?$",
 };
 

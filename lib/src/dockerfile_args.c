@@ -253,6 +253,27 @@ static size_t parse_words(const bl_check *ck, const char *L, size_t s, size_t e,
   pw_word w = {0, 0, SIZE_MAX};
   size_t pos = s, width = 0;
   uint32_t ch = 0;
+  /* Fast path: plain ASCII with no quote, escape or control byte splits at spaces and tabs. */
+  {
+    size_t k = s;
+    while (k < e && p[k] >= 0x20 && p[k] < 0x7F && p[k] != '\'' && p[k] != '"' && p[k] != esc) k++;
+    if (k == e) {
+      for (k = s; k < e;) {
+        while (k < e && p[k] == ' ') k++;
+        if (k == e) break;
+        w.s = k;
+        w.eq = SIZE_MAX;
+        while (k < e && p[k] != ' ') {
+          if (p[k] == '=' && w.eq == SIZE_MAX) w.eq = k;
+          k++;
+        }
+        w.e = k;
+        n++;
+        if (fn) fn(ctx, &w);
+      }
+      return n;
+    }
+  }
   for (; pos <= e; pos += width) {
     width = 0;
     if (pos != e) {
@@ -443,34 +464,37 @@ static void check_volume(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   bl_buf_free(ck->cx.m, &b);
 }
 
-typedef struct first_word { pw_word w; int got; } first_word;
-static void record_first(void *ctx, const pw_word *w) {
-  first_word *f = ctx;
-  if (!f->got) {
-    f->w = *w;
-    f->got = 1;
+
+/* parseNameVal in one pass: the first word decides between NAME=value pairs and the old
+ * NAME value form. */
+typedef struct nv_ctx {
+  kv_ctx kv;
+  int first_seen, legacy;
+} nv_ctx;
+
+static void nv_word(void *vctx, const pw_word *w) {
+  nv_ctx *n = vctx;
+  if (!n->first_seen) {
+    n->first_seen = 1;
+    n->legacy = w->eq == SIZE_MAX;
   }
+  if (!n->legacy) kv_word(&n->kv, w);
 }
 
 static void check_name_values(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
                               const char *kwname) {
   const char *L = rd->logical;
   size_t s = c->args_l, e = c->args_l + c->args_n;
-  first_word f = {{0, 0, SIZE_MAX}, 0};
-  if (parse_words(ck, L, s, e, record_first, &f) == 0) return;
-  if (f.w.eq == SIZE_MAX) {
-    /* The old form NAME value: needs a second word after white space. */
-    size_t k = s;
-    while (k < e && L[k] != ' ' && L[k] != '\t' && L[k] != '\v' && L[k] != '\f' && L[k] != '\r') k++;
-    if (k == e) {
-      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGS, s, e, "%s must have two arguments",
-                                  kwname);
-      bl_hint(ck, d, "give a value: %s %s=value", kwname, bl_q(ck, L + s, e - s));
-    }
-    return;
+  nv_ctx n = {{ck, rd, kwname, 0, 0}, 0, 0};
+  if (parse_words(ck, L, s, e, nv_word, &n) == 0 || !n.legacy) return;
+  /* The old form NAME value: needs a second word after white space. */
+  size_t k = s;
+  while (k < e && L[k] != ' ' && L[k] != '\t' && L[k] != '\v' && L[k] != '\f' && L[k] != '\r') k++;
+  if (k == e) {
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGS, s, e, "%s must have two arguments",
+                                kwname);
+    bl_hint(ck, d, "give a value: %s %s=value", kwname, bl_q(ck, L + s, e - s));
   }
-  kv_ctx k = {ck, rd, kwname, 0, 0};
-  parse_words(ck, L, s, e, kv_word, &k);
 }
 
 void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {

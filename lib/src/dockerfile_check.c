@@ -226,8 +226,8 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
       boxlint__diag_fix(ck->cx.r, d, ck->off_base + s, n, sug, sl, desc ? desc : "");
     }
   } else {
-    bl_hint(ck, d, "did you forget RUN? Shell commands are written as: RUN %s",
-            bl_q(ck, kw, rd->llen - c->kw_l));
+    bl_hint(ck, d, "did you forget RUN? Shell commands are written as: RUN %s%s",
+            bl_q(ck, kw, n), c->kw_l + n < rd->llen ? " ..." : "");
     boxlint__diag_fix(ck->cx.r, d, ck->off_base + s, 0, "RUN ", 4, "insert RUN");
   }
 }
@@ -681,7 +681,7 @@ static size_t file_prologue(bl_check *ck, uint32_t *line) {
 /* `# boxlint ignore=rule-a,rule-b -- reason` on the line before an instruction: drop those
  * warnings from the instruction's findings (from index `first`), and report names that
  * suppressed nothing. Errors are never suppressed. */
-static void apply_suppression(bl_check *ck, size_t cs, size_t ce, size_t first) {
+static void apply_suppression(bl_check *ck, size_t cs, size_t ce, int32_t command) {
   const unsigned char *p = ck->cx.buf + cs, *e = ck->cx.buf + ce;
   while (p < e && (*p == ' ' || *p == '\t')) p++;
   if (p >= e || *p++ != '#') return;
@@ -699,10 +699,10 @@ static void apply_suppression(bl_check *ck, size_t cs, size_t ce, size_t first) 
     size_t n = (size_t)(p - id);
     if (p < e && *p == ',') p++;
     if (!n) continue;
-    size_t hits = 0, k = first;
-    for (size_t i = first; i < r->ndiags; i++) {
+    size_t hits = 0, k = 0;
+    for (size_t i = 0; i < r->ndiags; i++) {
       boxlint_diag *d = &r->diags[i];
-      int match = strlen(d->rule) == n && !memcmp(d->rule, id, n);
+      int match = d->command == command && strlen(d->rule) == n && !memcmp(d->rule, id, n);
       if (match && d->severity < BOXLINT_SEVERITY_ERROR) {
         hits++;
         continue;
@@ -714,6 +714,7 @@ static void apply_suppression(bl_check *ck, size_t cs, size_t ce, size_t first) 
     size_t s = (size_t)(id - ck->cx.buf);
     const boxlint_rule_info *ri = boxlint_rule_find((const char *)id, n);
     boxlint_diag *d;
+    ck->command = command;
     if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
       d = bl_emit(ck, "unused-suppression", s, s + n,
                   "%s is an error and cannot be suppressed", bl_q(ck, (const char *)id, n));
@@ -748,6 +749,8 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
   const unsigned char *file = ck.cx.buf;
   size_t flen = ck.cx.len;
   int32_t index = 0;
+  struct sup { size_t s, e; int32_t index; } *sups = NULL;
+  size_t nsup = 0, capsup = 0;
   while (rc == 0) {
     bl_read rd;
     ck.cx.buf = file;
@@ -770,14 +773,22 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
       ck.off_base = rd.start;
       ck.line_base = rd.line;
       ck.command = index;
-      size_t before = report->ndiags;
       rc = check_command(&ck, in);
-      if (rc == 0 && rd.comment_end > rd.comment_start) {
-        ck.cx.buf = file;
-        ck.cx.len = flen;
-        ck.off_base = 0;
-        ck.line_base = 1;
-        apply_suppression(&ck, rd.comment_start, rd.comment_end, before);
+      /* Suppressions are applied after the last instruction (final-user-not-root is decided
+       * only then), and only when warnings run at all. */
+      if (rc == 0 && opts->config && rd.comment_end > rd.comment_start) {
+        if (nsup == capsup) {
+          size_t cap = capsup ? capsup * 2 : 8;
+          struct sup *ns = boxlint__ralloc(report, cap * sizeof *ns);
+          if (!ns) { rc = -1; break; }
+          if (nsup) memcpy(ns, sups, nsup * sizeof *ns);
+          sups = ns;
+          capsup = cap;
+        }
+        sups[nsup].s = rd.comment_start;
+        sups[nsup].e = rd.comment_end;
+        sups[nsup].index = index;
+        nsup++;
       }
     }
     index++;
@@ -786,6 +797,11 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
     if (rd.end >= flen) break;
   }
   if (rc == 0 && check && opts->config) bl_warn_finish(&ck);
+  ck.cx.buf = file;
+  ck.cx.len = flen;
+  ck.off_base = 0;
+  ck.line_base = 1;
+  for (size_t i = 0; rc == 0 && i < nsup; i++) apply_suppression(&ck, sups[i].s, sups[i].e, sups[i].index);
   ctx_free(&ck);
   boxlint__report_sort(report, first);
   return rc || report->oom ? BOXLINT_ENOMEM : BOXLINT_OK;

@@ -81,15 +81,29 @@ static inline int all_printable(uint64_t x) {
   return (below | above) == 0;
 }
 
+/* Exact per-byte SWAR: 1 when every byte of x is printable ASCII, TAB or LF. */
+static inline int printable_tab_lf(uint64_t x) {
+  const uint64_t lo7 = 0x7F7F7F7F7F7F7F7Full, high = 0x8080808080808080ull;
+  const uint64_t ones = 0x0101010101010101ull;
+  uint64_t ge20 = ((x & lo7) + ones * 0x60) & high;      /* (b & 0x7F) >= 0x20 */
+  uint64_t t = x ^ (ones * 0x09), l = x ^ (ones * 0x0A), d = x ^ (ones * 0x7F);
+  uint64_t tab = ~(((t & lo7) + lo7) | t) & high;        /* b == 0x09 */
+  uint64_t lf = ~(((l & lo7) + lo7) | l) & high;         /* b == 0x0A */
+  uint64_t del = ~(((d & lo7) + lo7) | d) & high;        /* b == 0x7F */
+  uint64_t ok = (ge20 & ~x & ~del) | tab | lf;           /* x & high: b >= 0x80 */
+  return ok == high;
+}
+
 enum bl_byte_problem bl_lex_bytes(const unsigned char *buf, size_t len, size_t *pos, size_t *n) {
   const unsigned char *lim = buf + len, *cur = buf + *pos, *mar, *tok;
   (void)mar;
   for (;;) {
-    /* Fast path: eight printable ASCII bytes at a time; the DFA takes everything else. */
+    /* Fast path: eight printable ASCII bytes at a time, or a block whose odd bytes are only
+     * TAB and LF; the DFA takes everything else (CR, controls, UTF-8). */
     while (lim - cur >= 8) {
       uint64_t x;
       memcpy(&x, cur, 8);
-      if (!all_printable(x)) break;
+      if (!all_printable(x) && !printable_tab_lf(x)) break;
       cur += 8;
     }
     tok = cur;
@@ -432,8 +446,11 @@ static int add_heredoc_name(bl_ctx *cx, bl_read *rd, const char *w, size_t n, in
 }
 
 static int has_lt_lt(const char *p, size_t n) {
-  for (size_t i = 0; i + 1 < n; i++)
-    if (p[i] == '<' && p[i + 1] == '<') return 1;
+  const char *e = p + n;
+  while (p + 1 < e && (p = memchr(p, '<', (size_t)(e - p - 1))) != NULL) {
+    if (p[1] == '<') return 1;
+    p++;
+  }
   return 0;
 }
 

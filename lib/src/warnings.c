@@ -241,6 +241,8 @@ typedef struct run_state {
   size_t apt_s, apt_e;          /* where apt-get update/install was seen */
   int fetch_piped;              /* a curl/wget stage feeds the next stage */
   size_t fetch_s;
+  int pip_cache_mount;          /* RUN --mount=type=cache of pip's cache */
+  int depth;                    /* nesting of sh -c scripts */
 } run_state;
 
 static int is_shell(const char *n) {
@@ -251,6 +253,8 @@ static int is_shell(const char *n) {
 static int is_pip(const char *n) {
   return !strcmp(n, "pip") || !strcmp(n, "pip3") || (!strncmp(n, "pip3.", 5) && n[5]);
 }
+
+static void each_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, simple_fn fn, void *ctx);
 
 static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, const simple *sm,
                        void *vctx) {
@@ -281,14 +285,57 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
     st->fetch_s = w[sm->c].s;
   }
 
+  /* sh -c 'script': the script's commands, reported at the argument word. */
+  if (is_shell(cmd) && st->depth < 2) {
+    for (size_t k = a; k + 1 < sm->e; k++) {
+      if (strcmp(w[k].text, "-c") && !(w[k].text[0] == '-' && w[k].text[1] != '-' && strchr(w[k].text, 'c')))
+        continue;
+      const sh_word *arg = &w[k + 1];
+      if ((strstr(arg->text, "$(curl") || strstr(arg->text, "$(wget") || strstr(arg->text, "`curl") ||
+           strstr(arg->text, "`wget")) && is_on(ck, "curl-pipe-shell")) {
+        boxlint_diag *d = emit_s(ck, rd, sc, "curl-pipe-shell", w[sm->c].s, arg->e,
+                                 "a downloaded script is run by %s -c: it runs unchecked", cmd);
+        bl_hint(ck, d, "download to a file with curl -fsSLo, check its checksum (sha256sum -c), "
+                       "then run it");
+      }
+      sh_script inner = {NULL, 0, sc->in_input};
+      if (!shell_split(ck, arg->text, 0, arg->len, &inner)) {
+        for (size_t i = 0; i < inner.n; i++) { /* positions: the whole argument */
+          inner.w[i].s = arg->s;
+          inner.w[i].e = arg->e;
+        }
+        run_state sub = *st;
+        sub.depth = st->depth + 1;
+        sub.fetch_piped = 0;
+        each_simple(ck, rd, &inner, run_simple, &sub);
+        st->apt_update |= sub.apt_update;
+        st->lists_cleaned |= sub.lists_cleaned;
+        if (sub.apt_update && !st->apt_e) {
+          st->apt_s = sub.apt_s;
+          st->apt_e = sub.apt_e;
+        }
+      }
+      break;
+    }
+  }
+
   /* apt-get / apt */
   if (!strcmp(cmd, "apt-get") || !strcmp(cmd, "apt") || !strcmp(cmd, "aptitude")) {
     int yes = 0;
     size_t verb = SIZE_MAX;
     for (size_t k = a; k < sm->e; k++) {
       const char *t = w[k].text;
+      /* Options that take the next word as their value. */
+      int takes_value = !strcmp(t, "-o") || !strcmp(t, "-t") || !strcmp(t, "-c") ||
+                        !strcmp(t, "--option") || !strcmp(t, "--target-release") ||
+                        !strcmp(t, "--default-release") || !strcmp(t, "--config-file");
+      if (takes_value) {
+        if (!strcmp(t, "-o") && k + 1 < sm->e && strstr(w[k + 1].text, "Assume-Yes=")) yes = 1;
+        k++;
+        continue;
+      }
       if (t[0] == '-' && t[1] != '-') {
-        if (strchr(t + 1, 'y')) yes = 1;
+        if (strchr(t + 1, 'y') && t[1] != 'o' && t[1] != 't' && t[1] != 'c') yes = 1;
         if (!strcmp(t, "-qq") || !strcmp(t, "-q=2")) yes = 1; /* quiet level 2 implies -y */
         if (!strcmp(t, "-o") && k + 1 < sm->e && strstr(w[k + 1].text, "Assume-Yes=")) yes = 1;
       } else if (t[0] == '-') {
@@ -363,6 +410,9 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
       int nocache = 0;
       for (size_t j = pip_at + 1; j < sm->e; j++)
         if (!strcmp(w[j].text, "--no-cache-dir") || !strncmp(w[j].text, "--no-cache-dir=", 15)) nocache = 1;
+      for (size_t j = sm->b; j < sm->c; j++)
+        if (!strncmp(w[j].text, "PIP_NO_CACHE_DIR=", 17) && w[j].text[17]) nocache = 1;
+      if (st->pip_cache_mount) nocache = 1;
       if (!nocache && !ck->pip_no_cache && is_on(ck, "pip-no-cache-dir")) {
         boxlint_diag *d = emit_s(ck, rd, sc, "pip-no-cache-dir", w[sm->c].s, w[k].e,
                                  "%s install keeps its download cache in the image, which every "
@@ -394,20 +444,63 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
 /* Scripts BuildKit runs: the shell-form arguments, and a heredoc body when the heredoc is the
  * script (`RUN <<EOF`, `RUN bash <<EOF`). */
 static void check_run_script(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
-  if (c->json) return; /* exec form: no shell */
-  sh_script sc = {NULL, 0, 0};
-  if (shell_split(ck, rd->logical, c->args_l, c->args_l + c->args_n, &sc)) return;
   run_state st;
   memset(&st, 0, sizeof st);
+  for (size_t i = 0; i < c->nflags; i++) {
+    const boxlint_span *f = &ck->cx.flags[c->flag0 + i].value;
+    if (f->len > 8 && !memcmp(f->ptr, "--mount=", 8) && memmem_s(f->ptr, f->len, "type=cache") &&
+        memmem_s(f->ptr, f->len, "pip"))
+      st.pip_cache_mount = 1;
+  }
+  sh_script sc = {NULL, 0, 0};
+  if (c->json) {
+    /* Exec form: no shell, but the program and its arguments are still what runs. */
+    if (!c->json_count) return;
+    sc.w = boxlint__ralloc(ck->cx.r, sizeof(sh_word) * c->json_count);
+    if (!sc.w) return;
+    bl_buf b = {0};
+    for (size_t i = 0; i < c->json_count; i++) {
+      if (bl_json_element(ck->cx.m, rd->logical + c->args_l, c->args_n, i, &b)) break;
+      sh_word *x = &sc.w[sc.n++];
+      memset(x, 0, sizeof *x);
+      x->s = c->args_l;
+      x->e = c->args_l + c->args_n;
+      x->text = boxlint__rstrdup(ck->cx.r, b.p ? b.p : "", b.len);
+      x->len = b.len;
+      x->quoted = 1;
+      if (!x->text) { sc.n--; break; }
+    }
+    bl_buf_free(ck->cx.m, &b);
+    each_simple(ck, rd, &sc, run_simple, &st);
+    return;
+  }
+  if (shell_split(ck, rd->logical, c->args_l, c->args_l + c->args_n, &sc)) return;
   each_simple(ck, rd, &sc, run_simple, &st);
   /* A body that is the script: the command words before the opener are empty or a shell. */
+  /* BuildKit runs the body as the script when the line is the opener alone (RUN <<EOF);
+   * a shell with only options beside the opener (RUN bash -ex <<EOF) reads it too. Anything
+   * else (RUN cat <<EOF > f, RUN python3 <<EOF) gets the body as data. */
   int body_is_script = 0;
   if (rd->nheredocs) {
-    size_t k = 0;
-    while (k < sc.n && !sc.w[k].op && strncmp(sc.w[k].text, "<<", 2) != 0 &&
-           (is_shell(base_name(&sc.w[k])) || sc.w[k].text[0] == '-'))
-      k++;
-    body_is_script = k < sc.n && !sc.w[k].op && !strncmp(sc.w[k].text, "<<", 2);
+    size_t others = 0, opener = 0, first_other = SIZE_MAX;
+    int shell_only = 1;
+    for (size_t k = 0; k < sc.n; k++) {
+      const sh_word *x = &sc.w[k];
+      if (x->op) { shell_only = 0; continue; }
+      if (!strncmp(x->text, "<<", 2)) {
+        opener++;
+        if (x->len == 2 || (x->len == 3 && x->text[2] == '-')) k++; /* "<< EOF": the name */
+        continue;
+      }
+      if (first_other == SIZE_MAX) {
+        first_other = k;
+        if (!is_shell(base_name(x))) shell_only = 0;
+      } else if (x->text[0] != '-') {
+        shell_only = 0;
+      }
+      others++;
+    }
+    body_is_script = opener == 1 && (others == 0 || shell_only);
   }
   if (body_is_script) {
     const boxlint_heredoc *h = &rd->heredocs[0];
@@ -487,7 +580,6 @@ static void scan_secrets(bl_check *ck, const bl_read *rd, const char *text, size
   pcre2_match_data *md = match_data(ck);
   if (!md) return;
   static const enum bl_pattern pats[] = {BL_RE_SECRET_TOKEN, BL_RE_URL_USERINFO, BL_RE_SECRET_ASSIGN};
-  size_t reported_end = s;
   for (size_t k = 0; k < 3; k++) {
     if (pats[k] == BL_RE_SECRET_ASSIGN && !assignments) continue;
     size_t start = 0;
@@ -516,12 +608,19 @@ static void scan_secrets(bl_check *ck, const bl_read *rd, const char *text, size
         what = "a credential assigned literally";
       }
       start = ov[1] > start ? ov[1] : start + 1;
-      if (ms < reported_end) continue; /* one report per stretch of text */
-      reported_end = me;
+      (void)me;
+      if (text[vs] == '$') continue; /* a variable, not a literal secret */
+      /* One report per secret: skip a match that overlaps one already reported. */
       size_t is = in_input ? vs : bl_logical_to_input(&ck->cx, rd, vs);
+      size_t ie = in_input ? ve : (ve > vs ? bl_logical_to_input(&ck->cx, rd, ve - 1) + 1 : is);
       int seen = 0;
-      for (int q = 0; q < ck->nsec; q++) seen |= is >= ck->sec_s[q] && is < ck->sec_e[q];
+      for (int q = 0; q < ck->nsec; q++) seen |= is < ck->sec_e[q] && ie > ck->sec_s[q];
       if (seen) continue;
+      if (ck->nsec < 8) {
+        ck->sec_s[ck->nsec] = is;
+        ck->sec_e[ck->nsec] = ie;
+        ck->nsec++;
+      }
       boxlint_diag *d;
       const char *m = mask(ck, text + vs, ve - vs);
       if (in_input)
@@ -712,10 +811,26 @@ static int is_root_user(const char *p, size_t n) {
   return (gl == 4 && !memcmp(g, "root", 4)) || (gl == 1 && g[0] == '0');
 }
 
-static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
+/* The first word of the arguments, unquoted as BuildKit's word expansion does. */
+static const char *unquoted_arg(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
+  sh_script sc = {NULL, 0, 0};
+  if (shell_split(ck, rd->logical, c->args_l, c->args_l + c->args_n, &sc) || !sc.n || sc.w[0].op)
+    return NULL;
+  return sc.w[0].text;
+}
+
+static int stopsignal_is_systemds(const char *v) {
+  if (!v) return 1;
+  if (!strcmp(v, "37")) return 1;
+  if (boxlint__ieq(v, 3, "sig")) v += 3;
+  return boxlint__ieq(v, strlen(v), "rtmin+3");
+}
+
+static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c, int trigger) {
   const char *L = rd->logical;
   switch (c->folded) {
   case BOXLINT_KW_FROM:
+    if (trigger) break;
     /* A new stage (in a fragment that is a whole Dockerfile): USER and ENV start afresh. */
     ck->last_user_cmd = -1;
     ck->pip_no_cache = 0;
@@ -729,11 +844,15 @@ static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
     check_env_arg(ck, rd, c);
     break;
   case BOXLINT_KW_USER: {
-    /* Remember the last USER; final-user-not-root is decided after the last command. */
+    /* Remember the last USER; final-user-not-root is decided after the last command. A trigger
+     * runs in later builds, not in this image. */
+    if (trigger) break;
     size_t s = c->args_l, e = c->args_l + c->args_n;
     while (e > s && (L[e - 1] == ' ' || L[e - 1] == '\t')) e--;
+    const char *u = unquoted_arg(ck, rd, c);
+    if (!u) u = "";
     ck->last_user_cmd = ck->command;
-    ck->last_user_root = is_root_user(L + s, e - s) || memchr(L + s, '$', e - s) != NULL;
+    ck->last_user_root = is_root_user(u, strlen(u)) || strchr(u, '$') != NULL;
     ck->last_user_text = boxlint__rstrdup(ck->cx.r, L + s, e - s);
     size_t is = bl_logical_to_input(&ck->cx, rd, s);
     size_t ie = e > s ? bl_logical_to_input(&ck->cx, rd, e - 1) + 1 : is;
@@ -745,8 +864,7 @@ static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   }
   case BOXLINT_KW_STOPSIGNAL: {
     size_t s = c->args_l, e = c->args_l + c->args_n;
-    if ((e - s == 10 && !memcmp(L + s, "SIGRTMIN+3", 10)) || (e - s == 2 && !memcmp(L + s, "37", 2)))
-      break; /* what systemd expects already */
+    if (stopsignal_is_systemds(unquoted_arg(ck, rd, c))) break; /* what systemd expects */
     if (is_on(ck, "stopsignal-overrides-systemd")) {
       boxlint_diag *d = bl_emit_l(ck, rd, "stopsignal-overrides-systemd", c->kw_l, e,
                                   "STOPSIGNAL %s replaces SIGRTMIN+3, the signal systemd (PID 1) "
@@ -769,7 +887,8 @@ static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   }
   case BOXLINT_KW_WORKDIR: {
     size_t s = c->args_l;
-    if (c->args_n && L[s] != '/' && L[s] != '$' && !c->json && is_on(ck, "workdir-relative")) {
+    const char *dir = unquoted_arg(ck, rd, c);
+    if (dir && dir[0] && dir[0] != '/' && dir[0] != '$' && !c->json && is_on(ck, "workdir-relative")) {
       boxlint_diag *d = bl_emit_l(ck, rd, "workdir-relative", s, s + c->args_n,
                                   "WORKDIR %s is relative to the base image's working directory, "
                                   "which the platform may change", bl_q(ck, L + s, c->args_n));
@@ -785,13 +904,14 @@ static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
 void bl_warn_instruction(bl_check *ck, const bl_read *rd) {
   const bl_cmdline *c = &rd->cmd;
   ck->nsec = 0;
-  if (!c->folded) return;
-  const bl_cmdline *t = rd->has_trigger && c->folded == BOXLINT_KW_ONBUILD ? &rd->trig : c;
-  if (t->folded) per_keyword(ck, rd, t);
+  int trigger = rd->has_trigger && c->folded == BOXLINT_KW_ONBUILD;
+  const bl_cmdline *t = trigger ? &rd->trig : c;
+  if (t->folded) per_keyword(ck, rd, t, trigger);
   if (is_on(ck, "secret-in-command")) {
-    int assignments = t->folded == BOXLINT_KW_RUN || t->folded == BOXLINT_KW_LABEL ||
+    /* Unknown instructions too: a forgotten RUN still carries its secret. */
+    int assignments = !t->folded || t->folded == BOXLINT_KW_RUN || t->folded == BOXLINT_KW_LABEL ||
                       t->folded == BOXLINT_KW_HEALTHCHECK;
-    scan_secrets(ck, rd, rd->logical, c->flags_l, rd->llen, 0, assignments);
+    scan_secrets(ck, rd, rd->logical, c->folded ? c->flags_l : c->kw_l, rd->llen, 0, assignments);
     for (size_t h = 0; h < rd->nheredocs; h++) {
       const boxlint_heredoc *hd = &rd->heredocs[h];
       size_t base = (size_t)(hd->body.ptr - (const char *)ck->cx.buf);
