@@ -5,6 +5,8 @@
  *   bit 0     escape character '`' (as a base with `# escape=`` sets it), else '\'
  *   bit 1     with a config (every built-in warning runs)
  *   bits 2-3  max_commands: 0 default (64), 1 -> 2, 2 -> 0 (no limit), 3 -> 1
+ *   bit 4     out of memory: the report and config use an allocator that fails after the
+ *             first (last input byte % 64) allocations; the check may return BOXLINT_ENOMEM
  *   byte 1    max_command_bytes: 0 default (4096), 255 -> 0 (no limit), n -> 8 * n
  *
  * Oracle (a), soundness: whenever the list is accepted (no error-severity diagnostic), split
@@ -92,15 +94,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const size_t maxc[4] = {BOXLINT_DEFAULT_MAX_COMMANDS, 2, 0, 1};
   o.max_commands = maxc[(bits >> 2) & 3];
   o.max_command_bytes = lim == 0 ? BOXLINT_DEFAULT_MAX_COMMAND_BYTES : lim == 255 ? 0 : 8u * lim;
+  fz_failer failer;
+  boxlint_alloc failing = fz_failing(&failer, data, size);
+  const boxlint_alloc *alloc = (bits & 16) ? &failing : NULL;
   boxlint_config *config = NULL;
+  boxlint_report *r = NULL;
   if (bits & 2) {
-    if (boxlint_config_new(&config, NULL) != BOXLINT_OK) fz_fail("config_new");
+    boxlint_status st = boxlint_config_new(&config, alloc);
+    if (st != BOXLINT_OK) {
+      FZ_ASSERT(alloc && st == BOXLINT_ENOMEM && config == NULL);
+      return 0;
+    }
     o.config = config;
   }
-
-  boxlint_report *r;
-  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) fz_fail("report_new");
-  FZ_ASSERT(boxlint_check_commands(r, cmd, n, &o) == BOXLINT_OK);
+  if (boxlint_report_new(&r, alloc) != BOXLINT_OK) {
+    FZ_ASSERT(alloc && r == NULL);
+    boxlint_config_free(config);
+    return 0;
+  }
+  boxlint_status st = boxlint_check_commands(r, cmd, n, &o);
+  if (st != BOXLINT_OK) {
+    /* Out of memory: what the report holds is still well-formed. */
+    FZ_ASSERT(alloc && st == BOXLINT_ENOMEM);
+    for (size_t i = 0; i < boxlint_report_diag_count(r); i++) {
+      const boxlint_diag *d = boxlint_report_diag(r, i);
+      FZ_ASSERT(d->command >= 0 && (size_t)d->command < n);
+      fz_check_diag(d, strcmp(d->rule, "too-many-commands") ? cmd[d->command].len : SIZE_MAX);
+    }
+    for (size_t i = 0; i < boxlint_report_instruction_count(r); i++)
+      fz_check_instruction(boxlint_report_instruction(r, i), cmd[i].len);
+    boxlint_report_free(r);
+    boxlint_config_free(config);
+    return 0;
+  }
   FZ_ASSERT(boxlint_report_instruction_count(r) == n);
   for (size_t i = 0; i < boxlint_report_diag_count(r); i++) {
     const boxlint_diag *d = boxlint_report_diag(r, i);
@@ -116,8 +142,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   /* A warm report (cleared, scratch kept) must give the same answer. */
   size_t nd = boxlint_report_diag_count(r);
   boxlint_report_clear(r);
-  FZ_ASSERT(boxlint_check_commands(r, cmd, n, &o) == BOXLINT_OK);
-  FZ_ASSERT(boxlint_report_diag_count(r) == nd);
+  st = boxlint_check_commands(r, cmd, n, &o);
+  FZ_ASSERT(st == BOXLINT_OK || (alloc && st == BOXLINT_ENOMEM));
+  FZ_ASSERT(st != BOXLINT_OK || boxlint_report_diag_count(r) == nd);
 
   boxlint_report_free(r);
   boxlint_config_free(config);

@@ -6,6 +6,8 @@
  *   bits 0-1  the rule's severity: 0 info, 1 warning, 2 error, 3 off (invalid: rejected)
  *   bits 2-3  PCRE2 limits: 0 default, 1 match 100 / depth 10, 2 match 1 / depth 1, 3 none set
  *   bit 4     check the commands as a fragment (joined with LF) as well
+ *   bit 5     out of memory: build the config and check with an allocator that fails after
+ *             the first (last input byte % 64) allocations (BOXLINT_ENOMEM, nothing leaks)
  *   byte 1    the rule's instruction, modulo 19 (0: every instruction)
  *   Severity changes are LF-separated lines "rule-id=N", N the severity digit 0-3 (the last
  *   character), applied with boxlint_config_set_severity; a built-in error must refuse it.
@@ -82,6 +84,39 @@ static void set_severities(boxlint_config *c, boxlint_span spec) {
   }
 }
 
+static void out_of_memory(const uint8_t *data, size_t size, const boxlint_user_rule *rule,
+                          const boxlint_span *cmd, size_t ncmd) {
+  fz_failer failer;
+  boxlint_alloc failing = fz_failing(&failer, data, size);
+  boxlint_config *c = NULL;
+  boxlint_report *r = NULL;
+  boxlint_status st = boxlint_config_new(&c, &failing);
+  if (st != BOXLINT_OK) {
+    FZ_ASSERT(st == BOXLINT_ENOMEM && c == NULL);
+    return;
+  }
+  boxlint_error err;
+  st = boxlint_config_add_rule(c, rule, &err);
+  FZ_ASSERT(st == BOXLINT_OK || st == BOXLINT_EINVAL || st == BOXLINT_EREGEX ||
+            st == BOXLINT_ENOMEM);
+  FZ_ASSERT(st != BOXLINT_OK || boxlint_config_rule_count(c) == 1);
+  FZ_ASSERT(st == BOXLINT_OK || boxlint_config_rule_count(c) == 0);
+  if (boxlint_report_new(&r, &failing) == BOXLINT_OK) {
+    boxlint_options o;
+    boxlint_options_init(&o);
+    o.config = c;
+    st = boxlint_check_commands(r, cmd, ncmd, &o);
+    FZ_ASSERT(st == BOXLINT_OK || st == BOXLINT_ENOMEM);
+    for (size_t i = 0; i < boxlint_report_diag_count(r); i++) {
+      const boxlint_diag *d = boxlint_report_diag(r, i);
+      fz_check_diag(d, d->command >= 0 && (size_t)d->command < ncmd ? cmd[d->command].len
+                                                                      : SIZE_MAX);
+    }
+  }
+  boxlint_report_free(r);
+  boxlint_config_free(c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 2) return 0;
   uint8_t bits = data[0];
@@ -104,6 +139,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rule.instruction = (boxlint_keyword)(data[1] % 19u);
   rule.pattern = pattern;
   rule.message = message;
+  if (bits & 32) {
+    boxlint_config_free(c);
+    out_of_memory(data, size, &rule, cmd, ncmd);
+    return 0;
+  }
   boxlint_error err;
   memset(&err, 0, sizeof err);
   boxlint_status st = boxlint_config_add_rule(c, &rule, &err);

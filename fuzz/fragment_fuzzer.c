@@ -4,6 +4,8 @@
  * Input: byte 0 = option bits, then the fragment.
  *   bit 0  escape character '`' in the options (a `# escape=` directive in the file wins)
  *   bit 1  with a config (warnings, suppressions)
+ *   bit 2  out of memory: the check's report and config use an allocator that fails after
+ *          the first (last input byte % 64) allocations (BOXLINT_ENOMEM, nothing leaks)
  *
  * Oracles: split and check see the same instructions (count, byte ranges, keywords); the
  * instructions are in order, do not overlap and stay inside the file; every diagnostic keeps
@@ -32,8 +34,43 @@ static err_key *errors_of(const boxlint_report *r, size_t *n) {
   return k;
 }
 
+/* The check under an allocator that fails: ENOMEM or OK, and a well-formed report. */
+static void out_of_memory(const uint8_t *data, size_t size, const char *buf, size_t len,
+                          int with_config, char escape) {
+  fz_failer failer;
+  boxlint_alloc failing = fz_failing(&failer, data, size);
+  boxlint_options o;
+  boxlint_options_init(&o);
+  o.escape = escape;
+  boxlint_config *config = NULL;
+  boxlint_report *r = NULL;
+  if (with_config && boxlint_config_new(&config, &failing) != BOXLINT_OK) return;
+  o.config = config;
+  if (boxlint_report_new(&r, &failing) == BOXLINT_OK) {
+    boxlint_status st = boxlint_check_fragment(r, buf, len, &o);
+    FZ_ASSERT(st == BOXLINT_OK || st == BOXLINT_ENOMEM);
+    for (size_t i = 0; i < boxlint_report_diag_count(r); i++)
+      fz_check_diag(boxlint_report_diag(r, i), len);
+    for (size_t i = 0; i < boxlint_report_instruction_count(r); i++)
+      fz_check_instruction(boxlint_report_instruction(r, i), len);
+    boxlint_report_clear(r);
+    st = boxlint_split_fragment(r, buf, len, &o);
+    FZ_ASSERT(st == BOXLINT_OK || st == BOXLINT_ENOMEM);
+    boxlint_base_info info;
+    st = boxlint_check_base(&info, r, buf, len);
+    FZ_ASSERT(st == BOXLINT_OK || st == BOXLINT_ENOMEM);
+  }
+  boxlint_report_free(r);
+  boxlint_config_free(config);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
+  if (data[0] & 4) {
+    out_of_memory(data, size, (const char *)data + 1, size - 1, data[0] & 2,
+                  (data[0] & 1) ? '`' : '\\');
+    return 0;
+  }
   uint8_t bits = data[0];
   const char *buf = (const char *)data + 1;
   size_t len = size - 1;

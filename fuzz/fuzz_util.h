@@ -125,6 +125,36 @@ static inline int fz_builtin_error(const char *rule) {
   return ri && ri->severity == BOXLINT_SEVERITY_ERROR;
 }
 
+/* An allocator that fails every call after the first `left` (the out-of-memory paths: nothing
+ * may leak, crash or be left half-initialised). Frees stay libc's. */
+typedef struct fz_failer {
+  size_t left;
+} fz_failer;
+
+static inline void *fz_f_malloc(void *ctx, size_t n) {
+  fz_failer *f = ctx;
+  if (!f->left) return NULL;
+  f->left--;
+  return malloc(n ? n : 1);
+}
+static inline void *fz_f_realloc(void *ctx, void *p, size_t old_n, size_t n) {
+  fz_failer *f = ctx;
+  (void)old_n;
+  if (!f->left) return NULL;
+  f->left--;
+  return realloc(p, n ? n : 1);
+}
+static inline void fz_f_free(void *ctx, void *p) {
+  (void)ctx;
+  free(p);
+}
+static inline boxlint_alloc fz_failing(fz_failer *f, const uint8_t *data, size_t size) {
+  /* The last byte picks the number of allocations that succeed (0-63). */
+  f->left = size ? data[size - 1] % 64u : 0;
+  boxlint_alloc a = {fz_f_malloc, fz_f_realloc, fz_f_free, f};
+  return a;
+}
+
 /* A growable byte buffer for joining commands. */
 typedef struct fz_buf {
   char *p;

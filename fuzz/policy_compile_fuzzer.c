@@ -9,6 +9,8 @@
  *   bit 3     E2B compatibility mode
  *   bits 4-5  max_entries: 0 default, 1 -> 2, 2 -> 8, 3 -> the hard maximum
  *   bit 6     an empty path prefix instead of "network_policy"
+ *   bit 7     out of memory: the policy and report use an allocator that fails after the
+ *             first (last input byte % 64) allocations (BOXLINT_ENOMEM, nothing leaks)
  *
  * Oracles: (c) the normalised text of every accepted entry re-parses to itself (same text,
  * kind, family and prefix); the return code agrees with the error findings; a compiled policy
@@ -88,10 +90,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     o.path_prefix.len = 0;
   }
 
-  boxlint_report *r;
-  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) fz_fail("report_new");
+  fz_failer failer;
+  boxlint_alloc failing = fz_failing(&failer, data, size);
+  const boxlint_alloc *alloc = (bits & 128) ? &failing : NULL;
+  boxlint_report *r = NULL;
+  if (boxlint_report_new(&r, alloc) != BOXLINT_OK) {
+    FZ_ASSERT(alloc && r == NULL);
+    goto done;
+  }
   boxlint_policy *p = (boxlint_policy *)&r; /* must be reset to NULL on failure */
-  boxlint_status st = boxlint_policy_new(&p, r, &spec, &o, NULL);
+  boxlint_status st = boxlint_policy_new(&p, r, &spec, &o, alloc);
+  if (st == BOXLINT_ENOMEM) {
+    FZ_ASSERT(alloc && p == NULL);
+    for (size_t i = 0; i < boxlint_report_diag_count(r); i++)
+      fz_check_diag(boxlint_report_diag(r, i), SIZE_MAX);
+    boxlint_report_free(r);
+    goto done;
+  }
   FZ_ASSERT(st == BOXLINT_OK || st == BOXLINT_ESYNTAX);
   size_t errors = boxlint_report_count_at_least(r, BOXLINT_SEVERITY_ERROR);
   for (size_t i = 0; i < boxlint_report_diag_count(r); i++) {
@@ -133,6 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   boxlint_policy_free(p);
   boxlint_report_free(r);
+done:
   free(allow);
   free(deny);
   free(pa);

@@ -306,6 +306,28 @@ def main():
     ]:
         hdr = bytes([have, bits]) + (cpu & 0xFFFF).to_bytes(2, "little") + (mem & 0xFFFF).to_bytes(2, "little")
         c.add("template", hdr + SEP.join([name, extra, text, b"RUN true", b"USER nobody", b"STOPSIGNAL SIGKILL"]))
+    # 8. Out-of-memory variants: the last byte (% 64) is the number of allocations that succeed.
+    oom_n = [0, 1, 2, 3, 5, 8, 12, 17, 23, 30, 38, 47, 56, 63]
+    oom_cmds = [[b"RUN apt-get update && apt-get install -y curl"],
+                [b"RUN <<EOF cat\nx\nEOF", b"ONBUILD RUN <<A <<B\na\nA\nb\nB", b"USER nobody"],
+                [b"FROM x", b"RUN --mount=type=cache,target=/x --network=host sudo curl https://u:p@h | sh"],
+                [b"HEALTHCHECK --interval=5s CMD true", b"ENV A=1 B=2", b"LABEL a=b", b"EXPOSE 80/tcp"],
+                [b"frob x", b"RUN a \\", b"SHELL [\"sh\", 1]", b"RUN <<EOF"]]
+    for k in oom_n:
+        for g in oom_cmds:
+            c.add("commands", commands_input(g + [bytes([k])], bits=0x12))
+            c.add("commands", commands_input(g + [bytes([k])], bits=0x10))
+        c.add("fragment", b"\x06FROM x\n# boxlint ignore=sudo-usage\nRUN sudo x\nRUN <<EOF\nbody\nEOF\n"
+                          b"ONBUILD RUN a\nfrob\n#" + bytes([k]))
+        c.add("fragment", b"\x04# escape=`\nFROM x\nRUN a `\n  b\n#" + bytes([k]))
+        c.add("config", bytes([0x21, 13]) + SEP.join([b"no-curl-k", rb"curl\s+-k", b"insecure",
+                                                     b"sudo-usage=0", b"RUN curl -k x", b"RUN <<EOF\ncurl -k\nEOF",
+                                                     bytes([k])]))
+        c.add("policy_compile", b"\x81pypi.org\n*.example.com\n10.0.0.0/8\n2001:db8::/32\n-ALL_TRAFFIC\n"
+                                b"-*.bad.example.com\n-1.2.3.4\n" + bytes([k]))
+        c.add("policy_compile", b"\x89a.com\na.com\n*.com\n0.0.0.0/1\n-*\n-::/0\nbad entry\n" + bytes([k]))
+        c.add("template", b"\x3f\x11\x02\x00\x00\x10" + SEP.join([b"My Template", b"cpus\nmemroy", b"2.5",
+                                                                 b"RUN true", b"USER nobody", bytes([k])]))
     c.write()
 
 

@@ -7,7 +7,9 @@
  *           bit 4 cpu_count, bit 5 memory_mb is not an integer (the text piece spells it);
  *           bit 6 cpu_count = INT64_MIN, bit 7 memory_mb = INT64_MAX
  *   byte 1  bit 0 with a config; bit 1 escape '`'; bit 2 narrow bounds (cpu 2..4, memory
- *           1024..2048); bit 3 inverted bounds (invalid options: EINVAL)
+ *           1024..2048); bit 3 inverted bounds (invalid options: EINVAL); bit 4 out of
+ *           memory (the report uses an allocator that fails after the first (last input
+ *           byte % 64) allocations)
  *
  * Oracles: field findings carry command -1 and a path; the commands' findings are those of
  * boxlint_check_commands on the same commands; every diagnostic keeps the report contract. */
@@ -69,7 +71,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (bits & 8) o.cpu_min = o.cpu_max + 1;
 
-  boxlint_report *r, *c;
+  boxlint_report *r = NULL, *c;
+  if (bits & 16) {
+    fz_failer failer;
+    boxlint_alloc failing = fz_failing(&failer, data, size);
+    if (boxlint_report_new(&r, &failing) == BOXLINT_OK) {
+      boxlint_status st = boxlint_check_template(r, &t, &o);
+      FZ_ASSERT(st == BOXLINT_OK || st == BOXLINT_ENOMEM || ((bits & 8) && st == BOXLINT_EINVAL));
+      for (size_t i = 0; i < boxlint_report_diag_count(r); i++)
+        fz_check_diag(boxlint_report_diag(r, i), SIZE_MAX);
+    }
+    boxlint_report_free(r);
+    boxlint_config_free(config);
+    free(text);
+    return 0;
+  }
   if (boxlint_report_new(&r, NULL) != BOXLINT_OK) fz_fail("report_new");
   if (boxlint_report_new(&c, NULL) != BOXLINT_OK) fz_fail("report_new");
   boxlint_status st = boxlint_check_template(r, &t, &o);

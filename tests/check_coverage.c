@@ -88,6 +88,64 @@ START_TEST(test_coverage_fuzz_heredoc_after_unterminated) {
 }
 END_TEST
 
+/* An allocator that fails every call after the first `left`. */
+typedef struct failer {
+  size_t left, calls;
+} failer;
+static void *f_malloc(void *ctx, size_t n) {
+  failer *f = ctx;
+  f->calls++;
+  if (!f->left) return NULL;
+  f->left--;
+  return malloc(n ? n : 1);
+}
+static void *f_realloc(void *ctx, void *p, size_t old_n, size_t n) {
+  failer *f = ctx;
+  (void)old_n;
+  f->calls++;
+  if (!f->left) return NULL;
+  f->left--;
+  return realloc(p, n ? n : 1);
+}
+static void f_free(void *ctx, void *p) {
+  (void)ctx;
+  free(p);
+}
+
+/* policy_compile fuzzer, out-of-memory mode (crash-16b04345...): a message that could not be
+ * printed was left NULL, and an incomplete report came back as ESYNTAX. */
+START_TEST(test_coverage_fuzz_policy_oom_messages) {
+  static const boxlint_span allow[] = {SP("pypi.org"), SP("bad entry"), SP("a.com"), SP("a.com"),
+                                       SP("0.0.0.0/1"), SP("*.com")};
+  static const boxlint_span deny[] = {SP("*"), SP("::/0"), SP("1.2.3.4:80")};
+  boxlint_policy_spec spec = {SP("filtered"), allow, 6, deny, 3};
+  size_t done = 0;
+  for (size_t n = 0; n < 400 && !done; n++) {
+    failer f = {n, 0};
+    boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+    boxlint_report *r = NULL;
+    if (boxlint_report_new(&r, &a) != BOXLINT_OK) continue;
+    boxlint_policy *p = NULL;
+    boxlint_status st = boxlint_policy_new(&p, r, &spec, NULL, &a);
+    ck_assert_ptr_null(p);
+    for (size_t i = 0; i < boxlint_report_diag_count(r); i++)
+      ck_assert_ptr_nonnull(boxlint_report_diag(r, i)->message);
+    if (st == BOXLINT_ESYNTAX) {
+      /* Only a complete report is ESYNTAX: both invalid entries are in it. */
+      size_t invalid = 0;
+      for (size_t i = 0; i < boxlint_report_diag_count(r); i++)
+        invalid += !strcmp(boxlint_report_diag(r, i)->rule, "invalid-policy-entry");
+      ck_assert_uint_eq(invalid, 2);
+      done = 1;
+    } else {
+      ck_assert_int_eq(st, BOXLINT_ENOMEM);
+    }
+    boxlint_report_free(r);
+  }
+  ck_assert(done);
+}
+END_TEST
+
 /*==============================================================================================
  * Suite
  *============================================================================================*/
@@ -97,6 +155,7 @@ static Suite *coverage_suite(void) {
   TCase *tc = tcase_create("fuzz_findings");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_coverage_fuzz_heredoc_after_unterminated);
+  tcase_add_test(tc, test_coverage_fuzz_policy_oom_messages);
   suite_add_tcase(s, tc);
   return s;
 }
