@@ -23,7 +23,7 @@ FUZZ_TARGETS ?= commands fragment base policy_compile policy_decide config templ
 FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=25 -max_len=8192 -print_final_stats=1
 COV_DIR      ?= build/cov
 
-.PHONY: all run test build deps clean fuzz coverage
+.PHONY: all run test build deps clean bench peers fuzz coverage
 
 all: build
 
@@ -95,6 +95,14 @@ coverage: deps
 	@gcovr -a $(COV_DIR)/coverage.json --filter lib/ --print-summary --txt /dev/null
 	@echo "== summary, generated lexer ($(COV_DIR)/lib/dockerfile_lexer.c)"
 	@gcovr -a $(COV_DIR)/coverage.json --filter '$(COV_DIR)/lib/' --print-summary --txt /dev/null
+
+# Benchmarks (not tests): boxlint against a ceiling in the same run, then against the peers.
+bench: build
+	$(BUILD_DIR)/bench/bench_check
+	$(BUILD_DIR)/bench/bench_policy
+
+peers: build
+	bench/peers/run.sh $(BUILD_DIR)
 
 clean:
 	rm -rf build

@@ -8,18 +8,20 @@ static void pc_free(void *p, void *ctx) { boxlint__free(ctx, p); }
 
 /* Built-in patterns. Kept simple and bounded: no nested quantifiers over overlapping classes. */
 static const char *const PATTERNS[BL_NPATTERNS] = {
-  /* AWS access key ids, GitHub, GitLab and Slack tokens, private key blocks, OpenAI-style keys */
+  /* AWS access key ids, GitHub, GitLab and Slack tokens, private key blocks, OpenAI-style keys.
+   * Every alternative starts with a literal, so PCRE2 only tries the few places that could. */
   "(?<![A-Za-z0-9])(?:(?:AKIA|ASIA)[0-9A-Z]{16}"
   "|gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255}"
   "|glpat-[A-Za-z0-9_-]{20,}"
   "|xox[abposr]-[A-Za-z0-9-]{10,}"
   "|sk-(?:proj-)?[A-Za-z0-9_-]{32,}"
   "|-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----)",
-  /* password=value, token: value, --password value (a literal, not a $variable) */
-  "(?i)(?<![A-Za-z0-9_])(?:[a-z0-9_]*(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)"
-  "[a-z0-9_]*)[\"']?\\s*(?:=|:\\s)\\s*[\"']?(?![\"'$\\s]|\\$\\{)([^\\s\"'&;|]{4,})",
-  /* credentials in a URL */
-  "(?i)\\b[a-z][a-z0-9+.-]*://([^\\s/@:\"']+):([^\\s/@\"']+)@[^\\s/\"']+",
+  /* password=value, token: value (a literal, not a $variable). Anchored on the keyword, not
+   * on a leading [a-z0-9_]* run, so that the scan stays linear. */
+  "(?i)(?<![a-z])(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)[a-z0-9_]*+"
+  "[\"']?+[ \t]*+(?:=|:[ \t])[ \t]*+[\"']?+(?![=\"'$\\s])([^\\s\"'&;|]{4,})",
+  /* credentials in a URL: anchored on "://" */
+  "://([^\\s/@:\"']++):([^\\s/@\"']++)@[^\\s/\"']",
   /* a variable name that looks secret */
   "(?i)^(?:[a-z0-9_]*_)?(?:password|passwd|secret|token|api_?key|access_?key|private_?key"
   "|credentials?|auth)(?:_[a-z0-9_]*)?$",
@@ -54,8 +56,9 @@ boxlint_status boxlint_config_new(boxlint_config **out, const boxlint_alloc *all
   for (int i = 0; i < BL_NPATTERNS; i++) {
     int ec;
     PCRE2_SIZE eo;
-    c->re[i] = pcre2_compile((PCRE2_SPTR)PATTERNS[i], strlen(PATTERNS[i]), PCRE2_UTF | PCRE2_NO_UTF_CHECK, &ec,
-                             &eo, c->cctx);
+    /* The secret patterns run anchored at the offsets warnings.c proposes. */
+    uint32_t opt = PCRE2_UTF | (i == BL_RE_SECRET_NAME ? 0u : PCRE2_ANCHORED);
+    c->re[i] = pcre2_compile((PCRE2_SPTR)PATTERNS[i], strlen(PATTERNS[i]), opt, &ec, &eo, c->cctx);
     if (!c->re[i]) goto oom; /* the built-in patterns compile: only memory can fail */
     if (c->jit) pcre2_jit_compile(c->re[i], PCRE2_JIT_COMPLETE);
   }

@@ -26,6 +26,29 @@ const char *const BL_WARNINGS[] = {
 };
 const size_t BL_NWARNINGS = sizeof BL_WARNINGS / sizeof BL_WARNINGS[0];
 
+/* Indexes into BL_WARNINGS (same order). */
+enum {
+  WI_UNKNOWN_FIELD,
+  WI_UNUSED_SUPPRESSION,
+  WI_REGEX_LIMIT,
+  WI_FINAL_USER_NOT_ROOT,
+  WI_STOPSIGNAL_OVERRIDES_SYSTEMD,
+  WI_APT_GET_MISSING_YES,
+  WI_PIP_NO_CACHE_DIR,
+  WI_APT_LISTS_NOT_CLEANED,
+  WI_CURL_PIPE_SHELL,
+  WI_SECRET_IN_COMMAND,
+  WI_RUN_MOUNT_CONTEXT,
+  WI_RUN_MOUNT_FROM_IMAGE,
+  WI_SUDO_USAGE,
+  WI_SYSTEMCTL_IN_BUILD,
+  WI_APT_GET_UPGRADE,
+  WI_ENV_OVERRIDES_RUNTIME,
+  WI_HEALTHCHECK_IN_TEMPLATE,
+  WI_RUN_INSECURE,
+  WI_WORKDIR_RELATIVE,
+};
+
 static pcre2_match_data *match_data(bl_check *ck) {
   const boxlint_config *cfg = ck->opts->config;
   if (!ck->md) ck->md = pcre2_match_data_create(16, cfg->gctx);
@@ -38,8 +61,8 @@ void bl_warn_free(bl_check *ck) {
   ck->md = NULL;
 }
 
-static int is_on(const bl_check *ck, const char *rule) {
-  return bl_config_severity(ck->opts->config, rule, BOXLINT_SEVERITY_WARNING) != BOXLINT_SEVERITY_OFF;
+static int is_on(const bl_check *ck, size_t wi) {
+  return ck->opts->config->sev[wi] != BOXLINT_SEVERITY_OFF;
 }
 
 /* ---- A shell splitter for RUN scripts ----------------------------------------------------- */
@@ -71,7 +94,8 @@ static int shell_split(bl_check *ck, const char *text, size_t s, size_t e, sh_sc
   out->w = boxlint__ralloc(ck->cx.r, sizeof(sh_word) * 64);
   size_t cap = 64;
   if (!out->w) return -1;
-  char *buf = boxlint__ralloc(ck->cx.r, e - s + 1);
+  /* Word texts live back to back in one buffer, each NUL-terminated. */
+  char *buf = boxlint__ralloc(ck->cx.r, 2 * (e - s) + 1);
   if (!buf) return -1;
   size_t i = s;
   while (i < e) {
@@ -142,9 +166,9 @@ static int shell_split(bl_check *ck, const char *text, size_t s, size_t e, sh_sc
     if (i > e) i = e;
     w->e = i;
     w->len = (size_t)(o - buf);
-    w->text = boxlint__rstrdup(ck->cx.r, buf, w->len);
-    if (!w->text) return -1;
-    buf = o + 0; /* words are copied out; reuse the rest of the buffer */
+    *o++ = 0;
+    w->text = buf;
+    buf = o;
     out->n++;
   }
   return 0;
@@ -262,8 +286,16 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
   const sh_word *w = sc->w;
   const char *cmd = base_name(&w[sm->c]);
   size_t a = sm->c + 1; /* first argument */
+  /* Only a few command names matter; most commands are none of them. */
+  switch (cmd[0]) {
+  case 'a': case 'b': case 'c': case 'd': case 'k': case 'p': case 'r': case 's': case 'w': case 'z':
+    break;
+  default:
+    if (!sm->sudo && !st->fetch_piped) return;
+    break;
+  }
 
-  if (sm->sudo && is_on(ck, "sudo-usage")) {
+  if (sm->sudo && is_on(ck, WI_SUDO_USAGE)) {
     const sh_word *sw = &w[sm->sudo - 1];
     boxlint_diag *d = emit_s(ck, rd, sc, "sudo-usage", sw->s, sw->e,
                              "%s: template commands already run as root", "sudo");
@@ -272,7 +304,7 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
 
   /* curl | sh */
   if (st->fetch_piped && sm->pipe_in && (is_shell(cmd) || !strncmp(cmd, "python", 6)) &&
-      is_on(ck, "curl-pipe-shell")) {
+      is_on(ck, WI_CURL_PIPE_SHELL)) {
     boxlint_diag *d = emit_s(ck, rd, sc, "curl-pipe-shell", st->fetch_s, w[sm->c].e,
                              "a downloaded script is piped into %s: it runs unchecked, and a "
                              "partial download runs half a script", cmd);
@@ -292,7 +324,7 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
         continue;
       const sh_word *arg = &w[k + 1];
       if ((strstr(arg->text, "$(curl") || strstr(arg->text, "$(wget") || strstr(arg->text, "`curl") ||
-           strstr(arg->text, "`wget")) && is_on(ck, "curl-pipe-shell")) {
+           strstr(arg->text, "`wget")) && is_on(ck, WI_CURL_PIPE_SHELL)) {
         boxlint_diag *d = emit_s(ck, rd, sc, "curl-pipe-shell", w[sm->c].s, arg->e,
                                  "a downloaded script is run by %s -c: it runs unchecked", cmd);
         bl_hint(ck, d, "download to a file with curl -fsSLo, check its checksum (sha256sum -c), "
@@ -363,14 +395,14 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
             st->apt_e = w[verb].e;
           }
         }
-        if (!yes && strcmp(cmd, "aptitude") && is_on(ck, "apt-get-missing-yes")) {
+        if (!yes && strcmp(cmd, "aptitude") && is_on(ck, WI_APT_GET_MISSING_YES)) {
           boxlint_diag *d = emit_s(ck, rd, sc, "apt-get-missing-yes", w[sm->c].s, w[verb].e,
                                    "%s without -y: the build is not interactive, so apt stops at "
                                    "its confirmation prompt and the build fails", cmd);
           bl_hint(ck, d, "write %s-get %s -y ...", "apt", v);
         }
         if ((!strcmp(v, "upgrade") || !strcmp(v, "dist-upgrade") || !strcmp(v, "full-upgrade")) &&
-            is_on(ck, "apt-get-upgrade")) {
+            is_on(ck, WI_APT_GET_UPGRADE)) {
           boxlint_diag *d = emit_s(ck, rd, sc, "apt-get-upgrade", w[sm->c].s, w[verb].e,
                                    "%s upgrades every package of the base image, including systemd "
                                    "and the Python that Jupyter runs on", cmd);
@@ -413,7 +445,7 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
       for (size_t j = sm->b; j < sm->c; j++)
         if (!strncmp(w[j].text, "PIP_NO_CACHE_DIR=", 17) && w[j].text[17]) nocache = 1;
       if (st->pip_cache_mount) nocache = 1;
-      if (!nocache && !ck->pip_no_cache && is_on(ck, "pip-no-cache-dir")) {
+      if (!nocache && !ck->pip_no_cache && is_on(ck, WI_PIP_NO_CACHE_DIR)) {
         boxlint_diag *d = emit_s(ck, rd, sc, "pip-no-cache-dir", w[sm->c].s, w[k].e,
                                  "%s install keeps its download cache in the image, which every "
                                  "sandbox of the template then carries", "pip");
@@ -423,7 +455,7 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
   }
 
   /* systemctl during the build */
-  if (!strcmp(cmd, "systemctl") && is_on(ck, "systemctl-in-build")) {
+  if (!strcmp(cmd, "systemctl") && is_on(ck, WI_SYSTEMCTL_IN_BUILD)) {
     size_t k = a;
     while (k < sm->e && w[k].text[0] == '-') k++;
     if (k < sm->e) {
@@ -520,7 +552,7 @@ static void check_run_script(bl_check *ck, const bl_read *rd, const bl_cmdline *
     }
   }
   /* Only a RUN that downloads lists (update) leaves them in its layer. */
-  if (st.apt_update && !st.lists_cleaned && is_on(ck, "apt-lists-not-cleaned")) {
+  if (st.apt_update && !st.lists_cleaned && is_on(ck, WI_APT_LISTS_NOT_CLEANED)) {
     /* A cache mount of the lists keeps them out of the image. */
     int cached = 0;
     for (size_t i = 0; i < c->nflags; i++) {
@@ -574,62 +606,89 @@ static const char SECRET_HINT[] =
     "secret store)";
 
 /* Run the secret patterns over [s, e) of `text` (logical line, or input when in_input). */
+/* Where a pattern can start: the secret patterns are compiled anchored (PCRE2_ANCHORED), and
+ * this cheap scan proposes the few offsets where each could match, so that PCRE2 runs on a
+ * handful of places per command instead of every byte. */
+static int is_alnum_c(unsigned char c) { return boxlint__is_alpha(c) || boxlint__is_digit(c); }
+
+/* First characters of the secret patterns: bit 1 token, bit 2 assignment keyword, bit 4 ':'. */
+static const unsigned char SECRET_FIRST[256] = {
+  ['A'] = 1 | 2, ['g'] = 1, ['x'] = 1, ['s'] = 1 | 2, ['-'] = 1, ['a'] = 2, ['p'] = 2, ['P'] = 2,
+  ['S'] = 2, ['t'] = 2, ['T'] = 2, [':'] = 4,
+};
+
 static void scan_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s, size_t e,
                          int in_input, int assignments) {
   const boxlint_config *cfg = ck->opts->config;
-  pcre2_match_data *md = match_data(ck);
-  if (!md) return;
-  static const enum bl_pattern pats[] = {BL_RE_SECRET_TOKEN, BL_RE_URL_USERINFO, BL_RE_SECRET_ASSIGN};
-  for (size_t k = 0; k < 3; k++) {
-    if (pats[k] == BL_RE_SECRET_ASSIGN && !assignments) continue;
-    size_t start = 0;
-    for (int guard = 0; guard < 16; guard++) {
-      int rc = bl_re_match(cfg, cfg->re[pats[k]], md, text + s, e - s, start);
-      if (rc == -1) {
-        boxlint_diag *d = bl_emit(ck, "regex-limit", rd->start, rd->end,
-                                  "the secret-in-command patterns hit the match limit on this "
-                                  "command; it was not checked for %s", "secrets");
-        bl_hint(ck, d, "split the command");
-      }
-      if (rc <= 0) break;
-      PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-      size_t ms = s + ov[0], me = s + ov[1];
-      size_t vs = ms, ve = me; /* the secret itself */
-      const char *what;
-      if (pats[k] == BL_RE_SECRET_TOKEN) {
-        what = token_kind(text + ms);
-      } else if (pats[k] == BL_RE_URL_USERINFO) {
-        vs = s + ov[4];
-        ve = s + ov[5];
-        what = "a password in a URL";
-      } else {
-        vs = s + ov[2];
-        ve = s + ov[3];
-        what = "a credential assigned literally";
-      }
-      start = ov[1] > start ? ov[1] : start + 1;
-      (void)me;
-      if (text[vs] == '$') continue; /* a variable, not a literal secret */
-      /* One report per secret: skip a match that overlaps one already reported. */
-      size_t is = in_input ? vs : bl_logical_to_input(&ck->cx, rd, vs);
-      size_t ie = in_input ? ve : (ve > vs ? bl_logical_to_input(&ck->cx, rd, ve - 1) + 1 : is);
-      int seen = 0;
-      for (int q = 0; q < ck->nsec; q++) seen |= is < ck->sec_e[q] && ie > ck->sec_s[q];
-      if (seen) continue;
-      if (ck->nsec < 8) {
-        ck->sec_s[ck->nsec] = is;
-        ck->sec_e[ck->nsec] = ie;
-        ck->nsec++;
-      }
-      boxlint_diag *d;
-      const char *m = mask(ck, text + vs, ve - vs);
-      if (in_input)
-        d = bl_emit(ck, "secret-in-command", vs, ve, "%s (%s) is baked into the image", what, m);
-      else
-        d = bl_emit_l(ck, rd, "secret-in-command", vs, ve, "%s (%s) is baked into the image", what, m);
-      bl_hint(ck, d, "%s", SECRET_HINT);
-      if (start >= e - s) break;
+  pcre2_match_data *md = NULL;
+  int reports = 0;
+  size_t skip_to = s; /* after a match, later candidates inside it are not tried */
+  for (size_t i = s; i < e && reports < 16; i++) {
+    unsigned bits = SECRET_FIRST[(unsigned char)text[i]];
+    if (!bits || i < skip_to) continue;
+    unsigned char prev = i > s ? (unsigned char)text[i - 1] : ' ';
+    enum bl_pattern k;
+    if ((bits & 1) && !is_alnum_c(prev)) k = BL_RE_SECRET_TOKEN;
+    else if ((bits & 2) && assignments && !boxlint__is_alpha(prev)) k = BL_RE_SECRET_ASSIGN;
+    else if ((bits & 4) && e - i >= 3 && text[i + 1] == '/' && text[i + 2] == '/') k = BL_RE_URL_USERINFO;
+    else continue;
+    if (!md && !(md = match_data(ck))) return;
+    int rc = bl_re_match(cfg, cfg->re[k], md, text + s, e - s, i - s);
+    if (rc == 0 && k == BL_RE_SECRET_TOKEN && (bits & 2) && assignments && !boxlint__is_alpha(prev)) {
+      k = BL_RE_SECRET_ASSIGN; /* 'A' and 's' start both */
+      rc = bl_re_match(cfg, cfg->re[k], md, text + s, e - s, i - s);
     }
+    if (rc == -1) {
+      boxlint_diag *d = bl_emit(ck, "regex-limit", rd->start, rd->end,
+                                "the secret-in-command patterns hit the match limit on this "
+                                "command; it was not checked for %s", "secrets");
+      bl_hint(ck, d, "split the command");
+      return;
+    }
+    if (rc <= 0) continue;
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+    size_t ms = s + ov[0], me = s + ov[1];
+    size_t vs = ms, ve = me; /* the secret itself */
+    const char *what;
+    if (k == BL_RE_SECRET_TOKEN) {
+      what = token_kind(text + ms);
+    } else if (k == BL_RE_URL_USERINFO) {
+      vs = s + ov[4];
+      ve = s + ov[5];
+      what = "a password in a URL";
+    } else {
+      vs = s + ov[2];
+      ve = s + ov[3];
+      what = "a credential assigned literally";
+    }
+    if (text[vs] == '$') continue; /* a variable, not a literal secret */
+    if (k != BL_RE_SECRET_TOKEN && bl_re_match(cfg, cfg->re[BL_RE_SECRET_TOKEN], md, text + s, e - s, vs - s) > 0) {
+      /* The value is a known token format: name it (more useful than "a password"). */
+      ov = pcre2_get_ovector_pointer(md);
+      vs = s + ov[0];
+      ve = s + ov[1];
+      what = token_kind(text + vs);
+    }
+    skip_to = ve;
+    /* One report per secret: skip a match that overlaps one already reported. */
+    size_t is = in_input ? vs : bl_logical_to_input(&ck->cx, rd, vs);
+    size_t ie = in_input ? ve : (ve > vs ? bl_logical_to_input(&ck->cx, rd, ve - 1) + 1 : is);
+    int seen = 0;
+    for (int q = 0; q < ck->nsec; q++) seen |= is < ck->sec_e[q] && ie > ck->sec_s[q];
+    if (seen) continue;
+    if (ck->nsec < 8) {
+      ck->sec_s[ck->nsec] = is;
+      ck->sec_e[ck->nsec] = ie;
+      ck->nsec++;
+    }
+    reports++;
+    boxlint_diag *d;
+    const char *m = mask(ck, text + vs, ve - vs);
+    if (in_input)
+      d = bl_emit(ck, "secret-in-command", vs, ve, "%s (%s) is baked into the image", what, m);
+    else
+      d = bl_emit_l(ck, rd, "secret-in-command", vs, ve, "%s (%s) is baked into the image", what, m);
+    bl_hint(ck, d, "%s", SECRET_HINT);
   }
 }
 
@@ -659,7 +718,7 @@ static void check_env_arg(bl_check *ck, const bl_read *rd, const bl_cmdline *c) 
     }
     if (c->folded == BOXLINT_KW_ENV && nl == 16 && !memcmp(w->text, "PIP_NO_CACHE_DIR", 16) && val[0])
       ck->pip_no_cache = 1;
-    if (c->folded == BOXLINT_KW_ENV && is_on(ck, "env-overrides-runtime")) {
+    if (c->folded == BOXLINT_KW_ENV && is_on(ck, WI_ENV_OVERRIDES_RUNTIME)) {
       const char *bad = NULL;
       if (nl == 4 && !memcmp(w->text, "PATH", 4) && !strstr(val, "$PATH") && !strstr(val, "${PATH}"))
         bad = "replaces PATH, so the base's Python, Jupyter and shim are no longer found";
@@ -677,7 +736,7 @@ static void check_env_arg(bl_check *ck, const bl_read *rd, const bl_cmdline *c) 
         bl_hint(ck, d, "extend instead of replacing, e.g. ENV PATH=/opt/tool/bin:$PATH");
       }
     }
-    if (!literal_value(val) || !is_on(ck, "secret-in-command")) continue;
+    if (!literal_value(val) || !is_on(ck, WI_SECRET_IN_COMMAND)) continue;
     int rc = bl_re_match(cfg, cfg->re[BL_RE_SECRET_NAME], md, w->text, nl, 0);
     if (rc > 0) {
       if (ck->nsec < 8) {
@@ -714,14 +773,14 @@ static void check_run_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c
         if (e - s > 5 && !memcmp(v + s, "from=", 5)) { from = v + s + 5; fl = e - s - 5; }
         s = e + 1;
       }
-      if (from && is_on(ck, "run-mount-from-image")) {
+      if (from && is_on(ck, WI_RUN_MOUNT_FROM_IMAGE)) {
         const char *q = bl_q(ck, from, fl);
         boxlint_diag *d = bl_emit_l(ck, rd, "run-mount-from-image", f->l_start, f->l_end,
                                     "RUN --mount from=%s pulls another image into the build, as "
                                     "FROM or COPY --from would", q);
         bl_hint(ck, d, "install what you need with RUN (apt-get, pip, curl) instead of mounting "
                        "another image");
-      } else if (tl == 4 && !memcmp(type, "bind", 4) && is_on(ck, "run-mount-context")) {
+      } else if (tl == 4 && !memcmp(type, "bind", 4) && is_on(ck, WI_RUN_MOUNT_CONTEXT)) {
         boxlint_diag *d = bl_emit_l(ck, rd, "run-mount-context", f->l_start, f->l_end,
                                     "RUN --mount of type %s reads the build context, and templates "
                                     "are built without one", "bind");
@@ -729,7 +788,7 @@ static void check_run_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c
       }
     } else if ((n == 19 && !memcmp(v, "--security=insecure", 19)) ||
                (n == 14 && !memcmp(v, "--network=host", 14))) {
-      if (is_on(ck, "run-insecure")) {
+      if (is_on(ck, WI_RUN_INSECURE)) {
         boxlint_diag *d = bl_emit_l(ck, rd, "run-insecure", f->l_start, f->l_end,
                                     "%s needs a builder entitlement the platform does not grant: "
                                     "the build fails", bl_q(ck, v, n));
@@ -865,7 +924,7 @@ static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c, in
   case BOXLINT_KW_STOPSIGNAL: {
     size_t s = c->args_l, e = c->args_l + c->args_n;
     if (stopsignal_is_systemds(unquoted_arg(ck, rd, c))) break; /* what systemd expects */
-    if (is_on(ck, "stopsignal-overrides-systemd")) {
+    if (is_on(ck, WI_STOPSIGNAL_OVERRIDES_SYSTEMD)) {
       boxlint_diag *d = bl_emit_l(ck, rd, "stopsignal-overrides-systemd", c->kw_l, e,
                                   "STOPSIGNAL %s replaces SIGRTMIN+3, the signal systemd (PID 1) "
                                   "shuts down on: the sandbox no longer stops cleanly",
@@ -877,7 +936,7 @@ static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c, in
   case BOXLINT_KW_HEALTHCHECK: {
     size_t s = c->args_l;
     if (c->args_n >= 4 && boxlint__ieq(L + s, 4, "none")) break;
-    if (c->args_n && is_on(ck, "healthcheck-in-template")) {
+    if (c->args_n && is_on(ck, WI_HEALTHCHECK_IN_TEMPLATE)) {
       boxlint_diag *d = bl_emit_l(ck, rd, "healthcheck-in-template", c->kw_l, c->args_l + c->args_n,
                                   "HEALTHCHECK runs a command in every sandbox on a timer and "
                                   "replaces the base's own; %s", "the platform does not use it");
@@ -888,7 +947,7 @@ static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c, in
   case BOXLINT_KW_WORKDIR: {
     size_t s = c->args_l;
     const char *dir = unquoted_arg(ck, rd, c);
-    if (dir && dir[0] && dir[0] != '/' && dir[0] != '$' && !c->json && is_on(ck, "workdir-relative")) {
+    if (dir && dir[0] && dir[0] != '/' && dir[0] != '$' && !c->json && is_on(ck, WI_WORKDIR_RELATIVE)) {
       boxlint_diag *d = bl_emit_l(ck, rd, "workdir-relative", s, s + c->args_n,
                                   "WORKDIR %s is relative to the base image's working directory, "
                                   "which the platform may change", bl_q(ck, L + s, c->args_n));
@@ -907,7 +966,7 @@ void bl_warn_instruction(bl_check *ck, const bl_read *rd) {
   int trigger = rd->has_trigger && c->folded == BOXLINT_KW_ONBUILD;
   const bl_cmdline *t = trigger ? &rd->trig : c;
   if (t->folded) per_keyword(ck, rd, t, trigger);
-  if (is_on(ck, "secret-in-command")) {
+  if (is_on(ck, WI_SECRET_IN_COMMAND)) {
     /* Unknown instructions too: a forgotten RUN still carries its secret. */
     int assignments = !t->folded || t->folded == BOXLINT_KW_RUN || t->folded == BOXLINT_KW_LABEL ||
                       t->folded == BOXLINT_KW_HEALTHCHECK;
