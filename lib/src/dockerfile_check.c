@@ -518,6 +518,7 @@ typedef struct bl_scratch {
   size_t capflags;
   bl_words w1, w2, w3;
   bl_buf lb;
+  bl_buf shpool[3];
 } bl_scratch;
 
 static void scratch_release(const boxlint__mem *m, bl_scratch *s) {
@@ -527,6 +528,7 @@ static void scratch_release(const boxlint__mem *m, bl_scratch *s) {
   bl_words_free(m, &s->w2);
   bl_words_free(m, &s->w3);
   bl_buf_free(m, &s->lb);
+  for (int i = 0; i < 3; i++) bl_buf_free(m, &s->shpool[i]);
 }
 
 void boxlint__scratch_free(boxlint_report *r) {
@@ -557,6 +559,7 @@ static int ctx_init(bl_check *ck, boxlint_report *r, const boxlint_options *opts
     ck->cx.w2 = s->w2;
     ck->cx.w3 = s->w3;
     ck->cx.lb = s->lb;
+    memcpy(ck->cx.shpool, s->shpool, sizeof s->shpool);
   }
   ck->cx.r = r;
   ck->cx.m = &r->mem;
@@ -571,7 +574,8 @@ static void ctx_free(bl_check *ck) {
   boxlint_report *r = ck->cx.r;
   bl_warn_free(ck);
   bl_scratch tmp = {ck->cx.segs, ck->cx.capsegs, ck->cx.flags, ck->cx.capflags,
-                    ck->cx.w1, ck->cx.w2, ck->cx.w3, ck->cx.lb};
+                    ck->cx.w1, ck->cx.w2, ck->cx.w3, ck->cx.lb, {{0}}};
+  memcpy(tmp.shpool, ck->cx.shpool, sizeof tmp.shpool);
   *(bl_scratch *)r->scratch = tmp;
 }
 

@@ -46,8 +46,9 @@ int bl_lex_heredoc_word(const char *w, size_t n, size_t *ndigits, int *chomp, si
 
 /* ---- BuildKit's shell-word lexer, as used for heredoc detection (shlex.c) --------------- */
 enum { BL_SHLEX_OK = 0, BL_SHLEX_ERROR = -1, BL_SHLEX_NOMEM = -2, BL_SHLEX_UNSURE = -3 };
+/* `pool`: three scratch buffers kept warm by the caller (no allocation once they have grown). */
 int bl_shlex_words(const boxlint__mem *m, bl_words *out, const char *s, size_t n, int raw_quotes,
-                   int raw_escapes);
+                   int raw_escapes, bl_buf pool[3]);
 
 /* Go's unicode.IsSpace for a code point. */
 int bl_is_space_rune(uint32_t c);
@@ -122,6 +123,7 @@ typedef struct bl_ctx {
   size_t nflags, capflags;
   bl_words w1, w2, w3;
   bl_buf lb; /* the logical line being built */
+  bl_buf shpool[3]; /* the shell-word lexer's buffers */
   int oom;
 } bl_ctx;
 

@@ -253,7 +253,10 @@ static int put_latin1(bl_ctx *cx, bl_buf *b, unsigned char c) {
 /* extractBuilderFlags on logical bytes [s, e). Sets flags and where the arguments begin. */
 static int extract_flags(bl_ctx *cx, const char *L, size_t s, size_t e, bl_cmdline *c) {
   enum { IN_SPACES, IN_WORD, IN_QUOTE } phase = IN_SPACES;
-  bl_buf w = {0};
+  /* The flag being read, in a warm scratch buffer (the heredoc lexer uses it only later). */
+  bl_buf *wp = &cx->shpool[2];
+  wp->len = 0;
+#define w (*wp)
   int blank_ok = 0, rc = 0;
   unsigned char quote = 0, ch = 0;
   size_t ws = s;
@@ -320,12 +323,11 @@ static int extract_flags(bl_ctx *cx, const char *L, size_t s, size_t e, bl_cmdli
     if (put_latin1(cx, &w, ch)) goto oom;
   }
 out:
+#undef w
   c->flags_end = rest;
   c->nflags = cx->nflags - c->flag0;
-  bl_buf_free(cx->m, &w);
   return rc;
 oom:
-  bl_buf_free(cx->m, &w);
   return -1;
 }
 
@@ -409,14 +411,14 @@ static int add_heredoc_name(bl_ctx *cx, bl_read *rd, const char *w, size_t n, in
   size_t nd, rest;
   int chomp;
   if (!bl_lex_heredoc_word(w, n, &nd, &chomp, &rest) || rest == n) return 0;
-  int rc = bl_shlex_words(cx->m, &cx->w2, w + rest, n - rest, 0, 0);
+  int rc = bl_shlex_words(cx->m, &cx->w2, w + rest, n - rest, 0, 0, cx->shpool);
   if (rc == BL_SHLEX_NOMEM) return -1;
   if (rc != BL_SHLEX_OK) {
     *status = rc == BL_SHLEX_UNSURE ? BL_HD_UNSURE : BL_HD_BUILDKIT_ERROR;
     return 0;
   }
   if (cx->w2.n != 1) return 0;
-  rc = bl_shlex_words(cx->m, &cx->w3, w + rest, n - rest, 1, 0);
+  rc = bl_shlex_words(cx->m, &cx->w3, w + rest, n - rest, 1, 0, cx->shpool);
   if (rc == BL_SHLEX_NOMEM) return -1;
   if (rc != BL_SHLEX_OK || cx->w3.n != 1) {
     *status = rc == BL_SHLEX_UNSURE ? BL_HD_UNSURE : BL_HD_BUILDKIT_ERROR;
@@ -539,7 +541,7 @@ int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
 
   /* Heredocs: only where BuildKit looks for them, then their bodies, in order. */
   if (rd->dangling || !heredoc_capable(rd) || !has_lt_lt(rd->logical, rd->llen)) return 0;
-  int rc = bl_shlex_words(cx->m, &cx->w1, rd->logical, rd->llen, 1, 1);
+  int rc = bl_shlex_words(cx->m, &cx->w1, rd->logical, rd->llen, 1, 1, cx->shpool);
   if (rc == BL_SHLEX_NOMEM) return -1;
   if (rc == BL_SHLEX_UNSURE) {
     rd->hd_status = BL_HD_UNSURE;

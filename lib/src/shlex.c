@@ -167,7 +167,8 @@ static void w_finish(sh *st, sh_words *w) {
   if (st->wbuf.len) w_emit(st, w);
 }
 
-static int stop_on(sh *st, uint32_t stop, int raw_escapes, bl_buf *res, sh_words *words);
+static int stop_on(sh *st, uint32_t stop, int raw_escapes, bl_buf *res, sh_words *words,
+                   bl_buf *tmp_buf);
 
 static int is_special_param(uint32_t c) {
   return c == '@' || c == '*' || c == '#' || c == '?' || c == '-' || c == '$' || c == '!' ||
@@ -250,7 +251,7 @@ static int process_dollar(sh *st, bl_buf *res) {
       break;
     }
     sh_words discard = {NULL, 0};
-    if (stop_on(st, '}', raw, &word, &discard)) break;
+    if (stop_on(st, '}', raw, &word, &discard, NULL)) break;
     put_str(st, res, "${", 2);
     put_str(st, res, name.p ? name.p : "", name.len);
     put_str(st, res, chs, nchs);
@@ -263,7 +264,8 @@ static int process_dollar(sh *st, bl_buf *res) {
     if (sh_peek(st) == '/') sh_next(st);
     bl_buf repl = {0};
     sh_words discard = {NULL, 0};
-    if (stop_on(st, '/', 1, &word, &discard) == 0 && stop_on(st, '}', 1, &repl, &discard) == 0) {
+    if (stop_on(st, '/', 1, &word, &discard, NULL) == 0 &&
+        stop_on(st, '}', 1, &repl, &discard, NULL) == 0) {
       put_str(st, res, "${", 2);
       put_str(st, res, name.p ? name.p : "", name.len);
       put_str(st, res, "/", 1);
@@ -345,11 +347,14 @@ static void possible_heredoc(sh *st, bl_buf *tmp) {
 }
 
 /* processStopOn. The escape character is always backslash here (BuildKit's heredoc lexer). */
-static int stop_on(sh *st, uint32_t stop, int raw_escapes, bl_buf *res, sh_words *words) {
+static int stop_on(sh *st, uint32_t stop, int raw_escapes, bl_buf *res, sh_words *words,
+                   bl_buf *tmp_buf) {
   int saved = st->raw_escapes;
   st->raw_escapes = raw_escapes;
   st->wbuf.len = 0; /* the shared buffer is reset by every scan, nested ones included */
-  bl_buf tmp = {0};
+  bl_buf local = {0};
+  bl_buf *tp = tmp_buf ? tmp_buf : &local; /* the caller's warm buffer at the top level */
+#define tmp (*tp)
   int rc = 0;
   for (;;) {
     if (st->status) { rc = -1; break; }
@@ -392,14 +397,15 @@ static int stop_on(sh *st, uint32_t stop, int raw_escapes, bl_buf *res, sh_words
   }
   if (rc == 0) w_finish(st, words);
 done:
-  bl_buf_free(st->m, &tmp);
+#undef tmp
+  bl_buf_free(st->m, &local);
   st->raw_escapes = saved;
   if (st->status) rc = -1;
   return rc;
 }
 
 int bl_shlex_words(const boxlint__mem *m, bl_words *out, const char *s, size_t n, int raw_quotes,
-                   int raw_escapes) {
+                   int raw_escapes, bl_buf pool[3]) {
   sh st;
   memset(&st, 0, sizeof st);
   st.m = m;
@@ -409,11 +415,11 @@ int bl_shlex_words(const boxlint__mem *m, bl_words *out, const char *s, size_t n
   st.raw_escapes = raw_escapes;
   out->text.len = 0;
   out->n = 0;
-  bl_buf res = {0};
+  pool[0].len = pool[1].len = pool[2].len = 0;
+  st.wbuf = pool[1];
   sh_words words = {out, 0};
-  stop_on(&st, SH_EOF, raw_escapes, &res, &words);
-  bl_buf_free(m, &res);
-  bl_buf_free(m, &st.wbuf);
+  stop_on(&st, SH_EOF, raw_escapes, &pool[0], &words, &pool[2]);
+  pool[1] = st.wbuf; /* keep the (possibly grown) buffer warm */
   if (st.status) {
     out->text.len = 0;
     out->n = 0;
