@@ -226,8 +226,15 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
       boxlint__diag_fix(ck->cx.r, d, ck->off_base + s, n, sug, sl, desc ? desc : "");
     }
   } else {
+    /* Quote the command up to where a credential could start ('=', ':', '@'): the hint must
+     * never repeat a secret. */
+    size_t q = c->kw_l;
+    while (q < rd->llen && q - c->kw_l < 60 && L[q] != '=' && L[q] != ':' && L[q] != '@' &&
+           L[q] != '\n')
+      q++;
+    while (q > c->kw_l + n && L[q - 1] == ' ') q--;
     bl_hint(ck, d, "did you forget RUN? Shell commands are written as: RUN %s%s",
-            bl_q(ck, kw, n), c->kw_l + n < rd->llen ? " ..." : "");
+            bl_q(ck, kw, q - c->kw_l), q < rd->llen ? " ..." : "");
     boxlint__diag_fix(ck->cx.r, d, ck->off_base + s, 0, "RUN ", 4, "insert RUN");
   }
 }
