@@ -248,7 +248,9 @@ def main():
     for b in [b"FROM ubuntu:24.04\n", b"# escape=`\nFROM x\n", b"\xef\xbb\xbf# syntax=docker/dockerfile:1\nFROM x\n",
               b"FROM x\nRUN a \\\n", b"FROM x\nRUN <<EOF\nbody\nEOF\n", b"FROM x\nRUN <<EOF\nbody\n",
               b"FROM x", b"# c\n", b"", b"FROM x\r\n", b"# escape=`\nFROM x\nRUN a `\n",
-              b"FROM x\nRUN <<-EOF\n\tbody\n\tEOF\n", b"FROM x\nONBUILD RUN <<EOF\nx\nEOF\n"]:
+              b"FROM x\nRUN <<-EOF\n\tbody\n\tEOF\n", b"FROM x\nONBUILD RUN <<EOF\nx\nEOF\n",
+              # appendable, but with an error of its own (a bad directive: fails closed)
+              b"# escape=\xa1\nFROM x\n", b"# escape=`\n# escape=\\\nFROM x\n"]:
         c.add("base", b)
 
     # 5. Policy entries: compile seeds (type line first), decide seeds (entries + destinations).
