@@ -13,7 +13,10 @@
  * `base + "\n".join(commands)` with boxlint_split_fragment. It must give the base's instruction
  * and then exactly one instruction per command, inside that command's bytes, with the keyword
  * boxlint reported for the command, never a denied keyword and never a denied ONBUILD trigger;
- * the split must not find an unterminated heredoc. */
+ * the split must not find an unterminated heredoc.
+ *
+ * Also: the byte rules (nul-byte, bare-cr, control-character, invalid-utf8) agree with a
+ * reference scan; every diagnostic and instruction keeps the report contract. */
 #include "fuzz_util.h"
 
 #define MAX_PIECES 160
@@ -82,6 +85,66 @@ static void soundness(boxlint_report *r, const boxlint_span *cmd, size_t n, char
   free(kw);
 }
 
+/* Length of the valid UTF-8 sequence at p[0..n) (RFC 3629: no overlongs, no surrogates,
+ * nothing above U+10FFFF), 0 when invalid. Written apart from the library's decoder. */
+static size_t utf8_len(const unsigned char *p, size_t n) {
+  unsigned char c = p[0];
+  size_t len;
+  unsigned char lo = 0x80, hi = 0xBF; /* the range of the second byte */
+  if (c >= 0xC2 && c <= 0xDF) len = 2;
+  else if (c == 0xE0) { len = 3; lo = 0xA0; }
+  else if (c == 0xED) { len = 3; hi = 0x9F; }
+  else if (c >= 0xE1 && c <= 0xEF) len = 3;
+  else if (c == 0xF0) { len = 4; lo = 0x90; }
+  else if (c == 0xF4) { len = 4; hi = 0x8F; }
+  else if (c >= 0xF1 && c <= 0xF3) len = 4;
+  else return 0;
+  if (n < len || p[1] < lo || p[1] > hi) return 0;
+  for (size_t i = 2; i < len; i++)
+    if (p[i] < 0x80 || p[i] > 0xBF) return 0;
+  return len;
+}
+
+/* The byte rules of DESIGN §2.1 by a reference scan: each kind is reported once per command,
+ * at its first byte, exactly when the command has one. */
+static void byte_rules(const boxlint_report *r, const boxlint_span *cmd, size_t n) {
+  static const char *const rules[4] = {"nul-byte", "bare-cr", "control-character",
+                                       "invalid-utf8"};
+  for (size_t c = 0; c < n; c++) {
+    const unsigned char *p = (const unsigned char *)cmd[c].ptr;
+    size_t len = cmd[c].len, want[4] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
+    for (size_t i = 0; i < len;) {
+      unsigned char b = p[i];
+      int k = -1;
+      size_t step = 1;
+      if (b == 0) k = 0;
+      else if (b == '\r') k = i + 1 < len && p[i + 1] == '\n' ? -1 : 1;
+      else if ((b < 0x20 && b != '\t' && b != '\n') || b == 0x7F) k = 2;
+      else if (b >= 0x80) {
+        step = utf8_len(p + i, len - i);
+        if (!step) { k = 3; step = 1; }
+      }
+      if (k >= 0 && want[k] == SIZE_MAX) want[k] = i;
+      i += step;
+    }
+    for (int k = 0; k < 4; k++) {
+      size_t got = SIZE_MAX, seen = 0;
+      for (size_t i = 0; i < boxlint_report_diag_count(r); i++) {
+        const boxlint_diag *d = boxlint_report_diag(r, i);
+        if (d->command != (int32_t)c || strcmp(d->rule, rules[k])) continue;
+        seen++;
+        got = d->offset;
+      }
+      if (seen > 1 || got != want[k]) {
+        fprintf(stderr, "command %zu: %s expected at %zu, reported %zu time(s), at %zu\n", c,
+                rules[k], want[k], seen, got);
+        fz_dump(r, "check");
+        fz_fail("byte rules disagree with the reference scan");
+      }
+    }
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 2) return 0;
   uint8_t bits = data[0], lim = data[1];
@@ -136,6 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   for (size_t i = 0; i < n; i++)
     fz_check_instruction(boxlint_report_instruction(r, i), cmd[i].len);
+  byte_rules(r, cmd, n);
 
   if (boxlint_report_count_at_least(r, BOXLINT_SEVERITY_ERROR) == 0) soundness(r, cmd, n, o.escape);
 
