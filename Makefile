@@ -11,7 +11,8 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 # -Werror in CI (CI=true), plain warnings at a desk.
 WERROR    := $(if $(filter true 1 yes,$(CI)),ON,OFF)
 
-# Debian packages the build and the tests need.
+# Debian packages the build and the tests need (node and npm, for the Node.js bindings' tests,
+# are checked as commands: they may come from another repository than Debian's).
 DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjansson-dev \
                 clang libclang-rt-dev python3
 
@@ -32,6 +33,8 @@ deps:
 	for p in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "boxlint: installing missing packages:$$missing"; \
 	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
