@@ -253,18 +253,26 @@ static size_t parse_words(const bl_check *ck, const char *L, size_t s, size_t e,
   pw_word w = {0, 0, SIZE_MAX};
   size_t pos = s, width = 0;
   uint32_t ch = 0;
-  /* Fast path: plain ASCII with no quote, escape or control byte splits at spaces and tabs. */
+  /* Fast path: printable ASCII without the escape character. Words split at spaces outside
+   * quotes; a raw word is never empty, so it always counts (a quoted "" is a blank word). */
   {
     size_t k = s;
-    while (k < e && p[k] >= 0x20 && p[k] < 0x7F && p[k] != '\'' && p[k] != '"' && p[k] != esc) k++;
+    while (k < e && p[k] >= 0x20 && p[k] < 0x7F && p[k] != esc) k++;
     if (k == e) {
       for (k = s; k < e;) {
         while (k < e && p[k] == ' ') k++;
         if (k == e) break;
         w.s = k;
         w.eq = SIZE_MAX;
-        while (k < e && p[k] != ' ') {
-          if (p[k] == '=' && w.eq == SIZE_MAX) w.eq = k;
+        unsigned char q = 0;
+        while (k < e && (q || p[k] != ' ')) {
+          unsigned char c = p[k];
+          if (q) {
+            if (c == q) q = 0;
+          } else if (c == '\'' || c == '"') {
+            q = c;
+          }
+          if (c == '=' && w.eq == SIZE_MAX) w.eq = k;
           k++;
         }
         w.e = k;
