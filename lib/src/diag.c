@@ -94,14 +94,19 @@ char *boxlint__rstrdup(boxlint_report *r, const char *p, size_t n) {
 }
 
 const char *boxlint__rvprintf(boxlint_report *r, const char *fmt, va_list ap) {
+  /* Most messages fit a stack buffer: format once, then copy; else format again to size. */
+  char stack[512];
   va_list ap2;
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
+  int n = vsnprintf(stack, sizeof stack, fmt, ap2);
   va_end(ap2);
   if (n < 0) return NULL;
   char *s = boxlint__ralloc(r, (size_t)n + 1);
   if (!s) return NULL;
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  if ((size_t)n < sizeof stack)
+    memcpy(s, stack, (size_t)n + 1);
+  else
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
   return s;
 }
 

@@ -107,6 +107,10 @@ boxlint_diag *bl_emit_sev(bl_check *ck, const char *rule, boxlint_severity sev, 
 
 void bl_hint(bl_check *ck, boxlint_diag *d, const char *fmt, ...) {
   if (!d) return;
+  if (!strchr(fmt, '%')) { /* a literal: static storage, nothing to format */
+    d->hint = fmt;
+    return;
+  }
   va_list ap;
   va_start(ap, fmt);
   d->hint = boxlint__rvprintf(ck->cx.r, fmt, ap);
