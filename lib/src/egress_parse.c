@@ -477,6 +477,9 @@ const char *boxlint__egress_parse(boxlint__entry *o, const char *s, size_t n, in
   if (s[dn - 1] == '.') dn--;
   const char *d = check_domain(s, dn, 253);
   if (d) return fail(o, d);
+  /* "ALL_TRAFFIC." would normalise to the text "all_traffic", which reads back as ALL_TRAFFIC:
+   * the keyword with a trailing dot is refused, not taken as a host name or as all traffic. */
+  if (!dest && dn < n && boxlint__ieq(s, dn, "all_traffic")) return fail(o, D_LABEL_SYNTAX);
   o->e.kind = BOXLINT_ENTRY_DOMAIN;
   put_lower(o, s, dn, 0);
   return NULL;
@@ -746,6 +749,11 @@ void boxlint__egress_describe(boxlint_report *r, boxlint_diag *d, const char *ra
   } else if (det == D_NAME_LONG) {
     msg = boxlint__rprintf(r, "%s: '%s' is longer than a host name can be (253 characters)",
                            where, q);
+  } else if (det == D_LABEL_SYNTAX && n == 12 && raw[11] == '.' &&
+             boxlint__ieq(raw, 11, "all_traffic")) {
+    msg = boxlint__rprintf(r, "%s: '%s' is ALL_TRAFFIC with a trailing dot, not a host name",
+                           where, q);
+    hint = "write ALL_TRAFFIC for all traffic";
   } else if (det == D_LABEL_SYNTAX) {
     msg = boxlint__rprintf(r,
                            "%s: '%s' is not a valid host name: labels take letters, digits, '-' "
