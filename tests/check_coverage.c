@@ -146,6 +146,47 @@ START_TEST(test_coverage_fuzz_policy_oom_messages) {
 }
 END_TEST
 
+/* policy_compile fuzzer, oracle (c) (crash-31623d81...): "ALL_TRAFFIC." was the domain
+ * "all_traffic", whose normalised text reads back as ALL_TRAFFIC. It is refused now; the
+ * keyword itself, other spellings and a wildcard keep their meaning, and every accepted
+ * entry's text re-parses to itself. */
+START_TEST(test_coverage_fuzz_all_traffic_trailing_dot) {
+  boxlint_policy_entry e, again;
+  static const char *const refused[] = {"ALL_TRAFFIC.", "all_traffic.", "All_Traffic."};
+  for (size_t i = 0; i < 3; i++) {
+    ck_assert_int_eq(boxlint_policy_entry_parse(&e, refused[i], 12), BOXLINT_ESYNTAX);
+    ck_assert_str_eq(e.detail, "label-syntax");
+  }
+  static const char *const ok[] = {"ALL_TRAFFIC", "all_traffic", "*.all_traffic",
+                                   "all_traffic.example", "all_traffics.", "_all_traffic."};
+  for (size_t i = 0; i < 6; i++) {
+    ck_assert_int_eq(boxlint_policy_entry_parse(&e, ok[i], strlen(ok[i])), BOXLINT_OK);
+    ck_assert_int_eq(boxlint_policy_entry_parse(&again, e.text, e.text_len), BOXLINT_OK);
+    ck_assert_str_eq(again.text, e.text);
+    ck_assert_int_eq(again.kind, e.kind);
+  }
+  /* In a policy: one error, the message says what it is. */
+  static const boxlint_span allow[] = {SP("pypi.org")};
+  static const boxlint_span deny[] = {SP("ALL_TRAFFIC.")};
+  boxlint_policy_spec spec = {SP("filtered"), allow, 1, deny, 1};
+  boxlint_policy *p = NULL;
+  ck_assert_int_eq(boxlint_policy_new(&p, R, &spec, NULL, NULL), BOXLINT_ESYNTAX);
+  ck_assert(has_rule("invalid-policy-entry"));
+  const boxlint_diag *d = boxlint_report_diag(R, 0);
+  ck_assert_ptr_nonnull(strstr(d->message, "trailing dot"));
+  ck_assert_str_eq(d->hint, "write ALL_TRAFFIC for all traffic");
+  /* A destination host spelled so is just a host name. */
+  static const boxlint_span deny2[] = {SP("ALL_TRAFFIC")};
+  spec.deny_out = deny2;
+  boxlint_report_clear(R);
+  ck_assert_int_eq(boxlint_policy_new(&p, R, &spec, NULL, NULL), BOXLINT_OK);
+  boxlint_decision dec;
+  ck_assert_int_eq(boxlint_policy_decide(&dec, p, "all_traffic.", 12, NULL, 0), BOXLINT_OK);
+  ck_assert_int_eq(dec.verdict, BOXLINT_VERDICT_DENY);
+  boxlint_policy_free(p);
+}
+END_TEST
+
 /*==============================================================================================
  * MARK: API edges (paths the corpus replay cannot reach)
  *============================================================================================*/
@@ -385,6 +426,7 @@ static Suite *coverage_suite(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_coverage_fuzz_heredoc_after_unterminated);
   tcase_add_test(tc, test_coverage_fuzz_policy_oom_messages);
+  tcase_add_test(tc, test_coverage_fuzz_all_traffic_trailing_dot);
   suite_add_tcase(s, tc);
   tc = tcase_create("api");
   tcase_add_checked_fixture(tc, setup, teardown);
