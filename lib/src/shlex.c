@@ -77,6 +77,11 @@ static uint32_t sh_peek_w(sh *st, size_t *w) {
     *w = 0;
     return SH_EOF;
   }
+  unsigned char b = st->s[st->pos];
+  if (b && b < 0x80) { /* ASCII: no decoding */
+    *w = 1;
+    return b;
+  }
   uint32_t c;
   size_t l = boxlint__utf8_decode(st->s + st->pos, st->n - st->pos, &c);
   if (!l || c == 0 || c == 0xFEFF) {
@@ -143,7 +148,7 @@ static void w_raw_char(sh *st, sh_words *w, uint32_t c) {
   w->in_word = 1;
 }
 static void w_char(sh *st, sh_words *w, uint32_t c) {
-  if (bl_is_space_rune(c)) {
+  if (c < 0x80 ? (c == ' ' || (c >= 0x09 && c <= 0x0D)) : bl_is_space_rune(c)) {
     if (w->in_word && st->wbuf.len) w_emit(st, w);
   } else {
     w_raw_char(st, w, c);
