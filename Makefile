@@ -48,9 +48,9 @@ build: deps
 
 run: build
 	@echo "== boxlint examples/template.json"
-	-$(BUILD_DIR)/cli/boxlint examples/template.json
-	@echo "== boxlint examples/bad-template.json (exit code 1 expected)"
-	-$(BUILD_DIR)/cli/boxlint examples/bad-template.json
+	@$(BUILD_DIR)/cli/boxlint examples/template.json; echo "exit code $$? (0: the template is accepted)"
+	@echo "== boxlint examples/bad-template.json"
+	@$(BUILD_DIR)/cli/boxlint examples/bad-template.json; echo "exit code $$? (1: findings)"
 
 test: deps
 	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DBOXLINT_SANITIZER=address,undefined \
