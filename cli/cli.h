@@ -60,6 +60,8 @@ void cli_configs_free(cli *c);
 /* output.c */
 boxlint_severity cli_severity(const unit *u, const boxlint_diag *d);
 void cli_position(const unit *u, const boxlint_diag *d, fpos *p);
+/* One diagnostic as DESIGN §5's JSON object; `u` NULL: no file to take positions from. */
+json_t *cli_diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev);
 void cli_emit_unit(cli *c, const unit *u);
 void cli_begin(cli *c);
 void cli_finish(cli *c);

@@ -127,7 +127,7 @@ static void text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_seve
 
 static json_t *jint_or_null(int has, json_int_t v) { return has ? json_integer(v) : json_null(); }
 
-static json_t *diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev) {
+json_t *cli_diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev) {
   json_t *o = json_object();
   json_object_set_new(o, "rule", json_string(d->rule));
   json_object_set_new(o, "severity", json_string(boxlint_severity_str(sev)));
@@ -141,8 +141,8 @@ static json_t *diag_json(const unit *u, const boxlint_diag *d, boxlint_severity 
     json_object_set_new(o, "offset", json_integer((json_int_t)d->offset));
   } else {
     /* A field's finding: its position in the file, when there is a file. */
-    fpos p;
-    cli_position(u, d, &p);
+    fpos p = {0, 0, 0, 0, 0, 0, 0};
+    if (u) cli_position(u, d, &p);
     json_object_set_new(o, "line", jint_or_null(p.has, p.line));
     json_object_set_new(o, "column", jint_or_null(p.has, p.col));
     json_object_set_new(o, "end_line", jint_or_null(p.has, p.end_line));
@@ -396,7 +396,7 @@ void cli_emit_unit(cli *c, const unit *u) {
       if (sev >= c->fail_on && c->worst < EXIT_FINDINGS) c->worst = EXIT_FINDINGS;
       switch (c->format) {
       case FMT_TEXT: text_diag(c, u, d, sev, &sec); break;
-      case FMT_JSON: json_array_append_new(diags, diag_json(u, d, sev)); break;
+      case FMT_JSON: json_array_append_new(diags, cli_diag_json(u, d, sev)); break;
       case FMT_SARIF: sarif_diag(c, u, d, sev); break;
       case FMT_GITHUB: github_diag(c, u, d, sev); break;
       }

@@ -226,34 +226,9 @@ static void pol_unknown_fields(pol_cli *c, json_t *np) {
  * MARK: Output
  *============================================================================================*/
 
-static json_t *pol_diag_json(const boxlint_diag *d) {
-  json_t *o = json_object();
-  json_object_set_new(o, "rule", json_string(d->rule));
-  json_object_set_new(o, "severity", json_string(boxlint_severity_str(d->severity)));
-  json_object_set_new(o, "path", d->path ? json_string(d->path) : json_null());
-  json_object_set_new(o, "command", json_null());
-  json_object_set_new(o, "line", json_null());
-  json_object_set_new(o, "column", json_null());
-  json_object_set_new(o, "end_line", json_null());
-  json_object_set_new(o, "end_column", json_null());
-  json_object_set_new(o, "offset", json_null());
-  json_object_set_new(o, "message", json_string(d->message));
-  json_object_set_new(o, "hint", d->hint ? json_string(d->hint) : json_null());
-  if (d->fix) {
-    /* Policy fixes are list-relative: insert `replacement` into the list the description names
-     * at index `offset`. */
-    json_t *f = json_object();
-    json_object_set_new(f, "description", json_string(d->fix->description));
-    json_object_set_new(f, "offset", json_integer((json_int_t)d->fix->offset));
-    json_object_set_new(f, "length", json_integer((json_int_t)d->fix->length));
-    json_object_set_new(f, "replacement", json_stringn(d->fix->text, d->fix->text_len));
-    json_object_set_new(o, "fix", f);
-  } else {
-    json_object_set_new(o, "fix", json_null());
-  }
-  json_object_set_new(o, "detail", d->detail ? json_string(d->detail) : json_null());
-  return o;
-}
+/* Policy fixes are list-relative: insert `replacement` into the list the description names at
+ * index `offset`. */
+static json_t *pol_diag_json(const boxlint_diag *d) { return cli_diag_json(NULL, d, d->severity); }
 
 static json_t *pol_finding_json(const pol_finding *f) {
   boxlint_diag d;
