@@ -595,17 +595,24 @@ static int options_ok(const boxlint_options *o) {
          o->cpu_min <= o->cpu_max && o->memory_min <= o->memory_max;
 }
 
+/* Options (NULL: the defaults, in *def), their validation, and the check's context. */
+static boxlint_status begin(bl_check *ck, boxlint_report *report, const boxlint_options **opts,
+                            boxlint_options *def) {
+  if (!*opts) {
+    boxlint_options_init(def);
+    *opts = def;
+  }
+  if (!options_ok(*opts)) return BOXLINT_EINVAL;
+  return ctx_init(ck, report, *opts) ? BOXLINT_ENOMEM : BOXLINT_OK;
+}
+
 boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span *commands,
                                       size_t ncommands, const boxlint_options *opts) {
   boxlint_options def;
-  if (!report || (ncommands && !commands)) return BOXLINT_EINVAL;
-  if (!opts) {
-    boxlint_options_init(&def);
-    opts = &def;
-  }
-  if (!options_ok(opts)) return BOXLINT_EINVAL;
   bl_check ck;
-  if (ctx_init(&ck, report, opts)) return BOXLINT_ENOMEM;
+  if (!report || (ncommands && !commands)) return BOXLINT_EINVAL;
+  boxlint_status st = begin(&ck, report, &opts, &def);
+  if (st != BOXLINT_OK) return st;
   size_t first = report->ndiags;
   report->ninstrs = 0;
   int rc = 0;
@@ -745,14 +752,10 @@ static void apply_suppression(bl_check *ck, size_t cs, size_t ce, int32_t comman
 static boxlint_status fragment(boxlint_report *report, const char *buf, size_t len,
                                const boxlint_options *opts, int check) {
   boxlint_options def;
-  if (!report || (len && !buf)) return BOXLINT_EINVAL;
-  if (!opts) {
-    boxlint_options_init(&def);
-    opts = &def;
-  }
-  if (!options_ok(opts)) return BOXLINT_EINVAL;
   bl_check ck;
-  if (ctx_init(&ck, report, opts)) return BOXLINT_ENOMEM;
+  if (!report || (len && !buf)) return BOXLINT_EINVAL;
+  boxlint_status st = begin(&ck, report, &opts, &def);
+  if (st != BOXLINT_OK) return st;
   size_t first = report->ndiags;
   report->ninstrs = 0;
   ck.cx.buf = (const unsigned char *)(buf ? buf : "");
