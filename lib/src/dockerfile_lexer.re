@@ -228,9 +228,9 @@ static int push_seg(bl_ctx *cx, bl_buf *lb, size_t p, size_t n) {
 }
 
 size_t bl_logical_to_input(const bl_ctx *cx, const bl_read *rd, size_t l) {
-  const bl_seg *s = cx->segs + rd->seg0;
   size_t lo = 0, hi = rd->nsegs;
-  if (!hi) return rd->first;
+  if (!hi) return rd->first; /* (no segment: cx->segs may still be NULL) */
+  const bl_seg *s = cx->segs + rd->seg0;
   while (hi - lo > 1) {
     size_t mid = lo + (hi - lo) / 2;
     if (s[mid].l <= l) lo = mid; else hi = mid;
