@@ -52,7 +52,13 @@ static void check_name(boxlint_report *r, boxlint_span name) {
   const char *q = boxlint__quote(r, name.ptr, name.len, 80);
   d->message = boxlint__rprintf(r, "template name \"%s\" %s", q ? q : "", why);
   if (!d->message) d->message = "";
-  if (bad != SIZE_MAX) d->offset = bad;
+  if (bad != SIZE_MAX) {
+    /* The offending character, into the name (a whole UTF-8 sequence when it is one). */
+    uint32_t cp;
+    size_t l = boxlint__utf8_decode((const unsigned char *)name.ptr + bad, name.len - bad, &cp);
+    d->offset = bad;
+    d->end_offset = bad + (l ? l : 1);
+  }
   const char *slug = slugify(r, name.ptr, name.len);
   if (slug) {
     d->hint = boxlint__rprintf(r, "did you mean \"%s\"?", slug);
