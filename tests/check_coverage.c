@@ -187,6 +187,48 @@ START_TEST(test_coverage_fuzz_all_traffic_trailing_dot) {
 }
 END_TEST
 
+/* config fuzzer (crash-99cdb3ea...): a user rule whose pattern matches the empty logical line of
+ * "\\" mapped its match back to the input with NULL + 0 (UBSan, clang): the reader had pushed
+ * no segment, so the segment array was still NULL. */
+START_TEST(test_coverage_fuzz_user_rule_empty_logical_line) {
+  boxlint_user_rule u = {SP("m"), BOXLINT_SEVERITY_WARNING, BOXLINT_KW_NONE, SP(""), SP("")};
+  ck_assert_int_eq(boxlint_config_add_rule(C, &u, NULL), BOXLINT_OK);
+  boxlint_report_free(R); /* a fresh report: no scratch segments yet */
+  ck_assert_int_eq(boxlint_report_new(&R, NULL), BOXLINT_OK);
+  CHECK1("\\", C);
+  ck_assert(has_rule("dangling-continuation"));
+}
+END_TEST
+
+/* template fuzzer (crash-b10ab9d8...): invalid-name set the offset of the bad character but left
+ * end_offset 0, an end before the start. The range now covers the character. */
+START_TEST(test_coverage_fuzz_invalid_name_range) {
+  static const boxlint_span cmds[] = {SP("RUN true")};
+  boxlint_template t;
+  memset(&t, 0, sizeof t);
+  t.has_name = t.has_commands = 1;
+  t.commands = cmds;
+  t.ncommands = 1;
+  t.cpu_count.present = t.cpu_count.is_integer = 1;
+  t.cpu_count.value = 2;
+  t.memory_mb.present = t.memory_mb.is_integer = 1;
+  t.memory_mb.value = 1024;
+  static const struct { const char *name; size_t off, end; } cases[] = {
+      {"m&", 1, 2}, {"my-t\xc3\xa9mplate", 4, 6}, {"ab\xff", 2, 3}};
+  for (size_t i = 0; i < 3; i++) {
+    t.name.ptr = cases[i].name;
+    t.name.len = strlen(cases[i].name);
+    boxlint_report_clear(R);
+    ck_assert_int_eq(boxlint_check_template(R, &t, NULL), BOXLINT_OK);
+    ck_assert_uint_eq(boxlint_report_diag_count(R), 1);
+    const boxlint_diag *d = boxlint_report_diag(R, 0);
+    ck_assert_str_eq(d->rule, "invalid-name");
+    ck_assert_uint_eq(d->offset, cases[i].off);
+    ck_assert_uint_eq(d->end_offset, cases[i].end);
+  }
+}
+END_TEST
+
 /*==============================================================================================
  * MARK: API edges (paths the corpus replay cannot reach)
  *============================================================================================*/
@@ -427,6 +469,8 @@ static Suite *coverage_suite(void) {
   tcase_add_test(tc, test_coverage_fuzz_heredoc_after_unterminated);
   tcase_add_test(tc, test_coverage_fuzz_policy_oom_messages);
   tcase_add_test(tc, test_coverage_fuzz_all_traffic_trailing_dot);
+  tcase_add_test(tc, test_coverage_fuzz_user_rule_empty_logical_line);
+  tcase_add_test(tc, test_coverage_fuzz_invalid_name_range);
   suite_add_tcase(s, tc);
   tc = tcase_create("api");
   tcase_add_checked_fixture(tc, setup, teardown);
