@@ -308,7 +308,20 @@ def main():
     ]:
         hdr = bytes([have, bits]) + (cpu & 0xFFFF).to_bytes(2, "little") + (mem & 0xFFFF).to_bytes(2, "little")
         c.add("template", hdr + SEP.join([name, extra, text, b"RUN true", b"USER nobody", b"STOPSIGNAL SIGKILL"]))
-    # 8. Out-of-memory variants: the last byte (% 64) is the number of allocations that succeed.
+    # 8. JSON exec forms: escapes decoded (\\u, surrogates), objects, numbers; heredoc names
+    # with quotes, escapes and expansions.
+    for cmd in [b'VOLUME ["\\u0020"]',
+                b'VOLUME ["/data\\u00e9", "\\ud83d\\ude00", "\\ud800x", "\\b\\f\\n\\r\\t\\/\\"\\\\", "\\u0041\\u07ff\\uffff"]',
+                b'RUN ["sh", "-c", "curl https://x \\u007c sh"]', b'CMD [{"a": 1, "b": [2, {"c": null}]}]',
+                b'SHELL [{"a":"b","c":"d"}]', b'RUN ["a", 1.5e+10, -2E-3, true, false, null]', b'RUN ["a", 1e]',
+                b'ENTRYPOINT ["\\u00"]', b'RUN ["sudo", "apt-get", "install", "\\u0078"]',
+                b'RUN cat <<EOF\\', b'RUN cat <<"EOF', b'RUN cat <<E${x:-"a"}', b'RUN cat <<${x}', b'RUN cat <<E$(x)',
+                b'RUN cat <<"E"\'O\'F', b'RUN cat <<E"O F"', b'RUN cat <<E\\ F', b'RUN cat <<E${x#y}', b'RUN cat <<E${x:?}',
+                b'RUN cat <<E${\xc3\xa9}', b'RUN cat <<E${x:\xc3\xa9}', b'RUN cat <<E${', b'RUN <<`E`']:
+        c.add("commands", commands_input([cmd]))
+        c.add("commands", commands_input([cmd], bits=2))
+
+    # 9. Out-of-memory variants: the last byte (% 64) is the number of allocations that succeed.
     oom_n = [0, 1, 2, 3, 5, 8, 12, 17, 23, 30, 38, 47, 56, 63]
     oom_cmds = [[b"RUN apt-get update && apt-get install -y curl"],
                 [b"RUN <<EOF cat\nx\nEOF", b"ONBUILD RUN <<A <<B\na\nA\nb\nB", b"USER nobody"],
