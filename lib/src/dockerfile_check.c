@@ -260,8 +260,13 @@ static void denied(bl_check *ck, const bl_read *rd, const bl_cmdline *c, int tri
            "need with RUN (apt-get, pip, curl)";
     break;
   case BOXLINT_KW_COPY:
-  case BOXLINT_KW_ADD:
     why = "templates are built without a build context, so there is nothing to copy";
+    hint = "write small files with a heredoc in RUN (RUN <<EOF > /path/file ... EOF) and fetch "
+           "hosted files with RUN curl -fsSL <url> -o /path/file";
+    break;
+  case BOXLINT_KW_ADD:
+    why = "templates are built without a build context, and ADD's downloads and archive "
+          "unpacking are done more visibly in RUN";
     hint = "write small files with a heredoc in RUN (RUN <<EOF > /path/file ... EOF) and fetch "
            "hosted files with RUN curl -fsSL <url> -o /path/file";
     break;
