@@ -1733,6 +1733,37 @@ END_TEST
 
 /*==============================================================================================*/
 
+/* BuildKit's scanner rejects a physical line of 64 KiB or more; with the command limit raised,
+ * boxlint still reports it (rule command-too-long, at the line), and not a line of 65535. */
+START_TEST(test_rules_line_64k) {
+  static char buf[70010];
+  boxlint_options o;
+  boxlint_options_init(&o);
+  o.max_command_bytes = 0; /* no command limit: only the line limit applies */
+  for (size_t len = 65535; len <= 65536; len++) {
+    memcpy(buf, "RUN echo ", 9);
+    memset(buf + 9, 'a', len - 9);
+    boxlint_span sp = {buf, len};
+    boxlint_report *r;
+    ck_assert_int_eq(boxlint_report_new(&r, NULL), BOXLINT_OK);
+    ck_assert_int_eq(boxlint_check_commands(r, &sp, 1, &o), BOXLINT_OK);
+    size_t n = boxlint_report_diag_count(r);
+    if (len == 65535) {
+      ck_assert_uint_eq(n, 0);
+    } else {
+      ck_assert_uint_eq(n, 1);
+      const boxlint_diag *d = boxlint_report_diag(r, 0);
+      ck_assert_str_eq(d->rule, "command-too-long");
+      ck_assert_int_eq(d->command, 0);
+      ck_assert_uint_eq(d->line, 1);
+      ck_assert_uint_eq(d->column, 1);
+      ck_assert_ptr_nonnull(strstr(d->message, "a line of 65536 bytes"));
+    }
+    boxlint_report_free(r);
+  }
+}
+END_TEST
+
 static Suite *rules_suite(void) {
   Suite *s = suite_create("check_rules");
   TCase *tc;
@@ -1756,6 +1787,7 @@ static Suite *rules_suite(void) {
   suite_add_tcase(s, tc);
 
   tc = tcase_create("limits");
+  tcase_add_test(tc, test_rules_line_64k);
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_empty_command);
   tcase_add_test(tc, test_empty_close_cases);

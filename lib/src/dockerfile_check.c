@@ -473,6 +473,21 @@ static int check_command(bl_check *ck, boxlint_instruction *in) {
     bl_hint(ck, d, "split it into several commands, or fetch a script with RUN curl -fsSL "
                    "<url> | sh");
   }
+  /* BuildKit's scanner refuses a physical line of 64 KiB or more (bufio.MaxScanTokenSize). */
+  if (ck->cx.len >= 65536) {
+    for (size_t pos = 0, next; pos < ck->cx.len; pos = next) {
+      const unsigned char *lf = memchr(ck->cx.buf + pos, '\n', ck->cx.len - pos);
+      next = lf ? (size_t)(lf - ck->cx.buf) + 1 : ck->cx.len;
+      size_t line = next - pos - (lf != NULL);
+      if (line >= 65536) {
+        boxlint_diag *d = bl_emit(ck, BL_R_TOO_LONG, pos, pos + 1,
+                                  "a line of %zu bytes: BuildKit rejects the whole Dockerfile when "
+                                  "a line reaches 64 KiB", line);
+        bl_hint(ck, d, "split the line with line continuations");
+        break;
+      }
+    }
+  }
   if (bl_read_instruction(&ck->cx, 0, 1, &rd)) return -1;
   if (!rd.found || (!rd.cmd.kw_n && !rd.dangling)) {
     int comment = 0;
