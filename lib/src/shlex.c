@@ -105,6 +105,7 @@ static uint32_t sh_next(sh *st) {
 }
 
 static void put_rune(sh *st, bl_buf *b, uint32_t c) {
+  if (!b) return; /* the top-level result is not needed: only the words are */
   if (c < 0x80 && b->len + 2 <= b->cap) { /* common case: room for the byte and the NUL */
     b->p[b->len++] = (char)c;
     b->p[b->len] = 0;
@@ -124,6 +125,7 @@ static void put_rune(sh *st, bl_buf *b, uint32_t c) {
   if (bl_buf_put(st->m, b, u, l)) sh_fail(st, BL_SHLEX_NOMEM);
 }
 static void put_str(sh *st, bl_buf *b, const char *p, size_t n) {
+  if (!b) return;
   if (bl_buf_put(st->m, b, p, n)) sh_fail(st, BL_SHLEX_NOMEM);
 }
 
@@ -423,7 +425,7 @@ int bl_shlex_words(const boxlint__mem *m, bl_words *out, const char *s, size_t n
   pool[0].len = pool[1].len = pool[2].len = 0;
   st.wbuf = pool[1];
   sh_words words = {out, 0};
-  stop_on(&st, SH_EOF, raw_escapes, &pool[0], &words, &pool[2]);
+  stop_on(&st, SH_EOF, raw_escapes, NULL, &words, &pool[2]);
   pool[1] = st.wbuf; /* keep the (possibly grown) buffer warm */
   if (st.status) {
     out->text.len = 0;
