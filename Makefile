@@ -95,9 +95,9 @@ coverage: deps
 	@echo "== coverage of the hand-written library (lib/): branches"
 	@gcovr -a $(COV_DIR)/coverage.json --filter lib/ --txt --branches
 	@echo "== summary, hand-written library (lib/src, lib/include)"
-	@gcovr -a $(COV_DIR)/coverage.json --filter lib/ --print-summary --txt /dev/null
+	@gcovr -a $(COV_DIR)/coverage.json --filter lib/ --print-summary --txt $(COV_DIR)/coverage-summary.txt
 	@echo "== summary, generated lexer ($(COV_DIR)/lib/dockerfile_lexer.c)"
-	@gcovr -a $(COV_DIR)/coverage.json --filter '$(COV_DIR)/lib/' --print-summary --txt /dev/null
+	@gcovr -a $(COV_DIR)/coverage.json --filter '$(COV_DIR)/lib/' --print-summary --txt $(COV_DIR)/coverage-summary.txt
 
 # Benchmarks (not tests): boxlint against a ceiling in the same run, then against the peers.
 bench: build
