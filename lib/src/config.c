@@ -143,7 +143,8 @@ boxlint_status boxlint_config_add_rule(boxlint_config *c, const boxlint_user_rul
   pcre2_code *code = pcre2_compile((PCRE2_SPTR)r->pattern.ptr, r->pattern.len, PCRE2_UTF, &ec, &eo,
                                    c->cctx);
   if (!code) {
-    if (ec == PCRE2_ERROR_NOMEMORY) return fail(err, BOXLINT_ENOMEM, 0, "out of memory%.*s", "", 0);
+    if (ec == PCRE2_ERROR_HEAP_FAILED || ec == PCRE2_ERROR_NOMEMORY)
+      return fail(err, BOXLINT_ENOMEM, 0, "out of memory%.*s", "", 0);
     if (err) {
       PCRE2_UCHAR msg[120];
       pcre2_get_error_message(ec, msg, sizeof msg);
