@@ -11,6 +11,21 @@ typedef struct boxlint__u128 {
   uint64_t hi, lo;
 } boxlint__u128;
 
+/* The low `hbits` bits set: the host part of a prefix of (width - hbits) bits. */
+static inline boxlint__u128 boxlint__u128_hostmask(unsigned hbits) {
+  boxlint__u128 m;
+  if (hbits >= 128) {
+    m.hi = m.lo = UINT64_MAX;
+  } else if (hbits >= 64) {
+    m.lo = UINT64_MAX;
+    m.hi = hbits == 64 ? 0 : UINT64_MAX >> (128 - hbits);
+  } else {
+    m.hi = 0;
+    m.lo = hbits == 0 ? 0 : UINT64_MAX >> (64 - hbits);
+  }
+  return m;
+}
+
 /* One parsed entry or destination, with what the messages and the tables need. */
 typedef struct boxlint__entry {
   boxlint_policy_entry e;

@@ -28,19 +28,6 @@ static boxlint__u128 u_inc(boxlint__u128 a) {
   if (!a.lo) a.hi++;
   return a;
 }
-static boxlint__u128 u_hostmask(unsigned hbits) {
-  boxlint__u128 m;
-  if (hbits >= 128) {
-    m.hi = m.lo = UINT64_MAX;
-  } else if (hbits >= 64) {
-    m.lo = UINT64_MAX;
-    m.hi = hbits == 64 ? 0 : UINT64_MAX >> (128 - hbits);
-  } else {
-    m.hi = 0;
-    m.lo = hbits == 0 ? 0 : UINT64_MAX >> (64 - hbits);
-  }
-  return m;
-}
 static boxlint__u128 fam_max(size_t f) {
   boxlint__u128 m;
   m.hi = f ? UINT64_MAX : 0;
@@ -285,7 +272,7 @@ boxlint_status boxlint__policy_build(boxlint_policy *p, boxlint__segs outer[2][2
           v[m].plen = 0;
         } else if ((e->kind == BOXLINT_ENTRY_ADDRESS || e->kind == BOXLINT_ENTRY_CIDR) &&
                    e->family == (f ? 6 : 4)) {
-          boxlint__u128 hm = u_hostmask(width - e->plen);
+          boxlint__u128 hm = boxlint__u128_hostmask(width - e->plen);
           v[m].lo = e->addr;
           v[m].hi.hi = e->addr.hi | hm.hi;
           v[m].hi.lo = e->addr.lo | hm.lo;
@@ -554,7 +541,7 @@ boxlint_status boxlint__policy_decide_linear(boxlint_decision *out, const boxlin
       case BOXLINT_ENTRY_CIDR: {
         m.narrow[l] = 1;
         if (!d.has_addr || (e->family == 6) != (d.fam == 1)) break;
-        boxlint__u128 hm = u_hostmask((e->family == 6 ? 128u : 32u) - e->plen);
+        boxlint__u128 hm = boxlint__u128_hostmask((e->family == 6 ? 128u : 32u) - e->plen);
         if ((d.addr.hi & ~hm.hi) == e->addr.hi && (d.addr.lo & ~hm.lo) == e->addr.lo &&
             e->plen + 1 > best_ip) {
           best_ip = e->plen + 1;

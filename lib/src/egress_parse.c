@@ -172,19 +172,6 @@ static size_t fmt_ipv6(char *b, boxlint__u128 a) {
   return o;
 }
 
-static boxlint__u128 hostmask(unsigned hbits) {
-  boxlint__u128 m;
-  if (hbits >= 128) {
-    m.hi = m.lo = UINT64_MAX;
-  } else if (hbits >= 64) {
-    m.lo = UINT64_MAX;
-    m.hi = hbits == 64 ? 0 : UINT64_MAX >> (128 - hbits);
-  } else {
-    m.hi = 0;
-    m.lo = hbits == 0 ? 0 : UINT64_MAX >> (64 - hbits);
-  }
-  return m;
-}
 
 /* Strict dotted quad (ABNF ipv4 of the semantics doc). The first reason found, in this order:
  * non-decimal part, empty part, leading zero, fewer than four parts, more than four (a name with
@@ -376,7 +363,7 @@ static const char *parse_ip(boxlint__entry *o, const char *s, size_t n, size_t s
     a.lo &= 0xffffffffu;
     o->raw = a;
   }
-  boxlint__u128 hm = hostmask(width - plen);
+  boxlint__u128 hm = boxlint__u128_hostmask(width - plen);
   if ((a.hi & hm.hi) || (a.lo & hm.lo)) return fail(o, D_HOSTBITS);
   o->addr = a;
   int zero = !a.hi && !a.lo;
@@ -722,7 +709,7 @@ void boxlint__egress_describe(boxlint_report *r, boxlint_diag *d, const char *ra
     msg = boxlint__rprintf(r, "%s: '%s' has host bits set beyond the /%u prefix", where, q,
                            pe->e.prefix_len);
     unsigned width = pe->e.family == 6 ? 128u : 32u;
-    boxlint__u128 hm = hostmask(width - pe->e.prefix_len), net = pe->raw;
+    boxlint__u128 hm = boxlint__u128_hostmask(width - pe->e.prefix_len), net = pe->raw;
     net.hi &= ~hm.hi;
     net.lo &= ~hm.lo;
     if (pe->e.family == 6) {
@@ -950,7 +937,7 @@ static int find_dups(vctx *c, int l) {
 static size_t fam_ix(const boxlint__pentry *e) { return e->family == 6 ? 1 : 0; }
 
 static boxlint__u128 pe_last(const boxlint__pentry *e) {
-  boxlint__u128 hm = hostmask((e->family == 6 ? 128u : 32u) - e->plen), x = e->addr;
+  boxlint__u128 hm = boxlint__u128_hostmask((e->family == 6 ? 128u : 32u) - e->plen), x = e->addr;
   x.hi |= hm.hi;
   x.lo |= hm.lo;
   return x;
