@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "boxlint/boxlint.h"
+#include "guard_page.h"
 
 /*==============================================================================================
  * Helpers
@@ -159,32 +160,6 @@ static const boxlint_diag *expect_at(int at, const char *rule, int32_t cmd, uint
     ck_assert_uint_eq(nerrors(), 0);                                                              \
   } while (0)
 
-/* ---- Guard page ------------------------------------------------------------------------- */
-
-typedef struct guarded {
-  char *p;
-  void *base;
-  size_t maplen;
-} guarded;
-
-static guarded guard(const char *src, size_t n) {
-  long pg = sysconf(_SC_PAGESIZE);
-  ck_assert(pg > 0);
-  size_t page = (size_t)pg;
-  size_t data = (n + page - 1) / page * page;
-  if (data == 0) data = page;
-  guarded g;
-  g.maplen = data + page;
-  g.base = mmap(NULL, g.maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ck_assert(g.base != MAP_FAILED);
-  char *gp = (char *)g.base + data;
-  ck_assert_int_eq(mprotect(gp, page, PROT_NONE), 0);
-  g.p = gp - n;
-  if (n) memcpy(g.p, src, n);
-  ck_assert_int_eq(mprotect(g.base, data, PROT_READ), 0);
-  return g;
-}
-static void unguard(guarded *g) { munmap(g->base, g->maplen); }
 
 /*==============================================================================================
  * Splitting: instructions, lines, continuations, comments (§2, §3, §4)

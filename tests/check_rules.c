@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "boxlint/boxlint.h"
+#include "guard_page.h"
 
 /*==============================================================================================
  * Helpers
@@ -159,32 +160,6 @@ static void expect_count_at(int at, size_t n) {
     EXPECT_CLEAN();                                                                               \
   } while (0)
 
-/* ---- Guard page: the input ends right before an unreadable page ------------------------- */
-
-typedef struct guarded {
-  char *p;     /* the copy: p[n] is on the PROT_NONE page */
-  void *base;
-  size_t maplen;
-} guarded;
-
-static guarded guard(const char *src, size_t n) {
-  long pg = sysconf(_SC_PAGESIZE);
-  ck_assert(pg > 0);
-  size_t page = (size_t)pg;
-  size_t data = (n + page - 1) / page * page;
-  if (data == 0) data = page;
-  guarded g;
-  g.maplen = data + page;
-  g.base = mmap(NULL, g.maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ck_assert(g.base != MAP_FAILED);
-  char *guard_page = (char *)g.base + data;
-  ck_assert_int_eq(mprotect(guard_page, page, PROT_NONE), 0);
-  g.p = guard_page - n;
-  if (n) memcpy(g.p, src, n);
-  ck_assert_int_eq(mprotect(g.base, data, PROT_READ), 0); /* and read-only: never written */
-  return g;
-}
-static void unguard(guarded *g) { munmap(g->base, g->maplen); }
 
 #define GUARD1(lit, gvar)                                                                         \
   do {                                                                                            \
