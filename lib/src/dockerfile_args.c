@@ -255,32 +255,35 @@ static size_t parse_words(const bl_check *ck, const char *L, size_t s, size_t e,
   uint32_t ch = 0;
   /* Fast path: printable ASCII without the escape character. Words split at spaces outside
    * quotes; a raw word is never empty, so it always counts (a quoted "" is a blank word). */
-  {
-    size_t k = s;
-    while (k < e && p[k] >= 0x20 && p[k] < 0x7F && p[k] != esc) k++;
-    if (k == e) {
-      for (k = s; k < e;) {
-        while (k < e && p[k] == ' ') k++;
-        if (k == e) break;
-        w.s = k;
-        w.eq = SIZE_MAX;
-        unsigned char q = 0;
-        while (k < e && (q || p[k] != ' ')) {
-          unsigned char c = p[k];
-          if (q) {
-            if (c == q) q = 0;
-          } else if (c == '\'' || c == '"') {
-            q = c;
-          }
-          if (c == '=' && w.eq == SIZE_MAX) w.eq = k;
+  if (bl_lex_printable(p + s, e - s, esc) == e - s) {
+    /* 1: space, 2: a quote, 3: '=' */
+    static const unsigned char CLS[256] = {[' '] = 1, ['\''] = 2, ['"'] = 2, ['='] = 3};
+    for (size_t k = s; k < e;) {
+      while (k < e && p[k] == ' ') k++;
+      if (k == e) break;
+      w.s = k;
+      w.eq = SIZE_MAX;
+      for (; k < e; k++) {
+        unsigned char cls = CLS[p[k]];
+        if (!cls) continue;
+        if (cls == 1) break;
+        if (cls == 3) {
+          if (w.eq == SIZE_MAX) w.eq = k;
+          continue;
+        }
+        /* A quote: to its closing quote, or the end ('=' inside counts too). */
+        unsigned char q = p[k++];
+        while (k < e && p[k] != q) {
+          if (p[k] == '=' && w.eq == SIZE_MAX) w.eq = k;
           k++;
         }
-        w.e = k;
-        n++;
-        if (fn) fn(ctx, &w);
+        if (k == e) break;
       }
-      return n;
+      w.e = k;
+      n++;
+      if (fn) fn(ctx, &w);
     }
+    return n;
   }
   for (; pos <= e; pos += width) {
     width = 0;

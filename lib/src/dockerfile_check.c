@@ -169,21 +169,10 @@ static const char KW_ORDER[][12] = {"add", "arg", "cmd", "copy", "entrypoint", "
                                     "from", "healthcheck", "label", "maintainer", "onbuild",
                                     "run", "shell", "stopsignal", "user", "volume", "workdir"};
 
-/* Levenshtein distance over code points, unit costs (agext/levenshtein as BuildKit uses it);
- * `a` is compared ASCII-lower-cased against the lower-case keyword `b`. */
-static size_t distance(const char *a, size_t an, const char *b, size_t bn) {
-  uint32_t ra[64];
-  size_t n = 0;
-  for (size_t i = 0; i < an;) {
-    if (n == 64) return 99;
-    uint32_t cp;
-    size_t w = boxlint__utf8_decode((const unsigned char *)a + i, an - i, &cp);
-    if (!w) { cp = 0xFFFD; w = 1; }
-    ra[n++] = cp < 0x80 ? boxlint__lower((unsigned char)cp) : cp;
-    i += w;
-  }
+/* Levenshtein distance over code points, unit costs (agext/levenshtein as BuildKit uses it),
+ * between the runes ra[0..n) (ASCII lower-cased) and the lower-case keyword b[0..bn), bn < 16. */
+static size_t distance(const uint32_t *ra, size_t n, const char *b, size_t bn) {
   size_t row[16];
-  if (bn >= 16 || n > bn + 3) return 99;
   for (size_t j = 0; j <= bn; j++) row[j] = j;
   for (size_t i = 1; i <= n; i++) {
     size_t prev = row[0];
@@ -204,8 +193,21 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
   const char *L = rd->logical;
   const char *kw = L + c->kw_l;
   size_t n = c->kw_n, best_d = 3, best = SIZE_MAX;
-  for (size_t i = 0; i < sizeof KW_ORDER / sizeof KW_ORDER[0]; i++) {
-    size_t d = distance(kw, n, KW_ORDER[i], strlen(KW_ORDER[i]));
+  /* The keyword as runes, once; a keyword whose length differs by best_d or more cannot be
+   * nearer (the distance is at least the difference of the lengths). */
+  uint32_t ra[64];
+  size_t nr = 0;
+  for (size_t i = 0; i < n && nr <= 16;) {
+    uint32_t cp;
+    size_t w = boxlint__utf8_decode((const unsigned char *)kw + i, n - i, &cp);
+    if (!w) { cp = 0xFFFD; w = 1; }
+    ra[nr++] = cp < 0x80 ? boxlint__lower((unsigned char)cp) : cp;
+    i += w;
+  }
+  for (size_t i = 0; i < sizeof KW_ORDER / sizeof KW_ORDER[0] && nr <= 16; i++) {
+    size_t bn = strlen(KW_ORDER[i]);
+    if ((nr > bn ? nr - bn : bn - nr) >= best_d) continue;
+    size_t d = distance(ra, nr, KW_ORDER[i], bn);
     if (d < best_d) {
       best_d = d;
       best = i;
@@ -548,7 +550,6 @@ typedef struct bl_scratch {
   bl_flag *flags;
   size_t capflags;
   bl_words w1, w2, w3;
-  bl_buf lb;
   bl_buf shpool[3];
 } bl_scratch;
 
@@ -558,7 +559,6 @@ static void scratch_release(const boxlint__mem *m, bl_scratch *s) {
   bl_words_free(m, &s->w1);
   bl_words_free(m, &s->w2);
   bl_words_free(m, &s->w3);
-  bl_buf_free(m, &s->lb);
   for (int i = 0; i < 3; i++) bl_buf_free(m, &s->shpool[i]);
 }
 
@@ -589,7 +589,6 @@ static int ctx_init(bl_check *ck, boxlint_report *r, const boxlint_options *opts
     ck->cx.w1 = s->w1;
     ck->cx.w2 = s->w2;
     ck->cx.w3 = s->w3;
-    ck->cx.lb = s->lb;
     memcpy(ck->cx.shpool, s->shpool, sizeof s->shpool);
   }
   ck->cx.r = r;
@@ -605,7 +604,7 @@ static void ctx_free(bl_check *ck) {
   boxlint_report *r = ck->cx.r;
   bl_warn_free(ck);
   bl_scratch tmp = {ck->cx.segs, ck->cx.capsegs, ck->cx.flags, ck->cx.capflags,
-                    ck->cx.w1, ck->cx.w2, ck->cx.w3, ck->cx.lb, {{0}}};
+                    ck->cx.w1, ck->cx.w2, ck->cx.w3, {{0}}};
   memcpy(tmp.shpool, ck->cx.shpool, sizeof tmp.shpool);
   *(bl_scratch *)r->scratch = tmp;
 }

@@ -40,6 +40,10 @@ enum bl_byte_problem { BL_BYTES_OK = 0, BL_BYTES_NUL, BL_BYTES_BARE_CR, BL_BYTES
  * length in *n), or BL_BYTES_OK at the end. */
 enum bl_byte_problem bl_lex_bytes(const unsigned char *buf, size_t len, size_t *pos, size_t *n);
 
+/* Length of the longest prefix of p[0..n) that is printable ASCII (0x20-0x7E) other than
+ * `except`. */
+size_t bl_lex_printable(const unsigned char *p, size_t n, unsigned char except);
+
 /* BuildKit's heredoc word test ^(\d*)<<(-?)\s*([^<]*)$ . Returns 1 on a match, with the fd
  * digits' length, chomp flag and where the name part starts. */
 int bl_lex_heredoc_word(const char *w, size_t n, size_t *ndigits, int *chomp, size_t *rest);
@@ -104,11 +108,11 @@ typedef struct bl_read {
   int empty_continuation;    /* a blank line inside the continuation (BuildKit warns) */
   bl_cmdline cmd;
   int has_trigger;           /* ONBUILD with a trigger */
-  bl_cmdline trig;
   boxlint_heredoc *heredocs; /* report arena */
   size_t nheredocs;
   int hd_status;             /* BL_HD_* */
   size_t hd_bad;             /* the heredoc that is unterminated */
+  bl_cmdline trig;           /* set only when has_trigger (last: not cleared up front) */
 } bl_read;
 
 typedef struct bl_ctx {
@@ -122,7 +126,6 @@ typedef struct bl_ctx {
   bl_flag *flags;
   size_t nflags, capflags;
   bl_words w1, w2, w3;
-  bl_buf lb; /* the logical line being built */
   bl_buf shpool[3]; /* the shell-word lexer's buffers */
   int oom;
 } bl_ctx;

@@ -7,6 +7,7 @@
  * re2c generates this file's C at build time (lib/CMakeLists.txt). Every block lexes a span
  * that has no NUL terminator: the end is a fake sentinel (re2c:eof) checked against `lim`.
  */
+#include <stddef.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -112,10 +113,19 @@ enum bl_byte_problem bl_lex_bytes(const unsigned char *buf, size_t len, size_t *
         __m128i low = _mm_cmplt_epi8(x, sp);
         __m128i ok = _mm_or_si128(_mm_cmpeq_epi8(x, tab), _mm_cmpeq_epi8(x, lf));
         __m128i bad = _mm_or_si128(_mm_andnot_si128(ok, low), _mm_cmpeq_epi8(x, del));
-        if (_mm_movemask_epi8(bad)) break;
+        if (_mm_movemask_epi8(bad)) goto slow;
         cur += 16;
       }
+      /* The last 1-15 bytes: one more load that overlaps bytes already accepted. */
+      if (cur < lim && lim - buf >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(lim - 16));
+        __m128i low = _mm_cmplt_epi8(x, sp);
+        __m128i ok = _mm_or_si128(_mm_cmpeq_epi8(x, tab), _mm_cmpeq_epi8(x, lf));
+        __m128i bad = _mm_or_si128(_mm_andnot_si128(ok, low), _mm_cmpeq_epi8(x, del));
+        if (!_mm_movemask_epi8(bad)) cur = lim;
+      }
     }
+  slow:
 #endif
     /* Then eight at a time (the portable path), then the DFA for the rest (CR, controls,
      * UTF-8). */
@@ -136,6 +146,24 @@ enum bl_byte_problem bl_lex_bytes(const unsigned char *buf, size_t len, size_t *
       $           { *pos = len; *n = 0; return BL_BYTES_OK; }
     */
   }
+}
+
+size_t bl_lex_printable(const unsigned char *p, size_t n, unsigned char except) {
+  size_t i = 0;
+#if defined(__SSE2__)
+  /* As signed bytes, everything below 0x20 and every byte from 0x80 compares less than 0x20. */
+  const __m128i sp = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7F),
+                ex = _mm_set1_epi8((char)except);
+  for (; n - i >= 16; i += 16) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(x, sp),
+                               _mm_or_si128(_mm_cmpeq_epi8(x, del), _mm_cmpeq_epi8(x, ex)));
+    int m = _mm_movemask_epi8(bad);
+    if (m) return i + (size_t)__builtin_ctz((unsigned)m);
+  }
+#endif
+  while (i < n && p[i] >= 0x20 && p[i] < 0x7F && p[i] != except) i++;
+  return i;
 }
 
 int bl_lex_heredoc_word(const char *w, size_t n, size_t *ndigits, int *chomp, size_t *rest) {
@@ -211,7 +239,9 @@ static size_t continuation_at(const bl_ctx *cx, size_t s, size_t e) {
   return SIZE_MAX;
 }
 
-static int push_seg(bl_ctx *cx, bl_buf *lb, size_t p, size_t n) {
+/* Record that input bytes [p, p+n) are the next part of the logical line, which starts at
+ * logical offset *l; the bytes are copied once the line is complete. */
+static int push_seg(bl_ctx *cx, size_t *l, size_t p, size_t n) {
   if (!n) return 0;
   if (cx->nsegs == cx->capsegs) {
     size_t cap = cx->capsegs ? cx->capsegs * 2 : 32;
@@ -220,11 +250,12 @@ static int push_seg(bl_ctx *cx, bl_buf *lb, size_t p, size_t n) {
     cx->segs = s;
     cx->capsegs = cap;
   }
-  cx->segs[cx->nsegs].l = lb->len;
+  cx->segs[cx->nsegs].l = *l;
   cx->segs[cx->nsegs].p = p;
   cx->segs[cx->nsegs].n = n;
   cx->nsegs++;
-  return bl_buf_put(cx->m, lb, cx->buf + p, n);
+  *l += n;
+  return 0;
 }
 
 size_t bl_logical_to_input(const bl_ctx *cx, const bl_read *rd, size_t l) {
@@ -354,7 +385,12 @@ oom:
 static void trim_space(const char *L, size_t *s, size_t *e) {
   const unsigned char *p = (const unsigned char *)L;
   size_t l;
-  while (*s < *e && (l = bl_lex_space(p + *s, p + *e)) != 0) *s += l;
+  for (;;) {
+    while (*s < *e && (p[*s] == ' ' || p[*s] == '\t')) ++*s;
+    if (*s == *e || (p[*s] > ' ' && p[*s] < 0x80)) break; /* printable ASCII: done */
+    if ((l = bl_lex_space(p + *s, p + *e)) == 0) break;
+    *s += l;
+  }
   /* Trailing: step back over complete space characters. */
   for (;;) {
     if (*e > *s && p[*e - 1] > ' ' && p[*e - 1] < 0x80) break;
@@ -388,10 +424,14 @@ static int split_command(bl_ctx *cx, const char *L, size_t s, size_t e, bl_cmdli
   memset(c, 0, sizeof *c);
   trim_space(L, &s, &e);
   size_t k = s;
-  while (k < e && L[k] != ' ' && L[k] != '\t' && L[k] != '\v' && L[k] != '\f' && L[k] != '\r') k++;
+  unsigned char hi = 0;
+  for (unsigned char ch; k < e && (ch = (unsigned char)L[k]) != ' ' && ch != '\t' && ch != '\v' &&
+                         ch != '\f' && ch != '\r';
+       k++)
+    hi |= ch;
   c->kw_l = s;
   c->kw_n = k - s;
-  for (size_t i = s; i < k; i++) c->kw_nonascii |= (unsigned char)L[i] >= 0x80;
+  c->kw_nonascii = hi >= 0x80;
   const unsigned char *kp = (const unsigned char *)L + s;
   c->kw = c->kw_nonascii ? BOXLINT_KW_NONE : bl_lex_keyword(kp, c->kw_n);
   c->folded = c->kw_nonascii ? fold_keyword(kp, c->kw_n) : c->kw;
@@ -486,11 +526,9 @@ static int heredoc_capable(const bl_read *rd) {
 }
 
 int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
-  memset(rd, 0, sizeof *rd);
+  memset(rd, 0, offsetof(bl_read, trig));
   rd->seg0 = cx->nsegs;
-  bl_buf *lbp = &cx->lb;
-  lbp->len = 0;
-#define lb (*lbp)
+  size_t llen = 0;
   size_t next, e;
   size_t prev_comment_s = SIZE_MAX, prev_comment_e = 0;
   /* Top level: skip blank and comment lines. */
@@ -524,7 +562,7 @@ int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
   rd->line = line;
   /* The first line (left-trimmed), then continuation lines. */
   size_t esc_at = continuation_at(cx, rd->first, e);
-  if (push_seg(cx, &lb, rd->first, (esc_at == SIZE_MAX ? e : esc_at) - rd->first)) goto oom;
+  if (push_seg(cx, &llen, rd->first, (esc_at == SIZE_MAX ? e : esc_at) - rd->first)) goto oom;
   while (esc_at != SIZE_MAX) {
     rd->dangling_at = esc_at;
     if (next >= cx->len) {
@@ -541,15 +579,19 @@ int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
       continue;
     }
     esc_at = continuation_at(cx, pos, e);
-    if (push_seg(cx, &lb, pos, (esc_at == SIZE_MAX ? e : esc_at) - pos)) goto oom;
+    if (push_seg(cx, &llen, pos, (esc_at == SIZE_MAX ? e : esc_at) - pos)) goto oom;
   }
   rd->nsegs = cx->nsegs - rd->seg0;
   rd->end = next;
   rd->end_line = line;
-  rd->logical = boxlint__rstrdup(cx->r, lb.p ? lb.p : "", lb.len);
-  rd->llen = lb.len;
-#undef lb
-  if (!rd->logical) return -1;
+  /* The logical line, copied once into the report. */
+  char *L = boxlint__ralloc(cx->r, llen + 1);
+  if (!L) return -1;
+  for (size_t i = rd->seg0; i < cx->nsegs; i++)
+    memcpy(L + cx->segs[i].l, cx->buf + cx->segs[i].p, cx->segs[i].n);
+  L[llen] = 0;
+  rd->logical = L;
+  rd->llen = llen;
 
   /* The instruction, and an ONBUILD trigger (parseSubCommand). */
   if (split_command(cx, rd->logical, 0, rd->llen, &rd->cmd)) return -1;

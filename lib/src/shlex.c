@@ -411,8 +411,53 @@ done:
   return rc;
 }
 
+/* The lexer on text of printable ASCII and ASCII white space with no quote, '$' or '\\': words
+ * are the runs between white space, except that "<<" keeps the spaces, tabs and CRs after it
+ * (possibleHeredoc). Returns 1 when it applied (words in `out`), 0 when the text needs the full
+ * lexer, -1 when memory ran out. */
+static int plain_words(const boxlint__mem *m, bl_words *out, const unsigned char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = s[i];
+    if (c > 0x7E || (c < 0x20 && (c < 0x09 || c > 0x0D)) || c == '$' || c == '\'' || c == '"' ||
+        c == '\\')
+      return 0;
+  }
+  out->text.len = 0;
+  out->n = 0;
+  for (size_t i = 0; i < n;) {
+    while (i < n && (s[i] == ' ' || (s[i] >= 0x09 && s[i] <= 0x0D))) i++;
+    if (i == n) break;
+    size_t w = i;
+    while (i < n && s[i] != ' ' && !(s[i] >= 0x09 && s[i] <= 0x0D)) {
+      if (s[i] == '<' && i + 1 < n && s[i + 1] == '<') {
+        i += 2;
+        while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
+      } else {
+        i++;
+      }
+    }
+    if (out->n == out->cap) {
+      size_t cap = out->cap ? out->cap * 2 : 16;
+      size_t *e = boxlint__realloc(m, out->ends, out->cap * sizeof *e, cap * sizeof *e);
+      if (!e) return -1;
+      out->ends = e;
+      out->cap = cap;
+    }
+    if (bl_buf_put(m, &out->text, s + w, i - w)) return -1;
+    out->ends[out->n++] = out->text.len;
+  }
+  return 1;
+}
+
 int bl_shlex_words(const boxlint__mem *m, bl_words *out, const char *s, size_t n, int raw_quotes,
                    int raw_escapes, bl_buf pool[3]) {
+  int plain = plain_words(m, out, (const unsigned char *)s, n);
+  if (plain) {
+    if (plain > 0) return BL_SHLEX_OK;
+    out->text.len = 0;
+    out->n = 0;
+    return BL_SHLEX_NOMEM;
+  }
   sh st;
   memset(&st, 0, sizeof st);
   st.m = m;
