@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "boxlint/boxlint.h"
+#include "internal.h"
 
 /*==============================================================================================
  * Helpers
@@ -456,6 +457,41 @@ START_TEST(test_coverage_api_policy_options) {
 END_TEST
 
 /*==============================================================================================
+ * Message formatting: boxlint's own formatter must print exactly what snprintf prints
+ *============================================================================================*/
+
+#define SAME(...)                                                                                 \
+  do {                                                                                            \
+    char want[2048];                                                                              \
+    snprintf(want, sizeof want, __VA_ARGS__);                                                     \
+    const char *got = boxlint__rprintf(R, __VA_ARGS__);                                           \
+    ck_assert_ptr_nonnull(got);                                                                   \
+    ck_assert_str_eq(got, want);                                                                  \
+  } while (0)
+
+START_TEST(test_coverage_format_like_snprintf) {
+  SAME("plain text, no conversion");
+  SAME("%s and %s", "one", "");
+  SAME("%.*s|%.*s|%.*s", 3, "abcdef", 10, "abc", 0, "xyz");
+  SAME("%c%c%%", 'a', '\\');
+  SAME("%d %d %d %d", 0, -1, INT32_MAX, INT32_MIN);
+  SAME("%u %u", 0u, 4294967295u);
+  SAME("%zu %zu %zu", (size_t)0, (size_t)4096, SIZE_MAX);
+  SAME("%lld %lld %lld", 0ll, -9223372036854775807ll - 1, 9223372036854775807ll);
+  SAME("0x%02x 0x%02x 0x%02x 0x%02x", 0u, 5u, 255u, 0x1234u);
+  SAME("%s is %zu bytes, more than the limit of %zu", "command", (size_t)4097, (size_t)4096);
+  /* Longer than the formatter's stack buffer: the result is still whole. */
+  char big[1500];
+  memset(big, 'x', sizeof big - 1);
+  big[sizeof big - 1] = 0;
+  SAME("<%s> %d", big, 7);
+  SAME("%.*s!", 1200, big);
+  /* A conversion the fast formatter does not handle goes to vsnprintf. */
+  SAME("%5d|%-3s|%x", 42, "a", 255u);
+}
+END_TEST
+
+/*==============================================================================================
  * Suite
  *============================================================================================*/
 
@@ -476,6 +512,7 @@ static Suite *coverage_suite(void) {
   tcase_add_test(tc, test_coverage_api_config_oom);
   tcase_add_test(tc, test_coverage_api_template_edges);
   tcase_add_test(tc, test_coverage_api_policy_options);
+  tcase_add_test(tc, test_coverage_format_like_snprintf);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -93,13 +93,102 @@ char *boxlint__rstrdup(boxlint_report *r, const char *p, size_t n) {
   return s;
 }
 
+/* Decimal digits of v, right-aligned in d[0..24); returns where they start. */
+static size_t put_dec(char d[24], unsigned long long v) {
+  size_t i = 24;
+  do {
+    d[--i] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  return i;
+}
+
+/* printf for the conversions boxlint's messages use (%s %.*s %c %d %u %zu %lld %02x %%),
+ * without stdio's set-up cost. Returns the length written to out[0..cap) (NUL-terminated),
+ * or -1 for any other conversion or when the text does not fit: the caller then formats with
+ * vsnprintf. */
+static int format_small(char *out, size_t cap, const char *fmt, va_list ap) {
+  size_t o = 0;
+  for (const char *f = fmt; *f; f++) {
+    const char *s = f;
+    size_t n = 1;
+    char num[24];
+    if (*f != '%') { /* a run of literal text */
+      while (f[n] && f[n] != '%') n++;
+      f += n - 1;
+    } else {
+      f++;
+      if (*f == '%') {
+        s = "%";
+      } else if (*f == 's') {
+        s = va_arg(ap, const char *);
+        if (!s) s = "(null)";
+        n = strlen(s);
+      } else if (f[0] == '.' && f[1] == '*' && f[2] == 's') {
+        int prec = va_arg(ap, int);
+        s = va_arg(ap, const char *);
+        if (!s) return -1;
+        const char *z = prec < 0 ? NULL : memchr(s, 0, (size_t)prec);
+        n = prec < 0 ? strlen(s) : z ? (size_t)(z - s) : (size_t)prec;
+        f += 2;
+      } else if (*f == 'c') {
+        num[0] = (char)va_arg(ap, int);
+        s = num;
+      } else if (*f == 'd' || *f == 'u' || (f[0] == 'z' && f[1] == 'u') ||
+                 (f[0] == 'l' && f[1] == 'l' && f[2] == 'd')) {
+        unsigned long long v;
+        int neg = 0;
+        if (*f == 'd' || *f == 'l') {
+          long long x = *f == 'd' ? va_arg(ap, int) : va_arg(ap, long long);
+          neg = x < 0;
+          v = neg ? 0ull - (unsigned long long)x : (unsigned long long)x;
+          f += *f == 'l' ? 2 : 0;
+        } else if (*f == 'u') {
+          v = va_arg(ap, unsigned);
+        } else {
+          v = va_arg(ap, size_t);
+          f++;
+        }
+        size_t i = put_dec(num, v);
+        if (neg) num[--i] = '-';
+        s = num + i;
+        n = 24 - i;
+      } else if (f[0] == '0' && f[1] == '2' && f[2] == 'x') {
+        static const char HEX[] = "0123456789abcdef";
+        unsigned v = va_arg(ap, unsigned);
+        size_t i = 24;
+        do {
+          num[--i] = HEX[v & 15];
+          v >>= 4;
+        } while (v);
+        while (i > 22) num[--i] = '0';
+        s = num + i;
+        n = 24 - i;
+        f += 2;
+      } else {
+        return -1;
+      }
+    }
+    if (n >= cap - o) return -1;
+    memcpy(out + o, s, n);
+    o += n;
+  }
+  out[o] = 0;
+  return (int)o;
+}
+
 const char *boxlint__rvprintf(boxlint_report *r, const char *fmt, va_list ap) {
   /* Most messages fit a stack buffer: format once, then copy; else format again to size. */
   char stack[512];
   va_list ap2;
   va_copy(ap2, ap);
-  int n = vsnprintf(stack, sizeof stack, fmt, ap2);
+  int n = format_small(stack, sizeof stack, fmt, ap2);
   va_end(ap2);
+  if (n < 0) {
+    va_copy(ap2, ap);
+    n = vsnprintf(stack, sizeof stack, fmt, ap2);
+    va_end(ap2);
+  }
   if (n < 0) return NULL;
   char *s = boxlint__ralloc(r, (size_t)n + 1);
   if (!s) return NULL;

@@ -466,10 +466,38 @@ static int split_command(bl_ctx *cx, const char *L, size_t s, size_t e, bl_cmdli
   return 0;
 }
 
+/* The file descriptor digits before "<<" (a ParseUint overflow: BuildKit ignores it, fd 0). */
+static uint32_t heredoc_fd(const char *w, size_t nd) {
+  uint32_t fd = 0;
+  for (size_t i = 0; i < nd; i++) {
+    if (fd > 429496728u) return 0;
+    fd = fd * 10 + (uint32_t)(w[i] - '0');
+  }
+  return fd;
+}
+
 static int add_heredoc_name(bl_ctx *cx, bl_read *rd, const char *w, size_t n, int *status) {
   size_t nd, rest;
   int chomp;
   if (!bl_lex_heredoc_word(w, n, &nd, &chomp, &rest) || rest == n) return 0;
+  /* A plain name (printable ASCII, no white space, quote, '$' or '\\'): the shell-word lexer
+   * would return it unchanged as the one word of both scans. */
+  size_t k = rest;
+  while (k < n && (unsigned char)w[k] > ' ' && (unsigned char)w[k] < 0x7F && w[k] != '$' &&
+         w[k] != '\'' && w[k] != '"' && w[k] != '\\')
+    k++;
+  if (k == n) {
+    boxlint_heredoc *h = &rd->heredocs[rd->nheredocs++];
+    memset(h, 0, sizeof *h);
+    char *nm = boxlint__rstrdup(cx->r, w + rest, n - rest);
+    if (!nm) return -1;
+    h->name.ptr = nm;
+    h->name.len = n - rest;
+    h->chomp = chomp;
+    h->expand = 1;
+    h->fd = heredoc_fd(w, nd);
+    return 0;
+  }
   int rc = bl_shlex_words(cx->m, &cx->w2, w + rest, n - rest, 0, 0, cx->shpool);
   if (rc == BL_SHLEX_NOMEM) return -1;
   if (rc != BL_SHLEX_OK) {
@@ -497,12 +525,7 @@ static int add_heredoc_name(bl_ctx *cx, bl_read *rd, const char *w, size_t n, in
   h->name.len = nl;
   h->chomp = chomp;
   h->expand = q1 == q2;
-  uint32_t fd = 0;
-  for (size_t i = 0; i < nd; i++) {
-    if (fd > 429496728u) { fd = 0; break; } /* ParseUint overflow: BuildKit ignores it, fd 0 */
-    fd = fd * 10 + (uint32_t)(w[i] - '0');
-  }
-  h->fd = fd;
+  h->fd = heredoc_fd(w, nd);
   return 0;
 }
 
