@@ -16,6 +16,7 @@
 
 #include "boxlint/boxlint.h"
 #include "guard_page.h"
+#include "dockerfile_int.h"
 
 /*==============================================================================================
  * Helpers
@@ -164,6 +165,37 @@ static const boxlint_diag *expect_at(int at, const char *rule, int32_t cmd, uint
 /*==============================================================================================
  * Splitting: instructions, lines, continuations, comments (§2, §3, §4)
  *============================================================================================*/
+
+/* The byte classifier's vector paths (32, 16, an overlapping tail load, 8 at a time) must agree
+ * with the definition for every byte value at every position of short and long inputs. */
+START_TEST(test_byte_classes_every_position) {
+  size_t checked = 0, wrong = 0;
+  for (int b = 0; b < 256; b++) {
+    enum bl_byte_problem want = BL_BYTES_OK;
+    if (b == 0) want = BL_BYTES_NUL;
+    else if (b == '\r') want = BL_BYTES_BARE_CR;
+    else if ((b < 0x20 && b != '\t' && b != '\n') || b == 0x7F) want = BL_BYTES_CONTROL;
+    else if (b >= 0x80) want = BL_BYTES_BAD_UTF8;
+    for (size_t len = 1; len <= 70; len++)
+      for (size_t at = 0; at < len; at++) {
+        unsigned char buf[70];
+        memset(buf, 'a', sizeof buf);
+        buf[at] = (unsigned char)b;
+        size_t pos = 0, n = 99;
+        enum bl_byte_problem got = bl_lex_bytes(buf, len, &pos, &n);
+        if (got != want || pos != (want == BL_BYTES_OK ? len : at) ||
+            n != (want == BL_BYTES_OK ? 0u : 1u)) {
+          if (!wrong++)
+            fprintf(stderr, "byte 0x%02x at %zu of %zu: kind %d at %zu, want %d\n", b, at, len,
+                    (int)got, pos, (int)want);
+        }
+        checked++;
+      }
+  }
+  ck_assert_uint_eq(wrong, 0);
+  ck_assert_uint_eq(checked, 256u * 70 * 71 / 2);
+}
+END_TEST
 
 START_TEST(test_split_basic) {
   SPLIT("FROM ubuntu\n\n# a comment\nRUN apt-get update\n  \nENV A=1\n");
@@ -906,6 +938,7 @@ static Suite *lexer_suite(void) {
 
   tc = tcase_create("split");
   tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_add_test(tc, test_byte_classes_every_position);
   tcase_add_test(tc, test_split_basic);
   tcase_add_test(tc, test_split_continuations);
   tcase_add_test(tc, test_split_eof_inside_continuation);

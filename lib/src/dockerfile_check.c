@@ -126,10 +126,12 @@ const char *bl_q(bl_check *ck, const char *p, size_t n) {
 
 static void check_bytes(bl_check *ck) {
   static const char *const rule[] = {NULL, BL_R_NUL, BL_R_BARE_CR, BL_R_CONTROL, BL_R_UTF8};
-  size_t first[5] = {0}, count[5] = {0};
   size_t pos = 0, n;
-  enum bl_byte_problem p;
-  while ((p = bl_lex_bytes(ck->cx.buf, ck->cx.len, &pos, &n)) != BL_BYTES_OK) {
+  enum bl_byte_problem p = bl_lex_bytes(ck->cx.buf, ck->cx.len, &pos, &n);
+  ck->bad_utf8 = 0;
+  if (p == BL_BYTES_OK) return; /* the common case */
+  size_t first[5] = {0}, count[5] = {0};
+  for (; p != BL_BYTES_OK; p = bl_lex_bytes(ck->cx.buf, ck->cx.len, &pos, &n)) {
     if (!count[p]++) first[p] = pos;
     pos += n;
   }
