@@ -30,7 +30,7 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static int RUNS = 11;
+static int RUNS = 21;
 static double MIN_RUN_S = 0.15;
 
 typedef void (*body_fn)(void *ctx);
@@ -51,6 +51,33 @@ static double measure(body_fn fn, void *ctx) {
   }
   qsort(t, (size_t)RUNS, sizeof t[0], cmp_double);
   return t[RUNS / 2];
+}
+
+/* Several bodies measured in turn, round after round, so that each round compares them on the
+ * machine in the same state (a shared machine's speed drifts over seconds). t[i]: median
+ * seconds per call of body i; ratio[i]: median over rounds of t_round[0] / t_round[i]. */
+static void measure_paired(size_t k, body_fn *fn, void **ctx, double *t, double *ratio) {
+  double all[8][64], rat[8][64];
+  for (size_t i = 0; i < k; i++) fn[i](ctx[i]); /* warm-up */
+  for (int r = 0; r < RUNS; r++) {
+    for (size_t i = 0; i < k; i++) {
+      size_t reps = 0;
+      double t0 = now(), t1;
+      do {
+        fn[i](ctx[i]);
+        reps++;
+        t1 = now();
+      } while (t1 - t0 < MIN_RUN_S);
+      all[i][r] = (t1 - t0) / (double)reps;
+    }
+    for (size_t i = 0; i < k; i++) rat[i][r] = all[0][r] / all[i][r];
+  }
+  for (size_t i = 0; i < k; i++) {
+    qsort(all[i], (size_t)RUNS, sizeof all[i][0], cmp_double);
+    qsort(rat[i], (size_t)RUNS, sizeof rat[i][0], cmp_double);
+    t[i] = all[i][RUNS / 2];
+    ratio[i] = rat[i][RUNS / 2];
+  }
 }
 
 typedef struct job {
@@ -92,15 +119,12 @@ typedef struct figures {
   double tpl_per_s, ns_per_cmd, mb_s, ratio;
 } figures;
 
-static figures run_workload(const workload *w, boxlint_report *r, const boxlint_options *o,
-                            double ceiling_s) {
-  job j = {w, r, o, 0, 0};
-  double s = measure(run_check, &j);
+static figures figures_of(const workload *w, double s, double ratio) {
   figures f;
   f.tpl_per_s = (double)w->n / s;
   f.ns_per_cmd = s * 1e9 / (double)w->total_cmds;
   f.mb_s = (double)w->total_bytes / s / 1e6;
-  f.ratio = ceiling_s / s;
+  f.ratio = ratio;
   return f;
 }
 
@@ -161,8 +185,11 @@ static void run_corpus(void *vctx) {
 static void run_corpus_ceiling(void *vctx) {
   cjob *j = vctx;
   unsigned long long acc = 0;
-  for (size_t i = 0; i < j->c->n; i++)
-    for (size_t b = 0; b < j->c->len[i]; b++) acc += CLASS[(unsigned char)j->c->text[i][b]];
+  for (size_t i = 0; i < j->c->n; i++) {
+    const unsigned char *p = (const unsigned char *)j->c->text[i];
+    size_t n = j->c->len[i];
+    for (size_t b = 0; b < n; b++) acc += CLASS[p[b]];
+  }
   if (acc == 42) puts("");
 }
 
@@ -210,7 +237,7 @@ int main(int argc, char **argv) {
   int json = 0;
   const char *corpus_dir = BOXLINT_SHARED_DIR "/corpus/real-dockerfiles";
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--quick")) { RUNS = 5; MIN_RUN_S = 0.05; }
+    if (!strcmp(argv[i], "--quick")) { RUNS = 7; MIN_RUN_S = 0.05; }
     else if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump_path = argv[++i];
     else if (!strcmp(argv[i], "--json")) json = 1;
     else if (!strcmp(argv[i], "--corpus") && i + 1 < argc) corpus_dir = argv[++i];
@@ -232,19 +259,25 @@ int main(int argc, char **argv) {
   boxlint_options_init(&all);
   all.config = cfg;
 
-  job cj = {&w, r, &def, 0, 0};
-  double ceiling_s = measure(run_ceiling, &cj);
-  figures fd = run_workload(&w, r, &def, ceiling_s);
-  figures fa = run_workload(&w, r, &all, ceiling_s);
+  /* The ceiling and the checks, round after round on the same buffers. */
+  job cj = {&w, r, &def, 0, 0}, dj = {&w, r, &def, 0, 0}, aj = {&w, r, &all, 0, 0};
+  body_fn fns[3] = {run_ceiling, run_check, run_check};
+  void *ctxs[3] = {&cj, &dj, &aj};
+  double tm[3], ratio[3];
+  measure_paired(3, fns, ctxs, tm, ratio);
+  double ceiling_s = tm[0];
+  figures fd = figures_of(&w, tm[1], ratio[1]);
+  figures fa = figures_of(&w, tm[2], ratio[2]);
   double ceiling_mb = (double)w.total_bytes / ceiling_s / 1e6;
 
-  /* A typical 8-command template. */
+  /* A typical 8-command template, with its own ceiling. */
   workload w8;
   wl_make(&w8, 7, 200, 8, 8, 0, 0);
-  job j8 = {&w8, r, &def, 0, 0};
-  double t8 = measure(run_check, &j8) / (double)w8.n;
-  j8.o = &all;
-  double t8w = measure(run_check, &j8) / (double)w8.n;
+  job c8 = {&w8, r, &def, 0, 0}, j8 = {&w8, r, &def, 0, 0}, j8w = {&w8, r, &all, 0, 0};
+  void *ctx8[3] = {&c8, &j8, &j8w};
+  double tm8[3], ratio8[3];
+  measure_paired(3, fns, ctx8, tm8, ratio8);
+  double t8 = tm8[1] / (double)w8.n, t8w = tm8[2] / (double)w8.n;
 
   if (json) {
     printf("{\"templates\": %zu, \"commands\": %zu, \"bytes\": %zu, \"default_mb_s\": %.1f, "
@@ -256,7 +289,8 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  printf("boxlint %s bench_check: medians of %d runs after a warm-up\n", boxlint_version(), RUNS);
+  printf("boxlint %s bench_check: medians of %d rounds after a warm-up; each round times the ceiling\n"
+         "and boxlint one after the other, and the ratio is the median of the rounds' ratios\n", boxlint_version(), RUNS);
   printf("workload: %zu templates, %zu commands (1-64 per template), %.2f MB, 5%% invalid, seed 20261130\n\n",
          w.n, w.total_cmds, (double)w.total_bytes / 1e6);
   printf("%-34s %14s %12s %10s %10s\n", "", "templates/s", "ns/command", "MB/s", "ceiling");
@@ -266,25 +300,24 @@ int main(int argc, char **argv) {
          fa.ns_per_cmd, fa.mb_s, fa.ratio * 100);
   printf("%-34s %14s %12.1f %10.1f %9s\n", "ceiling: per-byte table lookup", "",
          ceiling_s * 1e9 / (double)w.total_cmds, ceiling_mb, "100%");
-  printf("\ntypical 8-command template (%zu bytes on average): %.3f us default, %.3f us with warnings\n",
-         w8.total_bytes / w8.n, t8 * 1e6, t8w * 1e6);
+  printf("\ntypical 8-command template (%zu bytes on average): %.3f us default (%.0f%% of the "
+         "ceiling, %.3f us), %.3f us with warnings\n",
+         w8.total_bytes / w8.n, t8 * 1e6, ratio8[1] * 100, tm8[0] / (double)w8.n * 1e6, t8w * 1e6);
 
   /* Real corpus. */
   corpus c = {0};
   load_dir(&c, corpus_dir);
   if (c.n) {
-    cjob k = {&c, r, 0, &def};
-    double ts = measure(run_corpus, &k);
-    k.check = 1;
-    double tc = measure(run_corpus, &k);
-    k.o = &all;
-    double tw = measure(run_corpus, &k);
-    double tceil = measure(run_corpus_ceiling, &k);
+    cjob kc = {&c, r, 0, &def}, ks = {&c, r, 0, &def}, ke = {&c, r, 1, &def}, kw = {&c, r, 1, &all};
+    body_fn cf[4] = {run_corpus_ceiling, run_corpus, run_corpus, run_corpus};
+    void *cc[4] = {&kc, &ks, &ke, &kw};
+    double ct[4], cr[4];
+    measure_paired(4, cf, cc, ct, cr);
     printf("\nreal corpus: %zu files, %.2f MB\n", c.n, (double)c.bytes / 1e6);
-    printf("  %-32s %10.1f MB/s  %5.0f%% of ceiling\n", "split (boxlint_split_fragment)", (double)c.bytes / ts / 1e6, tceil / ts * 100);
-    printf("  %-32s %10.1f MB/s  %5.0f%% of ceiling\n", "check as fragments, errors", (double)c.bytes / tc / 1e6, tceil / tc * 100);
-    printf("  %-32s %10.1f MB/s  %5.0f%% of ceiling\n", "check as fragments, warnings", (double)c.bytes / tw / 1e6, tceil / tw * 100);
-    printf("  %-32s %10.1f MB/s\n", "ceiling", (double)c.bytes / tceil / 1e6);
+    printf("  %-32s %10.1f MB/s  %5.0f%% of ceiling\n", "split (boxlint_split_fragment)", (double)c.bytes / ct[1] / 1e6, cr[1] * 100);
+    printf("  %-32s %10.1f MB/s  %5.0f%% of ceiling\n", "check as fragments, errors", (double)c.bytes / ct[2] / 1e6, cr[2] * 100);
+    printf("  %-32s %10.1f MB/s  %5.0f%% of ceiling\n", "check as fragments, warnings", (double)c.bytes / ct[3] / 1e6, cr[3] * 100);
+    printf("  %-32s %10.1f MB/s\n", "ceiling", (double)c.bytes / ct[0] / 1e6);
   } else {
     printf("\nreal corpus: not found at %s (skipped)\n", corpus_dir);
   }
