@@ -197,6 +197,47 @@ START_TEST(test_byte_classes_every_position) {
 }
 END_TEST
 
+/* The shell-word lexer's shortcut for plain text must split exactly as the full lexer does:
+ * random strings over the bytes that decide word boundaries ("<<" and the white space it
+ * swallows, the other white space, digits, quotes, '$', a control byte). */
+START_TEST(test_shlex_plain_shortcut_matches_full_lexer) {
+  static const char alpha[] = "ab<< \t\r\v\f\n-0<E1\x01\x7f\"$'\\";
+  boxlint__mem mem;
+  boxlint__mem_init(&mem, NULL);
+  bl_words a = {{0}, 0, 0, 0}, b = {{0}, 0, 0, 0};
+  bl_buf pa[3] = {{0}}, pb[3] = {{0}};
+  uint64_t seed = 20261130;
+  size_t differ = 0, plain = 0;
+  for (int it = 0; it < 200000; it++) {
+    char s[24];
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    size_t n = (size_t)(seed >> 59) % 20;
+    int quotes = (int)(seed >> 20) & 1, escapes = (int)(seed >> 21) & 1, is_plain = 1;
+    for (size_t i = 0; i < n; i++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      s[i] = alpha[(seed >> 33) % (sizeof alpha - 1)];
+      is_plain &= !strchr("\x01\x7f\"$'\\", s[i]);
+    }
+    plain += (size_t)is_plain;
+    int r1 = bl_shlex_words(&mem, &a, s, n, quotes, escapes, pa);
+    int r2 = bl_shlex_words_full(&mem, &b, s, n, quotes, escapes, pb);
+    if (r1 != r2 || a.n != b.n || a.text.len != b.text.len ||
+        (a.n && memcmp(a.ends, b.ends, a.n * sizeof *a.ends)) ||
+        (a.text.len && memcmp(a.text.p, b.text.p, a.text.len))) {
+      if (!differ++) fprintf(stderr, "shortcut differs on [%.*s]\n", (int)n, s);
+    }
+  }
+  bl_words_free(&mem, &a);
+  bl_words_free(&mem, &b);
+  for (int i = 0; i < 3; i++) {
+    bl_buf_free(&mem, &pa[i]);
+    bl_buf_free(&mem, &pb[i]);
+  }
+  ck_assert_uint_eq(differ, 0);
+  ck_assert_uint_gt(plain, 10000); /* the shortcut really ran */
+}
+END_TEST
+
 START_TEST(test_split_basic) {
   SPLIT("FROM ubuntu\n\n# a comment\nRUN apt-get update\n  \nENV A=1\n");
   NINSTR(3);
@@ -939,6 +980,7 @@ static Suite *lexer_suite(void) {
   tc = tcase_create("split");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_byte_classes_every_position);
+  tcase_add_test(tc, test_shlex_plain_shortcut_matches_full_lexer);
   tcase_add_test(tc, test_split_basic);
   tcase_add_test(tc, test_split_continuations);
   tcase_add_test(tc, test_split_eof_inside_continuation);

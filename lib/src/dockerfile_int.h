@@ -53,6 +53,9 @@ enum { BL_SHLEX_OK = 0, BL_SHLEX_ERROR = -1, BL_SHLEX_NOMEM = -2, BL_SHLEX_UNSUR
 /* `pool`: three scratch buffers kept warm by the caller (no allocation once they have grown). */
 int bl_shlex_words(const boxlint__mem *m, bl_words *out, const char *s, size_t n, int raw_quotes,
                    int raw_escapes, bl_buf pool[3]);
+/* The same without the shortcut for plain ASCII text (the tests compare the two). */
+int bl_shlex_words_full(const boxlint__mem *m, bl_words *out, const char *s, size_t n,
+                        int raw_quotes, int raw_escapes, bl_buf pool[3]);
 
 /* Go's unicode.IsSpace for a code point. */
 int bl_is_space_rune(uint32_t c);

@@ -416,19 +416,26 @@ done:
  * (possibleHeredoc). Returns 1 when it applied (words in `out`), 0 when the text needs the full
  * lexer, -1 when memory ran out. */
 static int plain_words(const boxlint__mem *m, bl_words *out, const unsigned char *s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    unsigned char c = s[i];
-    if (c > 0x7E || (c < 0x20 && (c < 0x09 || c > 0x0D)) || c == '$' || c == '\'' || c == '"' ||
-        c == '\\')
-      return 0;
-  }
+  /* 0: a word byte, 1: white space (ASCII, as the lexer's IsSpace sees it), 2: '<', 3: a byte
+   * that needs the full lexer (quotes, '$', '\\', controls, DEL, non-ASCII). */
+  static const char CLS[257] = /* by byte value, 32 per row */
+      "33333333311111333333333333333333" /* 00 */
+      "10303003000000000000000000002000" /* 20 */
+      "00000000000000000000000000003000" /* 40 */
+      "00000000000000000000000000000003" /* 60 */
+      "33333333333333333333333333333333" /* 80 */
+      "33333333333333333333333333333333" /* A0 */
+      "33333333333333333333333333333333" /* C0 */
+      "33333333333333333333333333333333" /* E0 */;
+  for (size_t i = 0; i < n; i++)
+    if (CLS[s[i]] == '3') return 0;
   out->text.len = 0;
   out->n = 0;
   for (size_t i = 0; i < n;) {
-    while (i < n && (s[i] == ' ' || (s[i] >= 0x09 && s[i] <= 0x0D))) i++;
+    while (i < n && CLS[s[i]] == '1') i++;
     if (i == n) break;
     size_t w = i;
-    while (i < n && s[i] != ' ' && !(s[i] >= 0x09 && s[i] <= 0x0D)) {
+    while (i < n && CLS[s[i]] != '1') {
       if (s[i] == '<' && i + 1 < n && s[i + 1] == '<') {
         i += 2;
         while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) i++;
@@ -458,6 +465,11 @@ int bl_shlex_words(const boxlint__mem *m, bl_words *out, const char *s, size_t n
     out->n = 0;
     return BL_SHLEX_NOMEM;
   }
+  return bl_shlex_words_full(m, out, s, n, raw_quotes, raw_escapes, pool);
+}
+
+int bl_shlex_words_full(const boxlint__mem *m, bl_words *out, const char *s, size_t n,
+                        int raw_quotes, int raw_escapes, bl_buf pool[3]) {
   sh st;
   memset(&st, 0, sizeof st);
   st.m = m;
