@@ -166,8 +166,9 @@ static const boxlint_diag *expect_at(int at, const char *rule, int32_t cmd, uint
  * Splitting: instructions, lines, continuations, comments (§2, §3, §4)
  *============================================================================================*/
 
-/* The byte classifier's vector paths (32, 16, an overlapping tail load, 8 at a time) must agree
- * with the definition for every byte value at every position of short and long inputs. */
+/* The byte classifier's vector paths (32, 16, an overlapping tail load, 8 at a time) and the
+ * printable-prefix scan must agree with their definitions for every byte value at every
+ * position of short and long inputs. */
 START_TEST(test_byte_classes_every_position) {
   size_t checked = 0, wrong = 0;
   for (int b = 0; b < 256; b++) {
@@ -181,6 +182,13 @@ START_TEST(test_byte_classes_every_position) {
         unsigned char buf[70];
         memset(buf, 'a', sizeof buf);
         buf[at] = (unsigned char)b;
+        /* The printable-ASCII prefix (parseWords' shortcut) on the same input. */
+        for (int e = 0; e < 2; e++) {
+          unsigned char except = e ? '\\' : '`';
+          int printable = b >= 0x20 && b < 0x7F && b != except;
+          if (bl_lex_printable(buf, len, except) != (printable ? len : at) && !wrong++)
+            fprintf(stderr, "printable prefix wrong for 0x%02x at %zu of %zu\n", b, at, len);
+        }
         size_t pos = 0, n = 99;
         enum bl_byte_problem got = bl_lex_bytes(buf, len, &pos, &n);
         if (got != want || pos != (want == BL_BYTES_OK ? len : at) ||

@@ -165,6 +165,13 @@ size_t bl_lex_printable(const unsigned char *p, size_t n, unsigned char except) 
     int m = _mm_movemask_epi8(bad);
     if (m) return i + (size_t)__builtin_ctz((unsigned)m);
   }
+  if (i < n && n >= 16) { /* the last bytes: a load that ends at p + n */
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
+    __m128i bad = _mm_or_si128(_mm_cmplt_epi8(x, sp),
+                               _mm_or_si128(_mm_cmpeq_epi8(x, del), _mm_cmpeq_epi8(x, ex)));
+    unsigned m = (unsigned)_mm_movemask_epi8(bad) >> (16 - (n - i));
+    return m ? i + (size_t)__builtin_ctz(m) : n;
+  }
 #endif
   while (i < n && p[i] >= 0x20 && p[i] < 0x7F && p[i] != except) i++;
   return i;
