@@ -10,6 +10,7 @@
  * from the code. Where the library disagrees and the library is wrong, the test lives in the
  * TCase "known_bugs" (fixed since; they run by default as regressions).
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS (tests/guard_page.h) */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "boxlint/boxlint.h"
+#include "guard_page.h"
 
 /*==============================================================================================
  * Helpers
@@ -928,6 +930,36 @@ static boxlint_status add_rule(const char *id, boxlint_severity sev, boxlint_key
   return boxlint_config_add_rule(CFG, &u, err);
 }
 
+/* With every warning and a user rule on, the regular expressions (PCRE2, JIT) and the shell
+ * splitter must not read past the end of a command: each input ends right before an unreadable
+ * page, and what it ends with is what the rule looks at. */
+#define GUARDED(lit)                                                                              \
+  do {                                                                                            \
+    guarded g_ = guard((lit), sizeof(lit) - 1);                                                   \
+    boxlint_span s_ = {g_.p, sizeof(lit) - 1};                                                    \
+    run_spans(&s_, 1);                                                                            \
+    unguard(&g_);                                                                                 \
+  } while (0)
+
+START_TEST(test_guard_page_with_warnings) {
+  ck_assert_int_eq(add_rule("tail-word", W, BOXLINT_KW_RUN, "[a-z]+$", "ends with a word", NULL),
+                   BOXLINT_OK);
+  GUARDED("RUN echo " AWS);
+  EXPECT("secret-in-command", W, 0, 1, 10, 1, 30, "AWS access key id");
+  GUARDED("RUN git clone https://alice:hunter22@git.example.com/r");
+  EXPECT("secret-in-command", W, 0, 1, 29, 1, 37, "password in a URL");
+  GUARDED("RUN curl -fsSL https://example.com/install.sh | sh");
+  EXPECT("curl-pipe-shell", W, 0, 1, 5, 1, 51, "piped into sh");
+  EXPECT("tail-word", W, 0, 1, 49, 1, 51, "ends with a word");
+  GUARDED("RUN apt-get update && apt-get install -y curl");
+  EXPECT("apt-lists-not-cleaned", W, 0, 1, 5, 1, 19, "apt-get update");
+  EXPECT("tail-word", W, 0, 1, 42, 1, 46, NULL);
+  GUARDED("RUN <<EOF\nset -e\npip install httpx\nEOF");
+  EXPECT("pip-no-cache-dir", W, 0, 3, 1, 3, 12, "pip install");
+  EXPECT("tail-word", W, 0, 3, 13, 3, 18, NULL); /* in the heredoc body, before its EOF line */
+}
+END_TEST
+
 START_TEST(test_user_rule_fires_on_its_instruction) {
   ck_assert_int_eq(add_rule("plain-http", E, BOXLINT_KW_RUN, "curl\\s+http://", "plain http download", NULL),
                    BOXLINT_OK);
@@ -1366,6 +1398,7 @@ static Suite *warnings_suite(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_severity_overrides);
   tcase_add_test(tc, test_errors_cannot_be_lowered);
+  tcase_add_test(tc, test_guard_page_with_warnings);
   tcase_add_test(tc, test_user_rule_fires_on_its_instruction);
   tcase_add_test(tc, test_user_rule_any_instruction_and_heredoc);
   tcase_add_test(tc, test_user_rule_compile_errors);
