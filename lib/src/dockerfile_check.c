@@ -329,7 +329,7 @@ static void check_cmdline(bl_check *ck, const bl_read *rd, const bl_cmdline *c, 
     if (c->json == BL_JSON_NONSTRING) bl_check_arguments(ck, rd, c);
     return;
   }
-  bl_check_flags(ck, rd, c);
+  if (c->nflags) bl_check_flags(ck, rd, c);
   if (c->folded == BOXLINT_KW_ONBUILD) return; /* the trigger is checked by the caller */
   bl_check_arguments(ck, rd, c);
 }
@@ -536,8 +536,9 @@ static int check_command(bl_check *ck, boxlint_instruction *in) {
     check_cmdline(ck, &rd, &rd.cmd, 0);
     if (rd.cmd.folded == BOXLINT_KW_ONBUILD) check_onbuild(ck, &rd);
   }
-  check_heredocs(ck, &rd);
-  if (!rd.dangling && rd.hd_status != BL_HD_UNTERMINATED) check_rest(ck, &rd);
+  if (rd.hd_status != BL_HD_OK) check_heredocs(ck, &rd);
+  if (!rd.dangling && rd.hd_status != BL_HD_UNTERMINATED && rd.end < ck->cx.len)
+    check_rest(ck, &rd);
   if (ck->opts->config && !ck->bad_utf8) bl_warn_instruction(ck, &rd);
   return ck->cx.oom ? -1 : 0;
 }

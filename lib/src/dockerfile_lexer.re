@@ -392,8 +392,8 @@ oom:
   return -1;
 }
 
-/* Trim Go unicode white space from both ends of logical [*s, *e). */
-static void trim_space(const char *L, size_t *s, size_t *e) {
+/* trim_space without the shortcut (below): Unicode white space, Go's IsSpace. */
+static void trim_space_slow(const char *L, size_t *s, size_t *e) {
   const unsigned char *p = (const unsigned char *)L;
   size_t l;
   for (;;) {
@@ -415,6 +415,14 @@ static void trim_space(const char *L, size_t *s, size_t *e) {
     if (!found) break;
     *e -= found;
   }
+}
+
+/* Trim Go unicode white space from both ends of logical [*s, *e); most text starts and ends
+ * with a printable ASCII character, and is left as it is without a call. */
+static inline void trim_space(const char *L, size_t *s, size_t *e) {
+  const unsigned char *p = (const unsigned char *)L;
+  if (*s < *e && p[*s] > ' ' && p[*s] < 0x80 && p[*e - 1] > ' ' && p[*e - 1] < 0x80) return;
+  trim_space_slow(L, s, e);
 }
 
 static boxlint_keyword fold_keyword(const unsigned char *p, size_t n) {
