@@ -242,6 +242,12 @@ void boxlint__diag_fix(boxlint_report *r, boxlint_diag *d, size_t offset, size_t
 }
 
 boxlint_instruction *boxlint__report_add_instruction(boxlint_report *r) {
+  boxlint_instruction *in = boxlint__report_push_instruction(r);
+  if (in) memset(in, 0, sizeof *in);
+  return in;
+}
+
+boxlint_instruction *boxlint__report_push_instruction(boxlint_report *r) {
   if (r->ninstrs == r->cap_instrs) {
     size_t cap = r->cap_instrs ? r->cap_instrs * 2 : 16;
     boxlint_instruction *p = boxlint__realloc(&r->mem, r->instrs, r->cap_instrs * sizeof *p,
@@ -253,9 +259,7 @@ boxlint_instruction *boxlint__report_add_instruction(boxlint_report *r) {
     r->instrs = p;
     r->cap_instrs = cap;
   }
-  boxlint_instruction *in = &r->instrs[r->ninstrs++];
-  memset(in, 0, sizeof *in);
-  return in;
+  return &r->instrs[r->ninstrs++];
 }
 
 static int diag_before(const boxlint_diag *a, const boxlint_diag *b) {

@@ -331,7 +331,8 @@ static void check_cmdline(bl_check *ck, const bl_read *rd, const bl_cmdline *c, 
   }
   if (c->nflags) bl_check_flags(ck, rd, c);
   if (c->folded == BOXLINT_KW_ONBUILD) return; /* the trigger is checked by the caller */
-  bl_check_arguments(ck, rd, c);
+  /* RUN takes any arguments (shell form, or JSON strings): nothing to check in the common case. */
+  if (c->folded != BOXLINT_KW_RUN || c->json == BL_JSON_NONSTRING) bl_check_arguments(ck, rd, c);
 }
 
 static void check_onbuild(bl_check *ck, const bl_read *rd) {
@@ -435,32 +436,33 @@ static void check_rest(bl_check *ck, const bl_read *rd) {
   }
 }
 
+/* Write every field of `in` (it may be uninitialised) from the instruction read. */
 static int fill_instruction(bl_check *ck, const bl_read *rd, boxlint_instruction *in) {
   const bl_cmdline *c = &rd->cmd;
-  in->keyword = c->folded;
-  in->trigger = rd->has_trigger ? rd->trig.folded : BOXLINT_KW_NONE;
-  in->keyword_text.ptr = rd->logical ? rd->logical + c->kw_l : "";
-  in->keyword_text.len = c->kw_n;
-  in->logical.ptr = rd->logical ? rd->logical : "";
-  in->logical.len = rd->llen;
-  in->args.ptr = rd->logical ? rd->logical + c->args_l : "";
-  in->args.len = c->args_n;
-  in->json = c->json == BL_JSON_STRINGS;
-  in->line = rd->line + ck->line_base - 1;
-  in->end_line = rd->end_line + ck->line_base - 1;
-  in->offset = ck->off_base + rd->start;
-  in->end_offset = ck->off_base + rd->end;
-  in->text.ptr = (const char *)ck->cx.buf + rd->start;
-  in->text.len = rd->end - rd->start;
-  in->heredocs = rd->heredocs;
-  in->nheredocs = rd->nheredocs;
+  const char *L = rd->logical ? rd->logical : "";
+  boxlint_span *f = NULL;
   if (c->nflags) {
-    boxlint_span *f = boxlint__ralloc(ck->cx.r, c->nflags * sizeof *f);
+    f = boxlint__ralloc(ck->cx.r, c->nflags * sizeof *f);
     if (!f) return -1;
     for (size_t i = 0; i < c->nflags; i++) f[i] = ck->cx.flags[c->flag0 + i].value;
-    in->flags = f;
-    in->nflags = c->nflags;
   }
+  *in = (boxlint_instruction){
+      .keyword = c->folded,
+      .trigger = rd->has_trigger ? rd->trig.folded : BOXLINT_KW_NONE,
+      .keyword_text = {L + c->kw_l, c->kw_n},
+      .text = {(const char *)ck->cx.buf + rd->start, rd->end - rd->start},
+      .logical = {L, rd->llen},
+      .args = {L + c->args_l, c->args_n},
+      .flags = f,
+      .nflags = c->nflags,
+      .heredocs = rd->heredocs,
+      .nheredocs = rd->nheredocs,
+      .json = c->json == BL_JSON_STRINGS,
+      .line = rd->line + ck->line_base - 1,
+      .end_line = rd->end_line + ck->line_base - 1,
+      .offset = ck->off_base + rd->start,
+      .end_offset = ck->off_base + rd->end,
+  };
   return 0;
 }
 
@@ -502,14 +504,15 @@ static int check_command(bl_check *ck, boxlint_instruction *in) {
     boxlint_diag *d = bl_emit(ck, BL_R_EMPTY, 0, ck->cx.len,
                               comment ? "the command is only a comment" : "the command is empty");
     bl_hint(ck, d, "remove it, or write one instruction such as RUN <command>");
-    if (in) {
-      in->line = ck->line_base;
-      in->end_line = ck->line_base;
-      in->offset = in->end_offset = ck->off_base;
-      in->text.ptr = (const char *)ck->cx.buf;
-      in->text.len = ck->cx.len;
-      in->keyword_text.ptr = in->logical.ptr = in->args.ptr = "";
-    }
+    if (in)
+      *in = (boxlint_instruction){.keyword_text = {"", 0},
+                                  .text = {(const char *)ck->cx.buf, ck->cx.len},
+                                  .logical = {"", 0},
+                                  .args = {"", 0},
+                                  .line = ck->line_base,
+                                  .end_line = ck->line_base,
+                                  .offset = ck->off_base,
+                                  .end_offset = ck->off_base};
     return 0;
   }
   if (in && fill_instruction(ck, &rd, in)) return -1;
@@ -647,7 +650,7 @@ boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span
     bl_hint(&ck, d, "join related steps into one RUN with && and line continuations");
   }
   for (size_t i = 0; i < ncommands && rc == 0; i++) {
-    boxlint_instruction *in = boxlint__report_add_instruction(report);
+    boxlint_instruction *in = boxlint__report_push_instruction(report); /* check_command fills it */
     if (!in) { rc = -1; break; }
     ck.command = (int32_t)(i > INT32_MAX ? INT32_MAX : i);
     ck.cx.buf = (const unsigned char *)(commands[i].ptr ? commands[i].ptr : "");
@@ -655,6 +658,7 @@ boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span
     ck.off_base = 0;
     ck.line_base = 1;
     rc = check_command(&ck, in);
+    if (rc) memset(in, 0, sizeof *in); /* out of memory before it was filled */
   }
   if (rc == 0 && opts->config) bl_warn_finish(&ck);
   ctx_free(&ck);

@@ -65,7 +65,8 @@ boxlint_diag *boxlint__report_add(boxlint_report *r, const char *rule, boxlint_s
 void boxlint__diag_fix(boxlint_report *r, boxlint_diag *d, size_t offset, size_t length,
                        const char *text, size_t text_len, const char *description);
 /* Reserve a new instruction slot (zeroed); NULL on OOM. */
-boxlint_instruction *boxlint__report_add_instruction(boxlint_report *r);
+boxlint_instruction *boxlint__report_add_instruction(boxlint_report *r); /* zeroed */
+boxlint_instruction *boxlint__report_push_instruction(boxlint_report *r); /* the caller fills it */
 /* Sort diagnostics [from, ndiags) by command then offset (stable). */
 void boxlint__report_sort(boxlint_report *r, size_t from);
 
