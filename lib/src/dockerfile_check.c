@@ -172,20 +172,23 @@ static const char KW_ORDER[][12] = {"add", "arg", "cmd", "copy", "entrypoint", "
                                     "run", "shell", "stopsignal", "user", "volume", "workdir"};
 
 /* Levenshtein distance over code points, unit costs (agext/levenshtein as BuildKit uses it),
- * between the runes ra[0..n) (ASCII lower-cased) and the lower-case keyword b[0..bn), bn < 16. */
-static size_t distance(const uint32_t *ra, size_t n, const char *b, size_t bn) {
+ * between the runes ra[0..n) (ASCII lower-cased) and the lower-case keyword b[0..bn), bn < 16;
+ * `limit` or more once no cell of a row is below `limit` (the distance can only grow). */
+static size_t distance(const uint32_t *ra, size_t n, const char *b, size_t bn, size_t limit) {
   size_t row[16];
   for (size_t j = 0; j <= bn; j++) row[j] = j;
   for (size_t i = 1; i <= n; i++) {
-    size_t prev = row[0];
+    size_t prev = row[0], low = i;
     row[0] = i;
     for (size_t j = 1; j <= bn; j++) {
       size_t cur = row[j];
       size_t sub = prev + (ra[i - 1] != (unsigned char)b[j - 1]);
       size_t del = row[j] + 1, ins = row[j - 1] + 1;
       row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      if (row[j] < low) low = row[j];
       prev = cur;
     }
+    if (low >= limit) return limit;
   }
   return row[bn];
 }
@@ -209,7 +212,7 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
   for (size_t i = 0; i < sizeof KW_ORDER / sizeof KW_ORDER[0] && nr <= 16; i++) {
     size_t bn = strlen(KW_ORDER[i]);
     if ((nr > bn ? nr - bn : bn - nr) >= best_d) continue;
-    size_t d = distance(ra, nr, KW_ORDER[i], bn);
+    size_t d = distance(ra, nr, KW_ORDER[i], bn, best_d);
     if (d < best_d) {
       best_d = d;
       best = i;
