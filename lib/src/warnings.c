@@ -181,7 +181,14 @@ static boxlint_diag *emit_s(bl_check *ck, const bl_read *rd, const sh_script *sc
   return bl_emit_l(ck, rd, rule, s, e, fmt, arg);
 }
 
-static int word_is(const sh_word *w, const char *s) { return !w->op && w->text && !strcmp(w->text, s); }
+/* strcmp(a, b) == 0, inline: the rules compare words with short literals many times per
+ * command, and a library call costs more than the comparison. */
+static inline int eq(const char *a, const char *b) {
+  while (*b && *a == *b) a++, b++;
+  return *a == *b;
+}
+
+static int word_is(const sh_word *w, const char *s) { return !w->op && w->text && eq(w->text, s); }
 
 /* The command name of word w: its basename ("/usr/bin/apt-get" -> "apt-get"). */
 static const char *base_name(const sh_word *w) {
@@ -228,7 +235,7 @@ static void each_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, si
       while (c < sm.e && is_assignment(&sc->w[c])) c++;
       if (c >= sm.e) break;
       const char *n = base_name(&sc->w[c]);
-      if (!strcmp(n, "sudo")) {
+      if (eq(n, "sudo")) {
         sm.sudo = (int)c + 1;
         c++;
         while (c < sm.e && sc->w[c].text[0] == '-') {
@@ -236,8 +243,8 @@ static void each_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, si
           int takes = strlen(sc->w[c].text) == 2 && strchr("ugCh", sc->w[c].text[1]);
           c += takes ? 2 : 1;
         }
-      } else if (!strcmp(n, "env") || !strcmp(n, "nohup") || !strcmp(n, "time") ||
-                 !strcmp(n, "exec") || !strcmp(n, "command")) {
+      } else if (eq(n, "env") || eq(n, "nohup") || eq(n, "time") ||
+                 eq(n, "exec") || eq(n, "command")) {
         c++;
         while (c < sm.e && sc->w[c].text[0] == '-') c++;
       } else {
@@ -270,12 +277,12 @@ typedef struct run_state {
 } run_state;
 
 static int is_shell(const char *n) {
-  return !strcmp(n, "sh") || !strcmp(n, "bash") || !strcmp(n, "dash") || !strcmp(n, "zsh") ||
-         !strcmp(n, "ash") || !strcmp(n, "ksh");
+  return eq(n, "sh") || eq(n, "bash") || eq(n, "dash") || eq(n, "zsh") ||
+         eq(n, "ash") || eq(n, "ksh");
 }
 
 static int is_pip(const char *n) {
-  return !strcmp(n, "pip") || !strcmp(n, "pip3") || (!strncmp(n, "pip3.", 5) && n[5]);
+  return eq(n, "pip") || eq(n, "pip3") || (!strncmp(n, "pip3.", 5) && n[5]);
 }
 
 static void each_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, simple_fn fn, void *ctx);
@@ -312,7 +319,7 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
                    "then run it");
   }
   st->fetch_piped = 0;
-  if ((!strcmp(cmd, "curl") || !strcmp(cmd, "wget")) && sm->pipe_out) {
+  if ((eq(cmd, "curl") || eq(cmd, "wget")) && sm->pipe_out) {
     st->fetch_piped = 1;
     st->fetch_s = w[sm->c].s;
   }
@@ -320,7 +327,7 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
   /* sh -c 'script': the script's commands, reported at the argument word. */
   if (is_shell(cmd) && st->depth < 2) {
     for (size_t k = a; k + 1 < sm->e; k++) {
-      if (strcmp(w[k].text, "-c") && !(w[k].text[0] == '-' && w[k].text[1] != '-' && strchr(w[k].text, 'c')))
+      if (!eq(w[k].text, "-c") && !(w[k].text[0] == '-' && w[k].text[1] != '-' && strchr(w[k].text, 'c')))
         continue;
       const sh_word *arg = &w[k + 1];
       if ((strstr(arg->text, "$(curl") || strstr(arg->text, "$(wget") || strstr(arg->text, "`curl") ||
@@ -352,27 +359,27 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
   }
 
   /* apt-get / apt */
-  if (!strcmp(cmd, "apt-get") || !strcmp(cmd, "apt") || !strcmp(cmd, "aptitude")) {
+  if (eq(cmd, "apt-get") || eq(cmd, "apt") || eq(cmd, "aptitude")) {
     int yes = 0;
     size_t verb = SIZE_MAX;
     for (size_t k = a; k < sm->e; k++) {
       const char *t = w[k].text;
       /* Options that take the next word as their value. */
-      int takes_value = !strcmp(t, "-o") || !strcmp(t, "-t") || !strcmp(t, "-c") ||
-                        !strcmp(t, "--option") || !strcmp(t, "--target-release") ||
-                        !strcmp(t, "--default-release") || !strcmp(t, "--config-file");
+      int takes_value = eq(t, "-o") || eq(t, "-t") || eq(t, "-c") ||
+                        eq(t, "--option") || eq(t, "--target-release") ||
+                        eq(t, "--default-release") || eq(t, "--config-file");
       if (takes_value) {
-        if (!strcmp(t, "-o") && k + 1 < sm->e && strstr(w[k + 1].text, "Assume-Yes=")) yes = 1;
+        if (eq(t, "-o") && k + 1 < sm->e && strstr(w[k + 1].text, "Assume-Yes=")) yes = 1;
         k++;
         continue;
       }
       if (t[0] == '-' && t[1] != '-') {
         if (strchr(t + 1, 'y') && t[1] != 'o' && t[1] != 't' && t[1] != 'c') yes = 1;
-        if (!strcmp(t, "-qq") || !strcmp(t, "-q=2")) yes = 1; /* quiet level 2 implies -y */
-        if (!strcmp(t, "-o") && k + 1 < sm->e && strstr(w[k + 1].text, "Assume-Yes=")) yes = 1;
+        if (eq(t, "-qq") || eq(t, "-q=2")) yes = 1; /* quiet level 2 implies -y */
+        if (eq(t, "-o") && k + 1 < sm->e && strstr(w[k + 1].text, "Assume-Yes=")) yes = 1;
       } else if (t[0] == '-') {
-        if (!strcmp(t, "--yes") || !strcmp(t, "--assume-yes") || !strncmp(t, "--assume-yes=", 13) ||
-            !strcmp(t, "--force-yes"))
+        if (eq(t, "--yes") || eq(t, "--assume-yes") || !strncmp(t, "--assume-yes=", 13) ||
+            eq(t, "--force-yes"))
           yes = 1;
         if (!strncmp(t, "--option=", 9) && strstr(t, "Assume-Yes=")) yes = 1;
       } else if (verb == SIZE_MAX) {
@@ -381,27 +388,27 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
     }
     if (verb != SIZE_MAX) {
       const char *v = w[verb].text;
-      if (!strcmp(v, "update")) {
+      if (eq(v, "update")) {
         st->apt_update = 1;
         st->apt_s = w[sm->c].s;
         st->apt_e = w[verb].e;
-      } else if (!strcmp(v, "install") || !strcmp(v, "reinstall") || !strcmp(v, "build-dep") ||
-                 !strcmp(v, "dist-upgrade") || !strcmp(v, "upgrade") || !strcmp(v, "full-upgrade") ||
-                 !strcmp(v, "remove") || !strcmp(v, "purge") || !strcmp(v, "autoremove")) {
-        if (!strcmp(v, "install")) {
+      } else if (eq(v, "install") || eq(v, "reinstall") || eq(v, "build-dep") ||
+                 eq(v, "dist-upgrade") || eq(v, "upgrade") || eq(v, "full-upgrade") ||
+                 eq(v, "remove") || eq(v, "purge") || eq(v, "autoremove")) {
+        if (eq(v, "install")) {
           st->apt_install = 1;
           if (!st->apt_update) {
             st->apt_s = w[sm->c].s;
             st->apt_e = w[verb].e;
           }
         }
-        if (!yes && strcmp(cmd, "aptitude") && is_on(ck, WI_APT_GET_MISSING_YES)) {
+        if (!yes && !eq(cmd, "aptitude") && is_on(ck, WI_APT_GET_MISSING_YES)) {
           boxlint_diag *d = emit_s(ck, rd, sc, "apt-get-missing-yes", w[sm->c].s, w[verb].e,
                                    "%s without -y: the build is not interactive, so apt stops at "
                                    "its confirmation prompt and the build fails", cmd);
           bl_hint(ck, d, "write %s-get %s -y ...", "apt", v);
         }
-        if ((!strcmp(v, "upgrade") || !strcmp(v, "dist-upgrade") || !strcmp(v, "full-upgrade")) &&
+        if ((eq(v, "upgrade") || eq(v, "dist-upgrade") || eq(v, "full-upgrade")) &&
             is_on(ck, WI_APT_GET_UPGRADE)) {
           boxlint_diag *d = emit_s(ck, rd, sc, "apt-get-upgrade", w[sm->c].s, w[verb].e,
                                    "%s upgrades every package of the base image, including systemd "
@@ -412,16 +419,16 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
       }
     }
   }
-  if (!strcmp(cmd, "rm")) {
+  if (eq(cmd, "rm")) {
     for (size_t k = a; k < sm->e; k++)
       if (!strncmp(w[k].text, "/var/lib/apt/lists", 18)) st->lists_cleaned = 1;
   }
-  if (!strcmp(cmd, "apt-get") || !strcmp(cmd, "apt")) {
+  if (eq(cmd, "apt-get") || eq(cmd, "apt")) {
     /* dist-clean (apt 3) removes the lists; plain clean keeps them. --update on install runs
      * an update first. */
     for (size_t k = a; k < sm->e; k++) {
-      if (!strcmp(w[k].text, "dist-clean") || !strcmp(w[k].text, "distclean")) st->lists_cleaned = 1;
-      if (!strcmp(w[k].text, "--update") && !st->apt_update) {
+      if (eq(w[k].text, "dist-clean") || eq(w[k].text, "distclean")) st->lists_cleaned = 1;
+      if (eq(w[k].text, "--update") && !st->apt_update) {
         st->apt_update = 1;
         st->apt_s = w[sm->c].s;
         st->apt_e = w[k].e;
@@ -441,7 +448,7 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
     if (k < sm->e && word_is(&w[k], "install")) {
       int nocache = 0;
       for (size_t j = pip_at + 1; j < sm->e; j++)
-        if (!strcmp(w[j].text, "--no-cache-dir") || !strncmp(w[j].text, "--no-cache-dir=", 15)) nocache = 1;
+        if (eq(w[j].text, "--no-cache-dir") || !strncmp(w[j].text, "--no-cache-dir=", 15)) nocache = 1;
       for (size_t j = sm->b; j < sm->c; j++)
         if (!strncmp(w[j].text, "PIP_NO_CACHE_DIR=", 17) && w[j].text[17]) nocache = 1;
       if (st->pip_cache_mount) nocache = 1;
@@ -455,14 +462,14 @@ static void run_simple(bl_check *ck, const bl_read *rd, const sh_script *sc, con
   }
 
   /* systemctl during the build */
-  if (!strcmp(cmd, "systemctl") && is_on(ck, WI_SYSTEMCTL_IN_BUILD)) {
+  if (eq(cmd, "systemctl") && is_on(ck, WI_SYSTEMCTL_IN_BUILD)) {
     size_t k = a;
     while (k < sm->e && w[k].text[0] == '-') k++;
     if (k < sm->e) {
       const char *v = w[k].text;
-      if (!strcmp(v, "start") || !strcmp(v, "restart") || !strcmp(v, "reload") ||
-          !strcmp(v, "stop") || !strcmp(v, "try-restart") || !strcmp(v, "reload-or-restart") ||
-          !strcmp(v, "daemon-reload") || !strcmp(v, "is-active") || !strcmp(v, "status")) {
+      if (eq(v, "start") || eq(v, "restart") || eq(v, "reload") ||
+          eq(v, "stop") || eq(v, "try-restart") || eq(v, "reload-or-restart") ||
+          eq(v, "daemon-reload") || eq(v, "is-active") || eq(v, "status")) {
         boxlint_diag *d = emit_s(ck, rd, sc, "systemctl-in-build", w[sm->c].s, w[k].e,
                                  "systemctl %s during the build: systemd is not running while the "
                                  "image is built, so this fails or does nothing", v);
@@ -617,6 +624,40 @@ static const unsigned char SECRET_FIRST[256] = {
   ['S'] = 2, ['t'] = 2, ['T'] = 2, [':'] = 4,
 };
 
+/* Whether the anchored token pattern can match at p[0..n): its alternatives' literal starts. */
+static int token_start(const char *p, size_t n) {
+  if (n < 3) return 0;
+  switch (p[0]) {
+  case 'A': return n >= 4 && (p[1] == 'K' || p[1] == 'S') && p[2] == 'I' && p[3] == 'A';
+  case 'g':
+    return p[1] == 'h' || (n >= 11 && !memcmp(p, "github_pat_", 11)) ||
+           (n >= 6 && !memcmp(p, "glpat-", 6));
+  case 'x': return p[1] == 'o' && p[2] == 'x';
+  case 's': return p[1] == 'k' && p[2] == '-';
+  case '-': return n >= 11 && !memcmp(p, "-----BEGIN ", 11);
+  default: return 0;
+  }
+}
+
+/* Whether the anchored, caseless assignment pattern can match at p[0..n): its keywords start
+ * with pas, pwd, sec, tok, api or acc. A non-ASCII byte may be a letter that folds to ASCII
+ * (U+017F to s, U+212A to k): then PCRE2 decides. */
+static int assign_start(const char *p, size_t n) {
+  if (n < 3) return 0;
+  unsigned char a = (unsigned char)p[0], b = (unsigned char)p[1], c = (unsigned char)p[2];
+  if (a >= 0x80 || b >= 0x80 || c >= 0x80) return 1;
+  a = boxlint__lower(a);
+  b = boxlint__lower(b);
+  c = boxlint__lower(c);
+  switch (a) {
+  case 'p': return (b == 'a' && c == 's') || (b == 'w' && c == 'd');
+  case 's': return b == 'e' && c == 'c';
+  case 't': return b == 'o' && c == 'k';
+  case 'a': return (b == 'p' && c == 'i') || (b == 'c' && c == 'c');
+  default: return 0;
+  }
+}
+
 static void scan_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s, size_t e,
                          int in_input, int assignments) {
   const boxlint_config *cfg = ck->opts->config;
@@ -624,17 +665,22 @@ static void scan_secrets(bl_check *ck, const bl_read *rd, const char *text, size
   int reports = 0;
   size_t skip_to = s; /* after a match, later candidates inside it are not tried */
   for (size_t i = s; i < e && reports < 16; i++) {
+    while (i < e && !SECRET_FIRST[(unsigned char)text[i]]) i++; /* to the next candidate */
+    if (i == e) break;
     unsigned bits = SECRET_FIRST[(unsigned char)text[i]];
-    if (!bits || i < skip_to) continue;
+    if (i < skip_to) continue;
     unsigned char prev = i > s ? (unsigned char)text[i - 1] : ' ';
+    /* Which anchored pattern can start here; PCRE2 runs only where one can. */
+    int tok = (bits & 1) && !is_alnum_c(prev) && token_start(text + i, e - i);
+    int asg = (bits & 2) && assignments && !boxlint__is_alpha(prev) && assign_start(text + i, e - i);
     enum bl_pattern k;
-    if ((bits & 1) && !is_alnum_c(prev)) k = BL_RE_SECRET_TOKEN;
-    else if ((bits & 2) && assignments && !boxlint__is_alpha(prev)) k = BL_RE_SECRET_ASSIGN;
+    if (tok) k = BL_RE_SECRET_TOKEN;
+    else if (asg) k = BL_RE_SECRET_ASSIGN;
     else if ((bits & 4) && e - i >= 3 && text[i + 1] == '/' && text[i + 2] == '/') k = BL_RE_URL_USERINFO;
     else continue;
     if (!md && !(md = match_data(ck))) return;
     int rc = bl_re_match(cfg, cfg->re[k], md, text + s, e - s, i - s);
-    if (rc == 0 && k == BL_RE_SECRET_TOKEN && (bits & 2) && assignments && !boxlint__is_alpha(prev)) {
+    if (rc == 0 && k == BL_RE_SECRET_TOKEN && asg) {
       k = BL_RE_SECRET_ASSIGN; /* 'A' and 's' start both */
       rc = bl_re_match(cfg, cfg->re[k], md, text + s, e - s, i - s);
     }
@@ -880,7 +926,7 @@ static const char *unquoted_arg(bl_check *ck, const bl_read *rd, const bl_cmdlin
 
 static int stopsignal_is_systemds(const char *v) {
   if (!v) return 1;
-  if (!strcmp(v, "37")) return 1;
+  if (eq(v, "37")) return 1;
   if (boxlint__ieq(v, 3, "sig")) v += 3;
   return boxlint__ieq(v, strlen(v), "rtmin+3");
 }
