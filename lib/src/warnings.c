@@ -87,6 +87,18 @@ typedef struct sh_script {
 
 static int op_char(char c) { return c == '&' || c == '|' || c == ';' || c == '(' || c == ')' || c == '\n'; }
 
+/* '1' for the bytes with a meaning to the splitter (white space, operators, quotes, '\\', '$'),
+ * by byte value; the others are copied as they are. */
+static const char SH_SPECIAL[257] =
+    "00000000011001000000000000000000" /* 00 */
+    "10101011110000000000000000010000" /* 20 */
+    "00000000000000000000000000001000" /* 40 */
+    "00000000000000000000000000001000" /* 60 */
+    "00000000000000000000000000000000" /* 80 */
+    "00000000000000000000000000000000" /* A0 */
+    "00000000000000000000000000000000" /* C0 */
+    "00000000000000000000000000000000" /* E0 */;
+
 /* Split [s, e) of `text` into words and operators. Quotes and backslashes are removed from the
  * text of words; `$(...)` and backquotes stay inside the word they are in. */
 static int shell_split(bl_check *ck, const char *text, size_t s, size_t e, sh_script *out) {
@@ -132,6 +144,8 @@ static int shell_split(bl_check *ck, const char *text, size_t s, size_t e, sh_sc
     char *o = buf;
     int depth = 0;
     while (i < e) {
+      while (i < e && SH_SPECIAL[(unsigned char)text[i]] == '0') *o++ = text[i++];
+      if (i == e) break;
       c = text[i];
       if (depth == 0 && (c == ' ' || c == '\t' || c == '\r' || op_char(c))) break;
       if (c == '\\' && i + 1 < e) {
