@@ -101,9 +101,9 @@ coverage: deps
 
 # Benchmarks (not tests): boxlint against a ceiling in the same run, then against the peers.
 bench: build
-	@for p in hyperfine time nodejs npm; do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
+	@for p in hyperfine time; do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | \
 	  grep -q 'install ok installed' || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing || true; fi
+	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing || true; fi
 	$(BUILD_DIR)/bench/bench_check
 	$(BUILD_DIR)/bench/bench_policy
 	bench/cli.sh $(BUILD_DIR)
