@@ -759,6 +759,25 @@ START_TEST(test_secret_tokens) {
 }
 END_TEST
 
+/* The assignment keywords are matched without regard to case, Unicode case folding included
+ * (U+017F folds to s): a quick pre-check before PCRE2 must not drop these. */
+START_TEST(test_secret_assignment_case_folding) {
+  CMD("RUN echo PaSsWoRd=hunter22abc");
+  EXPECT("secret-in-command", W, 0, 1, 19, 1, 30, "credential");
+  NO_LEAK("hunter22abc");
+  TOTAL(1);
+  CMD("RUN echo pa\xc5\xbf\xc5\xbfword=hunter22abc");
+  EXPECT("secret-in-command", W, 0, 1, 19, 1, 30, "credential");
+  NO_LEAK("hunter22abc");
+  TOTAL(1);
+  CMD("RUN echo api-KEY: zzzz9999");
+  EXPECT("secret-in-command", W, 0, 1, 19, 1, 27, "credential");
+  TOTAL(1);
+  CMD("RUN echo passage=hunter22abc tokenizer apiary accent"); /* near misses */
+  TOTAL(0);
+}
+END_TEST
+
 START_TEST(test_secret_private_key_heredoc) {
   CMD("RUN cat <<EOF > /root/.ssh/id_rsa\n-----BEGIN RSA PRIVATE KEY-----\n"
       "MIIEpAIBAAKCAQEAsecretKeyMaterial\n-----END RSA PRIVATE KEY-----\nEOF");
@@ -1387,6 +1406,7 @@ static Suite *warnings_suite(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_secret_url);
   tcase_add_test(tc, test_secret_tokens);
+  tcase_add_test(tc, test_secret_assignment_case_folding);
   tcase_add_test(tc, test_secret_private_key_heredoc);
   tcase_add_test(tc, test_secret_assignments);
   tcase_add_test(tc, test_secret_env_arg);
