@@ -32,6 +32,21 @@ static void teardown(void) {
 
 #define SP(lit) {(lit), sizeof(lit) - 1}
 
+/* A template with every field present and valid: one command, 2 vCPUs, 1024 MiB, no name yet. */
+static boxlint_template valid_template(void) {
+  static const boxlint_span cmds[] = {SP("RUN true")};
+  boxlint_template t;
+  memset(&t, 0, sizeof t);
+  t.has_name = t.has_commands = 1;
+  t.commands = cmds;
+  t.ncommands = 1;
+  t.cpu_count.present = t.cpu_count.is_integer = 1;
+  t.cpu_count.value = 2;
+  t.memory_mb.present = t.memory_mb.is_integer = 1;
+  t.memory_mb.value = 1024;
+  return t;
+}
+
 /* Check a literal as one command, with or without the config. */
 #define CHECK1(lit, cfg) check1((lit), sizeof(lit) - 1, (cfg))
 static void check1(const char *p, size_t n, const boxlint_config *cfg) {
@@ -204,16 +219,7 @@ END_TEST
 /* template fuzzer (crash-b10ab9d8...): invalid-name set the offset of the bad character but left
  * end_offset 0, an end before the start. The range now covers the character. */
 START_TEST(test_coverage_fuzz_invalid_name_range) {
-  static const boxlint_span cmds[] = {SP("RUN true")};
-  boxlint_template t;
-  memset(&t, 0, sizeof t);
-  t.has_name = t.has_commands = 1;
-  t.commands = cmds;
-  t.ncommands = 1;
-  t.cpu_count.present = t.cpu_count.is_integer = 1;
-  t.cpu_count.value = 2;
-  t.memory_mb.present = t.memory_mb.is_integer = 1;
-  t.memory_mb.value = 1024;
+  boxlint_template t = valid_template();
   static const struct { const char *name; size_t off, end; } cases[] = {
       {"m&", 1, 2}, {"my-t\xc3\xa9mplate", 4, 6}, {"ab\xff", 2, 3}};
   for (size_t i = 0; i < 3; i++) {
@@ -378,19 +384,9 @@ START_TEST(test_coverage_api_config_oom) {
 END_TEST
 
 START_TEST(test_coverage_api_template_edges) {
-  static const boxlint_span cmds[] = {SP("RUN true")};
   static const boxlint_span extra[] = {SP("zzzzzzzzzzzzzzzzzzzz")};
-  boxlint_template t;
-  memset(&t, 0, sizeof t);
-  t.has_name = 1;
+  boxlint_template t = valid_template();
   t.name = (boxlint_span)SP("!!!");
-  t.has_commands = 1;
-  t.commands = cmds;
-  t.ncommands = 1;
-  t.cpu_count.present = t.cpu_count.is_integer = 1;
-  t.cpu_count.value = 2;
-  t.memory_mb.present = t.memory_mb.is_integer = 1;
-  t.memory_mb.value = 1024;
   t.extra_fields = extra;
   t.nextra_fields = 1;
   ck_assert_int_eq(boxlint_check_template(R, &t, NULL), BOXLINT_OK);
