@@ -623,7 +623,6 @@ static int span_is(const char *p, size_t n, const char *w) {
 }
 
 void bl_check_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
-  if (!c->nflags) return;
   const flag_def *defs;
   switch (c->folded) {
   case BOXLINT_KW_RUN: defs = RUN_FLAGS; break;
