@@ -235,7 +235,7 @@ static void dump(const workload *w, const char *path) {
 int main(int argc, char **argv) {
   const char *dump_path = NULL;
   int json = 0;
-  const char *corpus_dir = BOXLINT_SHARED_DIR "/corpus/real-dockerfiles";
+  const char *corpus_dir = BOXLINT_CORPUS_DIR "/real-dockerfiles";
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) { RUNS = 7; MIN_RUN_S = 0.05; }
     else if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump_path = argv[++i];

@@ -3,11 +3,11 @@
 
 Sources: the string literals of tests/check_*.c (command lists of the smuggling tests, single
 commands of the rule and lexer tests, policy entries of the egress tests), tests/data, the
-smuggling vectors of ../shared/buildkit-semantics.md §12, and a sample of the real-world corpus
-../shared/corpus/real-dockerfiles (instructions as commands, a few whole files as fragments).
+smuggling vectors of fuzz/smuggling-vectors.txt, and a sample of the real-world corpus
+tests/data/corpus/real-dockerfiles (instructions as commands, a few whole files as fragments).
 The corpus stays small: the sample is fixed (every Nth file, sorted), and long inputs are cut.
 
-Run from the repository root: python3 fuzz/seeds.py [--shared ../shared]. Crashers found by the
+Run from the repository root: python3 fuzz/seeds.py [--out corpus]. Crashers found by the
 fuzzers (crash-<sha1>) and inputs minimised from fuzzing runs are kept; only seed-* is rewritten.
 The seed file formats are those documented at the top of each fuzz/<target>_fuzzer.c.
 """
@@ -118,16 +118,14 @@ def looks_like_entry(s):
 
 # ---- buildkit-semantics.md §12 -------------------------------------------------------------
 
-def smuggling_vectors(md):
-    """Each backquoted C-literal list of §12: "a"|"b" -> [a, b]."""
-    text = open(md, "rb").read()
-    start = text.find(b"## 12.")
-    end = text.find(b"## 13.")
-    sec = text[start:end]
+def smuggling_vectors(path):
+    """Each line of fuzz/smuggling-vectors.txt, C literals separated by |: "a"|"b" -> [a, b]."""
     out = []
-    for code in re.findall(rb"``?(.+?)``?(?=[^`]|$)", sec):
-        parts = re.findall(rb'"((?:[^"\\]|\\.)*)"', code)
-        if parts and len(code) < 400:
+    for line in open(path, "rb").read().split(b"\n"):
+        if not line.strip() or line.startswith(b"#"):
+            continue
+        parts = re.findall(rb'"((?:[^"\\]|\\.)*)"', line)
+        if parts:
             out.append([decode_c(p) for p in parts])
     return out
 
@@ -176,7 +174,6 @@ def split_instructions(data, expected):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--shared", default=os.path.join("..", "shared"))
     ap.add_argument("--out", default="corpus")
     args = ap.parse_args()
     c = Corpus(args.out)
@@ -206,8 +203,7 @@ def main():
         c.add("template", b"\x0f\x01\x02\x00\x00\x10" + SEP.join([b"my-template", b"", b""] + g))
 
     # 2. Smuggling vectors of §12, as lists, as fragments after a base, and as bases.
-    md = os.path.join(args.shared, "buildkit-semantics.md")
-    for v in smuggling_vectors(md):
+    for v in smuggling_vectors(os.path.join("fuzz", "smuggling-vectors.txt")):
         c.add("commands", commands_input(v))
         c.add("commands", commands_input(v, bits=2))  # with a config
         c.add("commands", commands_input(v, bits=1))  # backtick escape
@@ -216,7 +212,8 @@ def main():
         c.add("base", b"FROM alpine\n" + v[0] + b"\n")
 
     # 3. Real Dockerfiles: a fixed sample of instructions as commands and files as fragments.
-    real = os.path.join(args.shared, "corpus", "real-dockerfiles")
+    data_corpus = os.path.join("tests", "data", "corpus")
+    real = os.path.join(data_corpus, "real-dockerfiles")
     expected = {}
     for line in open(os.path.join(real, "EXPECTED.jsonl")):
         j = json.loads(line)
@@ -238,7 +235,7 @@ def main():
         c.add("commands", commands_input(sample[:4], bits=2))
     for g in [[b"RUN apt-get update && apt-get install -y curl", b"USER user", b"WORKDIR /home/user"]]:
         c.add("template", b"\x0f\x01\x02\x00\x00\x10" + SEP.join([b"code-interpreter", b"", b""] + g))
-    for d in sorted(glob.glob(os.path.join(args.shared, "corpus", "buildkit-fixtures",
+    for d in sorted(glob.glob(os.path.join(data_corpus, "buildkit-fixtures",
                                            "testfiles", "*", "Dockerfile")))[::3]:
         data = open(d, "rb").read()
         c.add("fragment", b"\x00" + data, limit=4000)

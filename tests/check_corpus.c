@@ -1,12 +1,12 @@
 /*
  * Completeness and fidelity on real input (DESIGN §1):
- *  - every file of shared/corpus/real-dockerfiles is split into exactly the instructions of
+ *  - every file of tests/data/corpus/real-dockerfiles is split into exactly the instructions of
  *    EXPECTED.jsonl (keyword, first and last line, flags, exec form, heredoc names);
  *  - every instruction that is not denied, checked as a command, gets no error, except
  *    command-too-long on instructions longer than 4096 bytes;
  *  - the BuildKit parser fixtures split into the instructions of their `result` dumps, and the
  *    negative fixtures are not accepted.
- * When ../shared is missing the tests fail and say so.
+ * The corpus is in the repository (tests/data/corpus/README.md says where it came from).
  */
 #include <check.h>
 #include <jansson.h>
@@ -55,9 +55,9 @@ static int is_denied_kw(const char *kw) {
 
 START_TEST(test_corpus_real_dockerfiles) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/corpus/real-dockerfiles/EXPECTED.jsonl", BOXLINT_SHARED_DIR);
+  snprintf(path, sizeof path, "%s/real-dockerfiles/EXPECTED.jsonl", BOXLINT_CORPUS_DIR);
   FILE *f = fopen(path, "r");
-  ck_assert_msg(f != NULL, "shared corpus missing: cannot open %s", path);
+  ck_assert_msg(f != NULL, "corpus missing: cannot open %s", path);
   char line[1 << 16];
   size_t files = 0, instructions = 0, mismatched_files = 0, false_errors = 0, too_long = 0;
   boxlint_report *r;
@@ -83,7 +83,7 @@ START_TEST(test_corpus_real_dockerfiles) {
     ck_assert_msg(e != NULL, "EXPECTED.jsonl: %s", je.text);
     const char *file = json_string_value(json_object_get(e, "file"));
     int buildkit_error = !json_is_null(json_object_get(e, "error"));
-    snprintf(path, sizeof path, "%s/corpus/real-dockerfiles/%s", BOXLINT_SHARED_DIR, file);
+    snprintf(path, sizeof path, "%s/real-dockerfiles/%s", BOXLINT_CORPUS_DIR, file);
     size_t len;
     char *text = slurp(path, &len);
     ck_assert_msg(text != NULL, "cannot read %s", path);
@@ -190,9 +190,9 @@ static size_t result_keywords(const char *text, char kws[][32], size_t cap) {
 
 START_TEST(test_corpus_buildkit_fixtures) {
   char dir[4096];
-  snprintf(dir, sizeof dir, "%s/corpus/buildkit-fixtures/testfiles", BOXLINT_SHARED_DIR);
+  snprintf(dir, sizeof dir, "%s/buildkit-fixtures/testfiles", BOXLINT_CORPUS_DIR);
   DIR *d = opendir(dir);
-  ck_assert_msg(d != NULL, "shared fixtures missing: cannot open %s", dir);
+  ck_assert_msg(d != NULL, "fixtures missing: cannot open %s", dir);
   boxlint_report *r;
   ck_assert_int_eq(boxlint_report_new(&r, NULL), BOXLINT_OK);
   struct dirent *de;
@@ -245,9 +245,9 @@ END_TEST
 START_TEST(test_corpus_line_numbers) {
   char p[4096];
   size_t len;
-  snprintf(p, sizeof p, "%s/corpus/buildkit-fixtures/testfile-line/Dockerfile", BOXLINT_SHARED_DIR);
+  snprintf(p, sizeof p, "%s/buildkit-fixtures/testfile-line/Dockerfile", BOXLINT_CORPUS_DIR);
   char *df = slurp(p, &len);
-  ck_assert_msg(df != NULL, "shared fixture missing: %s", p);
+  ck_assert_msg(df != NULL, "fixture missing: %s", p);
   boxlint_report *r;
   ck_assert_int_eq(boxlint_report_new(&r, NULL), BOXLINT_OK);
   ck_assert_int_eq(boxlint_split_fragment(r, df, len, NULL), BOXLINT_OK);
@@ -271,10 +271,10 @@ START_TEST(test_corpus_negative_fixtures) {
   for (size_t i = 0; i < 4; i++) {
     char p[4096];
     size_t len;
-    snprintf(p, sizeof p, "%s/corpus/buildkit-fixtures/testfiles-negative/%s/Dockerfile",
-             BOXLINT_SHARED_DIR, names[i]);
+    snprintf(p, sizeof p, "%s/buildkit-fixtures/testfiles-negative/%s/Dockerfile",
+             BOXLINT_CORPUS_DIR, names[i]);
     char *df = slurp(p, &len);
-    ck_assert_msg(df != NULL, "shared fixture missing: %s", p);
+    ck_assert_msg(df != NULL, "fixture missing: %s", p);
     boxlint_report_clear(r);
     ck_assert_int_eq(boxlint_check_fragment(r, df, len, NULL), BOXLINT_OK);
     size_t errors = boxlint_report_count_at_least(r, BOXLINT_SEVERITY_ERROR);
@@ -315,9 +315,9 @@ START_TEST(test_corpus_warning_counts) {
   }
   fclose(ef);
 
-  snprintf(path, sizeof path, "%s/corpus/real-dockerfiles/EXPECTED.jsonl", BOXLINT_SHARED_DIR);
+  snprintf(path, sizeof path, "%s/real-dockerfiles/EXPECTED.jsonl", BOXLINT_CORPUS_DIR);
   FILE *f = fopen(path, "r");
-  ck_assert_msg(f != NULL, "shared corpus missing: cannot open %s", path);
+  ck_assert_msg(f != NULL, "corpus missing: cannot open %s", path);
   boxlint_config *cfg;
   ck_assert_int_eq(boxlint_config_new(&cfg, NULL), BOXLINT_OK);
   boxlint_options o;
@@ -333,7 +333,7 @@ START_TEST(test_corpus_warning_counts) {
     json_error_t je;
     json_t *e = json_loads(buf, 0, &je);
     ck_assert_ptr_nonnull(e);
-    snprintf(path, sizeof path, "%s/corpus/real-dockerfiles/%s", BOXLINT_SHARED_DIR,
+    snprintf(path, sizeof path, "%s/real-dockerfiles/%s", BOXLINT_CORPUS_DIR,
              json_string_value(json_object_get(e, "file")));
     size_t len;
     char *text = slurp(path, &len);
