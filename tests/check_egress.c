@@ -429,6 +429,226 @@ START_TEST(test_egress_entry_message_quoting) {
 }
 END_TEST
 
+/*---------------------------------------------------------- internationalised names ----*/
+
+/* The invalid-policy-entry of `entry` (`len` bytes) as allow_out[0], with ALL_TRAFFIC denied:
+ * the only finding, detail non-ascii, a field finding (no command, no line). */
+static const boxlint_diag *idn_diag(const char *entry, size_t len) {
+  boxlint_policy_free(P);
+  P = NULL;
+  boxlint_report_clear(R);
+  boxlint_span a = {entry, len}, dn = {"ALL_TRAFFIC", 11};
+  boxlint_policy_spec sp;
+  memset(&sp, 0, sizeof sp);
+  sp.type.ptr = "filtered";
+  sp.type.len = 8;
+  sp.allow_out = &a;
+  sp.n_allow = 1;
+  sp.deny_out = &dn;
+  sp.n_deny = 1;
+  ck_assert_int_eq(boxlint_policy_new(&P, R, &sp, NULL, NULL), BOXLINT_ESYNTAX);
+  ck_assert_ptr_null(P);
+  ck_assert_uint_eq(boxlint_report_diag_count(R), 1);
+  const boxlint_diag *d = need("invalid-policy-entry", "network_policy.allow_out[0]");
+  ck_assert_str_eq(d->detail, "non-ascii");
+  ck_assert_int_eq(d->severity, BOXLINT_SEVERITY_ERROR);
+  ck_assert_int_eq(d->command, -1);
+  ck_assert_uint_eq(d->line, 0);
+  return d;
+}
+
+/* An entry with an A-label: the message and hint name it, the fix replaces allow_out[0] with it
+ * (list-relative: offset 0, length 1), the position is the first non-ASCII character
+ * [off, end) of the entry, and the A-label, written as suggested, is a valid entry. */
+static void expect_alabel(const char *entry, const char *alabel, size_t off, size_t end) {
+  const boxlint_diag *d = idn_diag(entry, strlen(entry));
+  char want[512];
+  snprintf(want, sizeof want, "allow_out[0]: '%s' is not ASCII; its A-label is '%s'", entry,
+           alabel);
+  ck_assert_str_eq(d->message, want);
+  snprintf(want, sizeof want,
+           "write '%s', the name browsers look up (IDNA2008, UTS #46 non-transitional); entries "
+           "are never converted silently",
+           alabel);
+  ck_assert_str_eq(d->hint, want);
+  ck_assert_ptr_nonnull(d->fix);
+  ck_assert_uint_eq(d->fix->offset, 0);
+  ck_assert_uint_eq(d->fix->length, 1);
+  ck_assert_str_eq(d->fix->text, alabel);
+  ck_assert_uint_eq(d->fix->text_len, strlen(alabel));
+  snprintf(want, sizeof want, "replace network_policy.allow_out[0] with \"%s\"", alabel);
+  ck_assert_str_eq(d->fix->description, want);
+  ck_assert_uint_eq(d->offset, off);
+  ck_assert_uint_eq(d->end_offset, end);
+  boxlint_policy_entry e = parse(alabel);
+  ck_assert_ptr_null(e.detail);
+}
+
+/* An entry without a valid A-label: the message says why; no hint, no fix. */
+static void expect_no_alabel(const char *entry, size_t len, const char *message) {
+  const boxlint_diag *d = idn_diag(entry, len);
+  ck_assert_str_eq(d->message, message);
+  ck_assert_ptr_null(d->hint);
+  ck_assert_ptr_null(d->fix);
+}
+
+START_TEST(test_egress_entry_idn_alabel) {
+  expect_alabel("b\u00fccher.de", "xn--bcher-kva.de", 1, 3);
+  expect_alabel("*.b\u00fccher.de", "*.xn--bcher-kva.de", 3, 5);
+  /* UTS #46 mapping: upper case, full-width forms, the ideographic full stop (U+3002). */
+  expect_alabel("B\u00dcCHER.DE", "xn--bcher-kva.de", 1, 3);
+  expect_alabel("\uff50\uff59\uff50\uff49\uff0e\uff4f\uff52\uff47", "pypi.org", 0, 3);
+  expect_alabel("b\u00fccher\u3002de", "xn--bcher-kva.de", 1, 3);
+  /* Non-transitional: sharp s stays (transitional processing would give "fass.de"). */
+  expect_alabel("fa\u00df.de", "xn--fa-hia.de", 2, 4);
+  expect_alabel("\u00df.de", "xn--zca.de", 0, 2);
+  /* A trailing dot is kept, as written. */
+  expect_alabel("*.B\u00dcCHER.de.", "*.xn--bcher-kva.de.", 3, 5);
+
+  /* In deny_out, at another index: the fix names that list and index. */
+  const char *allow[] = {"pypi.org", NULL};
+  const char *deny[] = {"ALL_TRAFFIC", "*.b\u00fccher.de", NULL};
+  ck_assert_int_eq(compile("filtered", allow, deny), BOXLINT_ESYNTAX);
+  const boxlint_diag *d = need("invalid-policy-entry", "network_policy.deny_out[1]");
+  ck_assert_str_eq(d->message,
+                   "deny_out[1]: '*.b\u00fccher.de' is not ASCII; its A-label is "
+                   "'*.xn--bcher-kva.de'");
+  ck_assert_ptr_nonnull(d->fix);
+  ck_assert_uint_eq(d->fix->offset, 1);
+  ck_assert_uint_eq(d->fix->length, 1);
+  ck_assert_str_eq(d->fix->text, "*.xn--bcher-kva.de");
+  ck_assert_str_eq(d->fix->description,
+                   "replace network_policy.deny_out[1] with \"*.xn--bcher-kva.de\"");
+  /* ... and the path prefix the options give. */
+  boxlint_policy_options o;
+  boxlint_policy_options_init(&o);
+  o.path_prefix.ptr = "";
+  ck_assert_int_eq(compile_opts("filtered", allow, deny, &o), BOXLINT_ESYNTAX);
+  d = need("invalid-policy-entry", "deny_out[1]");
+  ck_assert_str_eq(d->fix->description, "replace deny_out[1] with \"*.xn--bcher-kva.de\"");
+
+  /* Still refused: the parser never converts (strict, no silent fix-up). */
+  invalid("b\u00fccher.de", "non-ascii");
+  invalid("\uff50\uff59\uff50\uff49\uff0e\uff4f\uff52\uff47", "non-ascii");
+}
+END_TEST
+
+/* The first `cps` code points of s, then "...": boxlint__quote's rendering of a long entry. */
+static const char *cut_cps(char *buf, const char *s, size_t cps) {
+  size_t i = 0, k = 0;
+  for (; s[i]; i++) {
+    if (((unsigned char)s[i] & 0xC0) != 0x80 && k++ == cps) break;
+  }
+  snprintf(buf, 512, "%.*s%s", (int)i, s, s[i] ? "..." : "");
+  return buf;
+}
+
+START_TEST(test_egress_entry_idn_refused) {
+  /* libidn2 refuses: disallowed code points (a symbol, an emoji), the bidi rule. */
+  expect_no_alabel("\u2603.net", 7,
+                   "allow_out[0]: '\u2603.net' is not ASCII and has no valid A-label: it "
+                   "contains a character that IDNA2008 does not allow in host names (a symbol, "
+                   "an emoji, punctuation)");
+  expect_no_alabel("\U0001F600.com", 8,
+                   "allow_out[0]: '\U0001F600.com' is not ASCII and has no valid A-label: it "
+                   "contains a character that IDNA2008 does not allow in host names (a symbol, "
+                   "an emoji, punctuation)");
+  expect_no_alabel("a\u05d0.com", 7,
+                   "allow_out[0]: 'a\u05d0.com' is not ASCII and has no valid A-label: it "
+                   "breaks the IDNA2008 bidi rule for right-to-left labels (RFC 5893)");
+  /* Invalid UTF-8: the byte and its offset; the position is that byte. */
+  const boxlint_diag *d;
+  expect_no_alabel("b\xff" "cher.de", 9,
+                   "allow_out[0]: 'b\\xffcher.de' is not ASCII and has no valid A-label: it is "
+                   "not valid UTF-8 (byte 0xff at offset 1)");
+  d = boxlint_report_diag(R, 0);
+  ck_assert_uint_eq(d->offset, 1);
+  ck_assert_uint_eq(d->end_offset, 2);
+  expect_no_alabel("\u00fc.d\xc3", 5,
+                   "allow_out[0]: '\u00fc.d\\xc3' is not ASCII and has no valid A-label: it is "
+                   "not valid UTF-8 (byte 0xc3 at offset 4)");
+  expect_no_alabel("\xc0\xaf.de", 5,
+                   "allow_out[0]: '\\xc0\\xaf.de' is not ASCII and has no valid A-label: it is "
+                   "not valid UTF-8 (byte 0xc0 at offset 0)");
+}
+END_TEST
+
+START_TEST(test_egress_entry_idn_converted) {
+  /* Too long once converted: a label over 63 characters, a name over 253. */
+  char e[300], q[512], want[1024];
+  snprintf(e, sizeof e, "b\u00fccher%.55s.de",
+           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+  ck_assert_uint_eq(strlen(e), 65); /* a label of 61 code points as written */
+  snprintf(want, sizeof want,
+           "allow_out[0]: '%s' is not ASCII and has no valid A-label: a label would be longer "
+           "than 63 characters as an A-label",
+           e);
+  expect_no_alabel(e, strlen(e), want);
+  size_t o = 0;
+  for (int l = 0; l < 4; l++) {
+    memcpy(e + o, "\u00fc", 2);
+    memset(e + o + 2, 'a', 54);
+    o += 56;
+    e[o++] = '.';
+  }
+  memcpy(e + o, "de", 3); /* 230 bytes; each label's A-label is 62 characters, the name 254 */
+  snprintf(want, sizeof want,
+           "allow_out[0]: '%s' is not ASCII and has no valid A-label: its A-label would be "
+           "longer than a host name can be (253 characters)",
+           cut_cps(q, e, 80));
+  expect_no_alabel(e, strlen(e), want);
+
+  /* libidn2 converts, but boxlint refuses the result: it must pass boxlint's own checks. */
+  expect_no_alabel("\u00fc.123", 6,
+                   "allow_out[0]: '\u00fc.123' is not ASCII and has no valid A-label: it "
+                   "converts to 'xn--tda.123', whose last label is numeric");
+  expect_no_alabel("a..b\u00fc", 6,
+                   "allow_out[0]: 'a..b\u00fc' is not ASCII and has no valid A-label: it "
+                   "converts to 'a..xn--b-eha', which has an empty label");
+  /* An address in full-width digits is an address, not a name: no A-label. */
+  expect_no_alabel("\uff11\uff12\uff17\uff0e\uff10\uff0e\uff10\uff0e\uff11", 27,
+                   "allow_out[0]: '\uff11\uff12\uff17\uff0e\uff10\uff0e\uff10\uff0e\uff11' is "
+                   "not ASCII and has no valid A-label: it converts to '127.0.0.1', which is not "
+                   "a host name");
+
+  /* ASCII that no host name has: never handed to libidn2 (a NUL would cut its input short). */
+  expect_no_alabel("b\u00fc\0cher.de", 11,
+                   "allow_out[0]: 'b\u00fc\\x00cher.de' is not ASCII and has no valid A-label: "
+                   "it also contains whitespace or a control character");
+  expect_no_alabel("b\u00fc cher.de", 11,
+                   "allow_out[0]: 'b\u00fc cher.de' is not ASCII and has no valid A-label: it "
+                   "also contains whitespace or a control character");
+  expect_no_alabel("\u00fc.de:443", 9,
+                   "allow_out[0]: '\u00fc.de:443' is not ASCII and has no valid A-label: it also "
+                   "contains ':', which no host name has");
+  expect_no_alabel("b\u00fc*.de", 7,
+                   "allow_out[0]: 'b\u00fc*.de' is not ASCII and has no valid A-label: it has "
+                   "'*' in the wrong place; a wildcard is '*.' followed by a domain");
+}
+END_TEST
+
+/* ASCII entries are untouched: valid ones (A-labels included) compile, invalid ones keep their
+ * messages and get no A-label fix. */
+START_TEST(test_egress_entry_idn_ascii) {
+  const char *allow[] = {"pypi.org", "xn--bcher-kva.de", "*.xn--fa-hia.de", NULL};
+  const char *deny[] = {"ALL_TRAFFIC", NULL};
+  ck_assert_int_eq(compile("filtered", allow, deny), BOXLINT_OK);
+  ck_assert_uint_eq(boxlint_report_diag_count(R), 0);
+  expect("xn--bcher-kva.de", NULL, "allow", "rule", L_ALLOW, 1, "xn--bcher-kva.de");
+  expect("www.xn--fa-hia.de", NULL, "allow", "rule", L_ALLOW, 2, "*.xn--fa-hia.de");
+  const char *bad[] = {"a..b.de", NULL};
+  ck_assert_int_eq(compile("filtered", bad, deny), BOXLINT_ESYNTAX);
+  const boxlint_diag *d = need("invalid-policy-entry", "network_policy.allow_out[0]");
+  ck_assert_str_eq(d->detail, "empty-label");
+  ck_assert_str_eq(d->message, "allow_out[0]: 'a..b.de' has an empty label");
+  ck_assert_ptr_null(d->hint);
+  ck_assert_ptr_null(d->fix);
+  ck_assert_uint_eq(d->offset, 0);
+  ck_assert_uint_eq(d->end_offset, 0);
+}
+END_TEST
+
+
 /*==============================================================================================
  * MARK: Policy
  *============================================================================================*/
@@ -1339,6 +1559,49 @@ START_TEST(test_egress_oom) {
 }
 END_TEST
 
+/* Allocation failures while describing non-ASCII entries: BOXLINT_ENOMEM, nothing leaks, and
+ * once enough memory is there, the full messages and the fix. */
+START_TEST(test_egress_entry_idn_oom) {
+  boxlint_span a[2] = {{"b\u00fccher.de", 10}, {"\u2603.net", 7}}, dn = {"ALL_TRAFFIC", 11};
+  boxlint_policy_spec sp;
+  memset(&sp, 0, sizeof sp);
+  sp.type.ptr = "filtered";
+  sp.type.len = 8;
+  sp.allow_out = a;
+  sp.n_allow = 2;
+  sp.deny_out = &dn;
+  sp.n_deny = 1;
+  int done = 0;
+  long n;
+  for (n = 0; n < 500 && !done; n++) {
+    failer f = {n, 0};
+    boxlint_alloc al = {f_malloc, f_realloc, f_free, &f};
+    boxlint_report *r = NULL;
+    if (boxlint_report_new(&r, &al) != BOXLINT_OK) continue;
+    boxlint_policy *p = NULL;
+    boxlint_status st = boxlint_policy_new(&p, r, &sp, NULL, &al);
+    ck_assert_ptr_null(p);
+    if (st == BOXLINT_ESYNTAX) {
+      done = 1;
+      ck_assert_uint_eq(boxlint_report_diag_count(r), 2);
+      const boxlint_diag *d = boxlint_report_diag(r, 0);
+      ck_assert_str_eq(d->message,
+                       "allow_out[0]: 'b\u00fccher.de' is not ASCII; its A-label is "
+                       "'xn--bcher-kva.de'");
+      ck_assert_ptr_nonnull(d->fix);
+      ck_assert_str_eq(d->fix->text, "xn--bcher-kva.de");
+      ck_assert_ptr_nonnull(strstr(boxlint_report_diag(r, 1)->message, "IDNA2008 does not"));
+    } else {
+      ck_assert_int_eq(st, BOXLINT_ENOMEM);
+    }
+    boxlint_report_free(r);
+    ck_assert_int_eq(f.live, 0);
+  }
+  ck_assert_msg(done, "never completed within 500 allocations");
+  ck_assert_int_gt(n, 3);
+}
+END_TEST
+
 /*==============================================================================================
  * MARK: Suite
  *============================================================================================*/
@@ -1359,6 +1622,10 @@ Suite *egress_suite(void) {
   tcase_add_test(t, test_egress_entry_lengths);
   tcase_add_test(t, test_egress_entry_messages);
   tcase_add_test(t, test_egress_entry_message_quoting);
+  tcase_add_test(t, test_egress_entry_idn_alabel);
+  tcase_add_test(t, test_egress_entry_idn_refused);
+  tcase_add_test(t, test_egress_entry_idn_converted);
+  tcase_add_test(t, test_egress_entry_idn_ascii);
   t = tc(s, "policy");
   tcase_add_test(t, test_egress_policy_type);
   tcase_add_test(t, test_egress_policy_lists_not_allowed);
@@ -1390,6 +1657,7 @@ Suite *egress_suite(void) {
   tcase_add_test(t, test_egress_differential);
   t = tc(s, "oom");
   tcase_add_test(t, test_egress_oom);
+  tcase_add_test(t, test_egress_entry_idn_oom);
   return s;
 }
 

@@ -39,10 +39,13 @@ typedef struct boxlint__entry {
  * is also stored in out->e.detail. Allocates nothing. */
 const char *boxlint__egress_parse(boxlint__entry *out, const char *s, size_t n, int dest);
 
-/* Fill `d->message` and `d->hint` for an invalid entry `raw` (parsed into `pe`); `where` is
- * "allow_out[2]". */
+/* Fill `d->message` and `d->hint` for an invalid entry `raw` (parsed into `pe`), entry `index`
+ * of its list; `where` is "allow_out[2]". A non-ASCII entry with a valid A-label (libidn2) also
+ * gets a fix replacing it (list-relative: offset `index`, length 1) and its position (offset,
+ * end_offset into the entry: the first non-ASCII character). Strings go to the report's arena;
+ * an allocation failure sets r->oom. */
 void boxlint__egress_describe(boxlint_report *r, boxlint_diag *d, const char *raw, size_t n,
-                              const boxlint__entry *pe, const char *where);
+                              const boxlint__entry *pe, const char *where, size_t index);
 
 /* A compiled entry. */
 typedef struct boxlint__pentry {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <idn2.h>
 #include "egress_int.h"
 
 /*==============================================================================================
@@ -586,8 +587,170 @@ static const char *suggest_host(boxlint_report *r, const char *s, size_t n) {
   return boxlint__rprintf(r, "did you mean '%s'?", t.e.text);
 }
 
+/*---------------------------------------------------------- internationalised names ----*/
+
+/* libidn2: IDNA2008 with UTS #46 mapping, non-transitional ('ß' stays 'ß'), input normalised
+ * to NFC: the name a browser looks up. Not IDN2_USE_STD3_ASCII_RULES: libidn2 (2.3) then
+ * drops the ASCII characters STD3 disallows instead of refusing them ('*.bücher.de' becomes
+ * '.xn--bcher-kva.de', '_dmarc.bücher.de' 'dmarc.xn--bcher-kva.de', 'bü cher.de'
+ * 'xn--bcher-kva.de'), a silent fix-up. The ASCII result is validated by boxlint's own rules
+ * instead (which also allow '_'). */
+#define IDN_FLAGS (IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL)
+
+/* An arena string, never NULL ("" on OOM; the report then records the OOM). */
+static const char *nn(const char *s) { return s ? s : ""; }
+
+/* Why libidn2 refused a name: idn2_strerror in clearer words, for the errors a user meets. */
+static const char *idn_error_reason(boxlint_report *r, int rc) {
+  switch (rc) {
+  case IDN2_DISALLOWED:
+    return "it contains a character that IDNA2008 does not allow in host names (a symbol, an "
+           "emoji, punctuation)";
+  case IDN2_UNASSIGNED: return "it contains a code point that Unicode has not assigned";
+  case IDN2_BIDI:
+    return "it breaks the IDNA2008 bidi rule for right-to-left labels (RFC 5893)";
+  case IDN2_CONTEXTJ:
+  case IDN2_CONTEXTJ_NO_RULE:
+    return "it has a zero-width joiner or non-joiner where IDNA2008 allows none (RFC 5892)";
+  case IDN2_CONTEXTO:
+  case IDN2_CONTEXTO_NO_RULE:
+    return "it has a character that IDNA2008 allows only in a context it is not in (RFC 5892)";
+  case IDN2_2HYPHEN:
+    return "a label has '--' as its third and fourth characters, which only A-labels ('xn--') "
+           "may have";
+  case IDN2_HYPHEN_STARTEND: return "a label starts or ends with '-'";
+  case IDN2_LEADING_COMBINING: return "a label starts with a combining mark";
+  case IDN2_TOO_BIG_LABEL:
+  case IDN2_PUNYCODE_BIG_OUTPUT:
+    return "a label would be longer than 63 characters as an A-label";
+  case IDN2_TOO_BIG_DOMAIN:
+    return "its A-label would be longer than a host name can be (253 characters)";
+  case IDN2_ENCODING_ERROR: return "it is not valid UTF-8";
+  default: break;
+  }
+  return nn(boxlint__rprintf(r, "libidn2 refuses it: %s", idn2_strerror(rc)));
+}
+
+/* Why no conversion of s can give a valid entry, judged on its bytes: invalid UTF-8, or an
+ * ASCII character that no host name has ('*' only as the '*.' of a wildcard). NULL when none.
+ * Whitespace and control bytes (NUL among them) thus never reach libidn2, which reads a
+ * NUL-terminated string. */
+static const char *idn_precheck(boxlint_report *r, const char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    unsigned char c = (unsigned char)s[i];
+    uint32_t cp;
+    size_t l = 1;
+    if (c >= 0x80) {
+      l = boxlint__utf8_decode((const unsigned char *)s + i, n - i, &cp);
+      if (!l)
+        return nn(boxlint__rprintf(r, "it is not valid UTF-8 (byte 0x%02x at offset %zu)",
+                                   (unsigned)c, i));
+    } else if (c <= 0x20 || c == 0x7f) {
+      return "it also contains whitespace or a control character";
+    } else if (c == '*') {
+      if (i || n < 2 || s[1] != '.')
+        return "it has '*' in the wrong place; a wildcard is '*.' followed by a domain";
+    } else if (!boxlint__is_alpha(c) && !boxlint__is_digit(c) && c != '-' && c != '.' &&
+               c != '_') {
+      return nn(boxlint__rprintf(r, "it also contains '%c', which no host name has", (int)c));
+    }
+    i += l;
+  }
+  return NULL;
+}
+
+/* What is wrong with a conversion that boxlint refuses (detail `det`; NULL: valid, but an
+ * address or keyword). */
+static const char *converted_reason(const char *det) {
+  if (det == D_EMPTY_LABEL) return "which has an empty label";
+  if (det == D_LABEL_LONG) return "which has a label longer than 63 characters";
+  if (det == D_NAME_LONG) return "which is longer than a host name can be";
+  if (det == D_LABEL_SYNTAX)
+    return "which is not a valid host name: labels take letters, digits, '-' and '_', and do "
+           "not start or end with '-'";
+  if (det == D_NUM_TLD) return "whose last label is numeric";
+  if (det == D_LEADDOT) return "which starts with a dot";
+  if (det == D_WILDPOS) return "which has '*' in the wrong place";
+  if (det == D_TOO_LONG) return "which is longer than an entry can be (255 bytes)";
+  return "which is not a host name";
+}
+
+/* The A-label of a non-ASCII entry, or why it has no valid one. */
+typedef struct idn_out {
+  const char *why; /* NULL when `text` is the entry's A-label, a valid host name or wildcard */
+  char text[BOXLINT_POLICY_ENTRY_MAX + 1];
+  size_t len;
+} idn_out;
+
+static void idn_convert(boxlint_report *r, const char *s, size_t n, idn_out *o) {
+  o->text[0] = 0;
+  o->len = 0;
+  o->why = n > BOXLINT_POLICY_ENTRY_MAX ? "it is longer than an entry can be (255 bytes)"
+                                        : idn_precheck(r, s, n);
+  if (o->why) return;
+  char in[BOXLINT_POLICY_ENTRY_MAX + 1]; /* the entry is never written: convert a copy */
+  memcpy(in, s, n);
+  in[n] = 0;
+  uint8_t *res = NULL;
+  int rc = idn2_lookup_u8((const uint8_t *)in, &res, IDN_FLAGS);
+  if (rc == IDN2_OK && !res) rc = IDN2_MALLOC;
+  if (rc == IDN2_OK) {
+    size_t len = strlen((const char *)res);
+    if (len > BOXLINT_POLICY_ENTRY_MAX) {
+      rc = IDN2_TOO_BIG_DOMAIN;
+    } else {
+      memcpy(o->text, res, len + 1);
+      o->len = len;
+    }
+  }
+  idn2_free(res);
+  if (rc == IDN2_MALLOC) {
+    r->oom = 1;
+    o->why = "";
+    return;
+  }
+  if (rc != IDN2_OK) {
+    o->why = idn_error_reason(r, rc);
+    return;
+  }
+  /* The A-label must pass boxlint's own checks (lengths, label syntax) and be a name. */
+  boxlint__entry t;
+  const char *det = boxlint__egress_parse(&t, o->text, o->len, 0);
+  if (!det && (t.e.kind == BOXLINT_ENTRY_DOMAIN || t.e.kind == BOXLINT_ENTRY_WILDCARD)) return;
+  o->why = nn(boxlint__rprintf(r, "it converts to '%s', %s", qs(r, o->text, o->len, 80),
+                               converted_reason(det)));
+}
+
+/* Message, hint and fix of a non-ASCII entry (entry `index` of its list): the A-label it must
+ * be written as, or why it has none. The position is the first non-ASCII character. */
+static const char *describe_non_ascii(boxlint_report *r, boxlint_diag *d, const char *raw,
+                                      size_t n, const char *q, const char *where, size_t index,
+                                      const char **hint) {
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)raw[i] >= 0x80) {
+      uint32_t cp;
+      size_t l = boxlint__utf8_decode((const unsigned char *)raw + i, n - i, &cp);
+      d->offset = i;
+      d->end_offset = i + (l ? l : 1);
+      break;
+    }
+  idn_out o;
+  idn_convert(r, raw, n, &o);
+  if (o.why)
+    return boxlint__rprintf(r, "%s: '%s' is not ASCII and has no valid A-label: %s", where, q,
+                            o.why);
+  *hint = boxlint__rprintf(r,
+                           "write '%s', the name browsers look up (IDNA2008, UTS #46 "
+                           "non-transitional); entries are never converted silently",
+                           o.text);
+  const char *desc = boxlint__rprintf(r, "replace %s with \"%s\"", d->path ? d->path : where,
+                                      o.text);
+  boxlint__diag_fix(r, d, index, 1, o.text, o.len, desc ? desc : "replace the entry");
+  return boxlint__rprintf(r, "%s: '%s' is not ASCII; its A-label is '%s'", where, q, o.text);
+}
+
 void boxlint__egress_describe(boxlint_report *r, boxlint_diag *d, const char *raw, size_t n,
-                              const boxlint__entry *pe, const char *where) {
+                              const boxlint__entry *pe, const char *where, size_t index) {
   const char *det = pe->e.detail;
   const char *q = qs(r, raw, n, 80);
   const char *msg = NULL, *hint = NULL;
@@ -600,9 +763,7 @@ void boxlint__egress_describe(boxlint_report *r, boxlint_diag *d, const char *ra
     msg = boxlint__rprintf(r, "%s: '%s' is %zu bytes long; an entry has at most %u", where, q, n,
                            BOXLINT_POLICY_ENTRY_MAX);
   } else if (det == D_NON_ASCII) {
-    msg = boxlint__rprintf(r, "%s: '%s' contains a non-ASCII character", where, q);
-    hint = "write internationalised names in their ASCII (A-label) form, e.g. "
-           "'xn--bcher-kva.example' for 'b\xc3\xbc" "cher.example'";
+    msg = describe_non_ascii(r, d, raw, n, q, where, index, &hint);
   } else if (det == D_WHITESPACE) {
     msg = boxlint__rprintf(r, "%s: '%s' contains whitespace or a control character", where, q);
     size_t i = 0, j = n;
@@ -1047,7 +1208,7 @@ static void emit_entry(vctx *c, int l, size_t i, int effects, boxlint__segs oute
     boxlint__entry pe;
     boxlint__egress_parse(&pe, rs, raw->len, 0);
     d = vadd_entry(c, R_ENTRY, BOXLINT_SEVERITY_ERROR, l, i);
-    if (d) boxlint__egress_describe(c->r, d, rs, raw->len, &pe, where_of(c, l, i));
+    if (d) boxlint__egress_describe(c->r, d, rs, raw->len, &pe, where_of(c, l, i), i);
     return;
   }
   const boxlint__pentry *e = &p->entries[l][i];

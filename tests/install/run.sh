@@ -55,12 +55,16 @@ consume() {
   check_output "$1" "$out"
 }
 
-# check_output NAME FILE: the consumer's output names the rule it must find.
+# check_output NAME FILE: the consumer's output names the rule it must find, and the A-label
+# (libidn2) of its non-ASCII policy entry.
 check_output() {
   grep -q "^libboxlint $version (headers $version)\$" "$2" \
     || fail "$1: did not print 'libboxlint $version (headers $version)'"
   grep -q '^0:1:1: error: .*\[unknown-instruction\]$' "$2" \
     || fail "$1: no unknown-instruction diagnostic for 'pip install x'"
+  grep -q "^network_policy.allow_out\[0\]: .* its A-label is 'xn--bcher-kva.de' \[invalid-policy-entry\]\$" "$2" \
+    || fail "$1: no A-label in the invalid-policy-entry diagnostic of a non-ASCII entry"
+  grep -qx 'fix: xn--bcher-kva.de' "$2" || fail "$1: no fix with the A-label"
   ok "$1"
 }
 

@@ -162,8 +162,13 @@ typedef struct boxlint_policy boxlint_policy;
  * `allow-without-effect`, `deny-without-effect`, `filtered-empty-is-open`, `duplicate-entry`,
  * `shadowed-entry`, `broad-wildcard`, `any-host`, `mapped-address`. Each carries a `path`
  * ("network_policy.allow_out[2]"); messages quote the entry and name its list and index.
- * The fix of `allow-without-effect` and `domains-require-deny-all` is list-relative: insert
- * `text` ("ALL_TRAFFIC") into `deny_out` at index `offset` (`length` 0).
+ * Fixes are list-relative: `text` replaces entries [`offset`, `offset` + `length`) of the list
+ * the fix's description names. That of `allow-without-effect` and `domains-require-deny-all`
+ * inserts "ALL_TRAFFIC" into `deny_out` (`length` 0). A non-ASCII entry (detail `non-ascii`) is
+ * refused, never converted, but when it has a valid A-label (libidn2: IDNA2008 with UTS #46
+ * mapping, non-transitional, as browsers look names up; "*.bücher.de" -> "*.xn--bcher-kva.de")
+ * its message and hint name it and its fix replaces the entry with it (`length` 1); otherwise
+ * the message says why there is none, and there is no fix.
  *
  * @param out receives the policy, which the caller frees with boxlint_policy_free; required.
  *            Set to NULL unless BOXLINT_OK is returned.
