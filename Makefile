@@ -13,8 +13,8 @@ WERROR    := $(if $(filter true 1 yes,$(CI)),ON,OFF)
 
 # Debian packages the build and the tests need (node and npm, for the Node.js bindings' tests,
 # are checked as commands: they may come from another repository than Debian's).
-DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjansson-dev \
-                clang libclang-rt-dev python3
+DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjansson-dev libidn2-dev \
+                clang libclang-rt-dev python3 python3-jsonschema git libunistring-dev
 
 # Fuzzing (fuzz/, corpus/): new inputs go to FUZZ_WORK, never into the repository's corpus.
 FUZZ_DIR     ?= build/fuzz
@@ -40,6 +40,13 @@ deps:
 	  if [ "$$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi; \
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@# Microsoft's SARIF validator (npm), run by the tests on every SARIF log they produce.
+	@if [ ! -x tests/data/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool ] && \
+	    command -v npm >/dev/null 2>&1; then \
+	  echo "boxlint: installing Microsoft's SARIF Multitool (npm ci --prefix tests/data/sarif)"; \
+	  npm ci --prefix tests/data/sarif --no-audit --no-fund >/dev/null || \
+	    echo "boxlint: the SARIF Multitool did not install; its checks will say skipped"; \
 	fi
 
 build: deps
