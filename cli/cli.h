@@ -7,7 +7,9 @@
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
 enum format { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB };
-enum unit_kind { UNIT_FRAGMENT, UNIT_JSON, UNIT_INLINE };
+/* UNIT_POLICY: `boxlint policy FILE`, a NetworkPolicy file or a template's network_policy; its
+ * findings' paths ("network_policy.allow_out[2]") are resolved from `policy_off`. */
+enum unit_kind { UNIT_FRAGMENT, UNIT_JSON, UNIT_INLINE, UNIT_POLICY };
 
 #define CLI_MAX_INPUT_BYTES (16u * 1024u * 1024u) /* larger inputs are refused, not read */
 
@@ -22,6 +24,9 @@ typedef struct unit {
   size_t cmds_off;             /* JSON: offset of the commands array, or SIZE_MAX */
   const boxlint_report *reports[2]; /* the template's report, and the policy's (or NULL) */
   const boxlint_config *config;
+  size_t policy_off;           /* UNIT_POLICY: offset of the policy object, or SIZE_MAX */
+  const boxlint_diag *extra;   /* findings of the command itself, after the reports' */
+  size_t nextra;
 } unit;
 
 /* A finding's position in the file (for text, SARIF and GitHub output). */
@@ -62,6 +67,12 @@ boxlint_severity cli_severity(const unit *u, const boxlint_diag *d);
 void cli_position(const unit *u, const boxlint_diag *d, fpos *p);
 /* One diagnostic as DESIGN §5's JSON object; `u` NULL: no file to take positions from. */
 json_t *cli_diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev);
+/* The SARIF artifactLocation of the file `path` names, for results and fixes alike: an absolute
+ * path as a file:// URI, a relative one as a relative reference with "uriBaseId": "%SRCROOT%"
+ * (the working directory, which cli_finish declares in run.originalUriBaseIds), percent-encoded.
+ * NULL for "-" (standard input: no artifact; leave physicalLocation out) and when out of memory.
+ * The caller owns the result. */
+json_t *cli_sarif_artifact(const char *path);
 void cli_emit_unit(cli *c, const unit *u);
 void cli_begin(cli *c);
 void cli_finish(cli *c);

@@ -121,7 +121,11 @@ void jp_line_col(const char *s, size_t n, size_t off, uint32_t *line, uint32_t *
 }
 
 size_t jp_path(const char *s, size_t n, const char *path) {
-  size_t v = jp_ws(s, n, 0);
+  return jp_path_at(s, n, 0, path);
+}
+
+size_t jp_path_at(const char *s, size_t n, size_t at, const char *path) {
+  size_t v = at <= n ? jp_ws(s, n, at) : SIZE_MAX;
   const char *p = path;
   while (*p && v != SIZE_MAX) {
     if (*p == '.') p++;

@@ -19,5 +19,7 @@ size_t jp_string_offset(const char *s, size_t n, size_t str, size_t d);
 void jp_line_col(const char *s, size_t n, size_t off, uint32_t *line, uint32_t *col);
 /* Follow a path "a.b[2].c" from the root value; SIZE_MAX when absent. */
 size_t jp_path(const char *s, size_t n, const char *path);
+/* The same from the value at offset `at` ("" names that value itself); SIZE_MAX when absent. */
+size_t jp_path_at(const char *s, size_t n, size_t at, const char *path);
 
 #endif

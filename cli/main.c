@@ -29,6 +29,13 @@ static void usage(FILE *f) {
         f);
 }
 
+/* A usage error: one line on stderr naming what was wrong, and where the usage is. */
+static int usage_error(cli *c, const char *what, const char *arg) {
+  fprintf(c->err, "boxlint: %s%s%s%s; see 'boxlint --help'\n", what, arg ? " '" : "",
+          arg ? arg : "", arg ? "'" : "");
+  return EXIT_USAGE;
+}
+
 /* ---- loading templates ---------------------------------------------------------------- */
 
 typedef struct loaded {
@@ -444,11 +451,12 @@ int main(int argc, char **argv) {
   int i = 1, render = 0;
   if (i < argc && !strcmp(argv[i], "policy")) return boxlint_cli_policy(argc - i, argv + i, c.out, c.err);
   if (i < argc && !strcmp(argv[i], "rules")) return cmd_rules(&c);
+  if (i < argc && !strcmp(argv[i], "help")) {
+    usage(c.out);
+    return EXIT_CLEAN;
+  }
   if (i < argc && !strcmp(argv[i], "explain")) {
-    if (i + 2 != argc) {
-      fputs("boxlint: usage: boxlint explain RULE\n", c.err);
-      return EXIT_USAGE;
-    }
+    if (i + 2 != argc) return usage_error(&c, "explain takes one rule id: boxlint explain RULE", NULL);
     return cmd_explain(&c, argv[i + 1]);
   }
   if (i < argc && (!strcmp(argv[i], "version") || !strcmp(argv[i], "--version"))) {
@@ -485,8 +493,7 @@ int main(int argc, char **argv) {
       else if (!strcmp(val, "sarif")) c.format = FMT_SARIF;
       else if (!strcmp(val, "github")) c.format = FMT_GITHUB;
       else {
-        fprintf(c.err, "boxlint: unknown format '%s' (text, json, sarif, github)\n", val);
-        rc = EXIT_USAGE;
+        rc = usage_error(&c, "unknown format (--format takes text, json, sarif or github):", val);
         goto done;
       }
     } else if ((m = OPT_VALUE("--fail-on")) != 0) {
@@ -495,8 +502,7 @@ int main(int argc, char **argv) {
       else if (!strcmp(val, "warning")) c.fail_on = BOXLINT_SEVERITY_WARNING;
       else if (!strcmp(val, "info")) c.fail_on = BOXLINT_SEVERITY_INFO;
       else {
-        fprintf(c.err, "boxlint: --fail-on takes error, warning or info, not '%s'\n", val);
-        rc = EXIT_USAGE;
+        rc = usage_error(&c, "--fail-on takes error, warning or info, not", val);
         goto done;
       }
     } else if ((m = OPT_VALUE("--base")) != 0) {
@@ -508,8 +514,7 @@ int main(int argc, char **argv) {
     } else if ((m = OPT_VALUE("--compat")) != 0) {
       if (m < 0) goto missing;
       if (strcmp(val, "e2b")) {
-        fprintf(c.err, "boxlint: --compat takes e2b, not '%s'\n", val);
-        rc = EXIT_USAGE;
+        rc = usage_error(&c, "--compat takes e2b, not", val);
         goto done;
       }
       c.compat = BOXLINT_COMPAT_E2B;
@@ -524,16 +529,14 @@ int main(int argc, char **argv) {
       usage(c.out);
       goto done;
     } else if (a[0] == '-' && a[1] != 0) {
-      fprintf(c.err, "boxlint: unknown option '%s'\n", a);
-      usage(c.err);
-      rc = EXIT_USAGE;
+      rc = usage_error(&c, "unknown option", a);
       goto done;
     } else {
       paths[npaths++] = a;
     }
     continue;
   missing:
-    fprintf(c.err, "boxlint: option '%s' needs a value\n", a);
+    fprintf(c.err, "boxlint: option '%s' needs a value; see 'boxlint --help'\n", a);
     rc = EXIT_USAGE;
     goto done;
   }
@@ -543,16 +546,14 @@ int main(int argc, char **argv) {
   }
   if (render) {
     if (!base || npaths != 1 || ninline) {
-      fputs("boxlint: usage: boxlint render --base FILE TEMPLATE\n", c.err);
-      rc = EXIT_USAGE;
+      rc = usage_error(&c, "render takes --base FILE and one TEMPLATE: boxlint render --base FILE TEMPLATE", NULL);
       goto done;
     }
     rc = cmd_render(&c, base, paths[0]);
     goto done;
   }
   if (!npaths && !ninline) {
-    usage(c.err);
-    rc = EXIT_USAGE;
+    rc = usage_error(&c, "nothing to lint: give FILE... (- for standard input) or -c COMMAND", NULL);
     goto done;
   }
   cli_begin(&c);

@@ -1,12 +1,54 @@
 /* Output formats: text (compiler style), json (DESIGN §5), sarif (2.1.0), github annotations.
  * JSON and SARIF are built with jansson, never by pasting strings. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "jsonpos.h"
 
 boxlint_severity cli_severity(const unit *u, const boxlint_diag *d) {
   if (d->severity == BOXLINT_SEVERITY_ERROR) return d->severity;
   return boxlint_config_get_severity(u->config, d->rule, strlen(d->rule), d->severity);
+}
+
+/* Where a field's finding points in a JSON unit: the value its path names, from the root (a
+ * template) or from the policy object with the "network_policy" prefix dropped (UNIT_POLICY), so
+ * that an entry's finding points at the entry's string literal and a list's at the list. A
+ * finding about the whole policy (path "network_policy": filtered-empty-is-open) points at its
+ * "type" value, or at the object when there is no type. A path that is not in the file (a
+ * missing deny_out) points at the start of its nearest ancestor that is, with an empty span.
+ * Returns 0 when nothing could be found. */
+static int field_span(const unit *u, const char *path, size_t *s, size_t *e) {
+  size_t base = 0;
+  const char *rel = path;
+  if (u->kind == UNIT_POLICY) {
+    if (u->policy_off == SIZE_MAX) return 0;
+    base = u->policy_off;
+    if (!strncmp(rel, "network_policy", 14) && (!rel[14] || rel[14] == '.' || rel[14] == '['))
+      rel += 14;
+  }
+  int whole_policy = u->kind == UNIT_POLICY ? !*rel : !strcmp(rel, "network_policy");
+  char buf[256];
+  size_t n = strlen(rel);
+  if (n >= sizeof buf) n = sizeof buf - 1;
+  memcpy(buf, rel, n);
+  buf[n] = 0;
+  for (int exact = 1;; exact = 0) {
+    size_t v = jp_path_at(u->text, u->len, base, buf);
+    if (v != SIZE_MAX) {
+      size_t t = exact && whole_policy ? jp_member(u->text, u->len, v, "type", NULL) : SIZE_MAX;
+      if (t != SIZE_MAX) v = t;
+      *s = v;
+      *e = exact ? jp_skip(u->text, u->len, v) : v;
+      return 1;
+    }
+    if (!n) return 0;
+    while (n > 0 && buf[n - 1] != '.' && buf[n - 1] != '[') n--; /* drop the last component */
+    if (n > 0) n--;
+    buf[n] = 0;
+  }
 }
 
 void cli_position(const unit *u, const boxlint_diag *d, fpos *p) {
@@ -22,7 +64,7 @@ void cli_position(const unit *u, const boxlint_diag *d, fpos *p) {
     p->end_off = d->end_offset;
     return;
   }
-  if (u->kind != UNIT_JSON || !u->text) return;
+  if ((u->kind != UNIT_JSON && u->kind != UNIT_POLICY) || !u->text) return;
   size_t s = SIZE_MAX, e = SIZE_MAX;
   if (d->command >= 0 && u->cmds_off != SIZE_MAX) {
     size_t lit = jp_element(u->text, u->len, u->cmds_off, (size_t)d->command);
@@ -34,12 +76,9 @@ void cli_position(const unit *u, const boxlint_diag *d, fpos *p) {
       s = lit;
       e = jp_skip(u->text, u->len, lit);
     }
-  } else if (d->path) {
-    s = jp_path(u->text, u->len, d->path);
-    if (s != SIZE_MAX) e = jp_skip(u->text, u->len, s);
-  }
-  if (s == SIZE_MAX) {
-    s = jp_ws(u->text, u->len, 0);
+  } else if (!d->path || !field_span(u, d->path, &s, &e)) {
+    /* Nowhere better: the start of the policy, or of the document. */
+    s = jp_ws(u->text, u->len, u->kind == UNIT_POLICY && u->policy_off != SIZE_MAX ? u->policy_off : 0);
     e = s;
   }
   p->has = 1;
@@ -236,10 +275,170 @@ static json_t *sarif_region(const fpos *p) {
   return reg;
 }
 
-static json_t *artifact(const unit *u) {
-  json_t *a = json_object();
-  json_object_set_new(a, "uri", json_string(strcmp(u->path, "-") ? u->path : "stdin"));
+/* Artifact locations. SARIF 2.1.0 forbids a relative reference that begins with '/' (§3.4.3;
+ * SARIF1004 in Microsoft's validator), so a file's path is never written as it was given:
+ *   /abs/t.json         "uri": "file:///abs/t.json"                    (absolute URI, no base)
+ *   t.json, ./a//t.json "uri": "t.json", "a/t.json", "uriBaseId": "%SRCROOT%"
+ *   ../t.json           "uri": "file:///parent-of-cwd/t.json"
+ * %SRCROOT% is the working directory (run.originalUriBaseIds, cli_finish), which is what relative
+ * paths on the command line are relative to. "." and ".." segments are resolved lexically, as
+ * any consumer resolving the reference against its base would (RFC 3986 §5.2.4), so `a/../t.json`
+ * is `t.json`. A path that climbs out of the working directory ("../t.json") would be a legal
+ * relative reference, but GitHub code scanning takes relative URIs as paths from the repository
+ * root, where "../" matches nothing; as an absolute file:// URI it is rebased onto the checkout
+ * (made relative) whenever it lies inside it, which is right when boxlint runs in a
+ * subdirectory. Every byte other than an unreserved character or the '/' between segments is
+ * percent-encoded (space %20, % %25, # %23, ? %3F, : %3A, each byte of a UTF-8 character), so a
+ * file name is never read as a scheme, query or fragment, and file names that are not UTF-8
+ * still give an ASCII URI. */
+
+/* Writes bytes [s, s+n) to `out` percent-encoded (RFC 3986 §2.1, upper-case hex): A-Z a-z 0-9
+ * - . _ ~ and '/' stay. `out` has room for 3n bytes; returns the bytes written. */
+static size_t uri_encode(char *out, const char *s, size_t n) {
+  static const char hex[] = "0123456789ABCDEF";
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+        ch == '-' || ch == '.' || ch == '_' || ch == '~' || ch == '/') {
+      out[o++] = (char)ch;
+    } else {
+      out[o++] = '%';
+      out[o++] = hex[ch >> 4];
+      out[o++] = hex[ch & 15];
+    }
+  }
+  return o;
+}
+
+/* Path `p` (n bytes) with empty and "." segments dropped and each ".." taking out the segment
+ * before it. `abs`: the result starts with '/' and ".." stops at the root (POSIX: "/.." is "/");
+ * otherwise the ".." that climb above the start are kept ("../../x"). Never longer than the
+ * input: `out` has room for n + 1 bytes. Returns the length (0: a relative path to "."). */
+static size_t path_normalize(char *out, const char *p, size_t n, int abs) {
+  size_t o = 0, base;
+  if (abs) out[o++] = '/';
+  base = o;
+  for (size_t i = 0; i < n;) {
+    while (i < n && p[i] == '/') i++;
+    size_t s = i;
+    while (i < n && p[i] != '/') i++;
+    size_t len = i - s;
+    if (len == 0 || (len == 1 && p[s] == '.')) continue;
+    if (len == 2 && p[s] == '.' && p[s + 1] == '.') {
+      size_t last = o; /* the last segment kept is out[last, o) */
+      while (last > base && out[last - 1] != '/') last--;
+      if (o > base && !(o - last == 2 && out[last] == '.' && out[last + 1] == '.')) {
+        o = last > base ? last - 1 : base;
+        continue;
+      }
+      if (abs) continue;
+    }
+    if (o > base) out[o++] = '/';
+    memcpy(out + o, p + s, len);
+    o += len;
+  }
+  return o;
+}
+
+/* The working directory (malloc'd), or NULL: out of memory, or it has no name (removed). */
+static char *cwd_dup(void) {
+  for (size_t cap = 256; cap <= ((size_t)1 << 20); cap *= 2) {
+    char *b = malloc(cap);
+    if (!b) return NULL;
+    if (getcwd(b, cap)) return b;
+    free(b);
+    if (errno != ERANGE) return NULL;
+  }
+  return NULL;
+}
+
+/* "file://" + the absolute path `p` (n bytes) normalised and percent-encoded, ending in '/' when
+ * `dir` (a base URI must, SARIF §3.14.14). NULL when out of memory. */
+static json_t *file_uri(const char *p, size_t n, int dir) {
+  if (n > SIZE_MAX / 4 - 16) return NULL;
+  char *norm = malloc(n + 2), *uri = malloc(3 * n + 16);
+  json_t *s = NULL;
+  if (norm && uri) {
+    size_t nl = path_normalize(norm, p, n, 1);
+    memcpy(uri, "file://", 7);
+    size_t ul = 7 + uri_encode(uri + 7, norm, nl);
+    if (dir && uri[ul - 1] != '/') uri[ul++] = '/';
+    s = json_stringn(uri, ul);
+  }
+  free(norm);
+  free(uri);
+  return s;
+}
+
+json_t *cli_sarif_artifact(const char *path) {
+  if (!path || !*path || !strcmp(path, "-")) return NULL;
+  size_t n = strlen(path);
+  if (n > SIZE_MAX / 4 - 16) return NULL;
+  json_t *a = json_object(), *uri = NULL;
+  int based = 0;
+  if (path[0] == '/') {
+    uri = file_uri(path, n, 0);
+  } else {
+    char *rel = malloc(n + 1), *enc = malloc(3 * n + 2);
+    size_t rl = rel && enc ? path_normalize(rel, path, n, 0) : 0;
+    int climbs = rl >= 2 && rel[0] == '.' && rel[1] == '.' && (rl == 2 || rel[2] == '/');
+    if (!rel || !enc) {
+      /* out of memory: no location */
+    } else if (climbs) {
+      char *cwd = cwd_dup(), *full = NULL;
+      size_t cl = cwd ? strlen(cwd) : 0;
+      if (cwd && cl <= SIZE_MAX / 8 - n && (full = malloc(cl + 1 + rl))) {
+        memcpy(full, cwd, cl);
+        full[cl] = '/';
+        memcpy(full + cl + 1, rel, rl);
+        uri = file_uri(full, cl + 1 + rl, 0);
+      }
+      free(cwd);
+      free(full);
+    } else {
+      /* "." (an empty result) cannot name a file that was read; spelled out all the same */
+      uri = rl ? json_stringn(enc, uri_encode(enc, rel, rl)) : json_string(".");
+      based = 1;
+    }
+    free(rel);
+    free(enc);
+  }
+  if (!a || !uri) {
+    json_decref(a);
+    json_decref(uri);
+    return NULL;
+  }
+  if (json_object_set_new(a, "uri", uri) ||
+      (based && json_object_set_new(a, "uriBaseId", json_string("%SRCROOT%")))) {
+    json_decref(a);
+    return NULL;
+  }
   return a;
+}
+
+/* Standard input and commands given with -c are no artifact a consumer could open: their results
+ * have no physicalLocation (a made-up "stdin" relative to %SRCROOT% would name a file that does
+ * not exist, and an artifactLocation needs a uri or an index, §3.4); the location's message
+ * says where instead, with the line and column, and the logical location names the command. */
+static json_t *unit_artifact(const unit *u) {
+  return u->kind == UNIT_INLINE ? NULL : cli_sarif_artifact(u->path);
+}
+
+/* run.originalUriBaseIds: %SRCROOT% is the working directory as a file:// URI ending in '/'.
+ * NULL when the working directory has no name (then a consumer has to be told the base). */
+static json_t *sarif_base_ids(void) {
+  char *cwd = cwd_dup();
+  json_t *uri = cwd ? file_uri(cwd, strlen(cwd), 1) : NULL;
+  free(cwd);
+  if (!uri) return NULL;
+  json_t *ids = json_object(), *root = json_object(), *desc = json_object();
+  json_object_set_new(desc, "text", json_string("The working directory boxlint ran in: the files "
+                                                "named on its command line by relative paths."));
+  json_object_set_new(root, "uri", uri);
+  json_object_set_new(root, "description", desc);
+  json_object_set_new(ids, "%SRCROOT%", root);
+  return ids;
 }
 
 /* A SARIF fix: the fix's byte range mapped into the file (JSON strings escape the text). */
@@ -266,6 +465,12 @@ static json_t *sarif_fix(const unit *u, const boxlint_diag *d) {
   } else {
     return NULL;
   }
+  /* Standard input: no artifact to change (the JSON output still has the fix). */
+  json_t *art = unit_artifact(u);
+  if (!art) {
+    json_decref(text);
+    return NULL;
+  }
   json_t *del = json_object(), *ins = json_object(), *rep = json_object(), *ch = json_object();
   json_object_set_new(del, "byteOffset", json_integer((json_int_t)s));
   json_object_set_new(del, "byteLength", json_integer((json_int_t)(e - s)));
@@ -274,7 +479,7 @@ static json_t *sarif_fix(const unit *u, const boxlint_diag *d) {
   json_object_set_new(rep, "insertedContent", ins);
   json_t *reps = json_array();
   json_array_append_new(reps, rep);
-  json_object_set_new(ch, "artifactLocation", artifact(u));
+  json_object_set_new(ch, "artifactLocation", art);
   json_object_set_new(ch, "replacements", reps);
   json_t *changes = json_array();
   json_array_append_new(changes, ch);
@@ -298,10 +503,24 @@ static void sarif_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_sev
   json_object_set_new(res, "message", msg);
   fpos p;
   cli_position(u, d, &p);
-  json_t *phys = json_object(), *loc = json_object(), *locs = json_array();
-  json_object_set_new(phys, "artifactLocation", artifact(u));
-  if (p.has) json_object_set_new(phys, "region", sarif_region(&p));
-  json_object_set_new(loc, "physicalLocation", phys);
+  json_t *art = unit_artifact(u), *loc = json_object(), *locs = json_array();
+  if (art) {
+    json_t *phys = json_object();
+    json_object_set_new(phys, "artifactLocation", art);
+    if (p.has) json_object_set_new(phys, "region", sarif_region(&p));
+    json_object_set_new(loc, "physicalLocation", phys);
+  } else {
+    /* standard input or -c (unit_artifact): where, in words; -c positions are the command's */
+    const char *where = u->kind == UNIT_INLINE ? "the command line (-c)" : "standard input";
+    uint32_t line = p.has ? p.line : u->kind == UNIT_INLINE ? d->line : 0;
+    uint32_t col = p.has ? p.col : d->column;
+    json_t *lm = json_object();
+    char text[128];
+    if (line) snprintf(text, sizeof text, "%s, line %u, column %u", where, line, col);
+    else snprintf(text, sizeof text, "%s", where);
+    json_object_set_new(lm, "text", json_string(text));
+    json_object_set_new(loc, "message", lm);
+  }
   if (d->path || d->command >= 0) {
     json_t *ll = json_array(), *l = json_object();
     char name[256];
@@ -386,10 +605,11 @@ void cli_emit_unit(cli *c, const unit *u) {
       }
   }
   json_t *diags = c->format == FMT_JSON ? json_array() : NULL;
-  for (int k = 0; k < 2; k++) {
-    const boxlint_report *r = u->reports[k];
-    for (size_t i = 0; r && i < boxlint_report_diag_count(r); i++) {
-      const boxlint_diag *d = boxlint_report_diag(r, i);
+  for (int k = 0; k < 3; k++) { /* the two reports, then the unit's own findings */
+    const boxlint_report *r = k < 2 ? u->reports[k] : NULL;
+    size_t n = r ? boxlint_report_diag_count(r) : k == 2 ? u->nextra : 0;
+    for (size_t i = 0; i < n; i++) {
+      const boxlint_diag *d = r ? boxlint_report_diag(r, i) : &u->extra[i];
       boxlint_severity sev = cli_severity(u, d);
       if (sev == BOXLINT_SEVERITY_OFF) continue;
       has_error |= sev == BOXLINT_SEVERITY_ERROR;
@@ -428,6 +648,8 @@ void cli_finish(cli *c) {
     json_object_set_new(driver, "rules", c->sarif_rule_list);
     json_object_set_new(tool, "driver", driver);
     json_object_set_new(run, "tool", tool);
+    json_t *bases = sarif_base_ids();
+    if (bases) json_object_set_new(run, "originalUriBaseIds", bases);
     json_object_set_new(run, "results", c->sarif_results);
     json_object_set_new(run, "columnKind", json_string("unicodeCodePoints"));
     json_array_append_new(runs, run);

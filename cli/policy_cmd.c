@@ -1,12 +1,17 @@
 /* `boxlint policy FILE [--host H] [--ip A] ...`: validate a NetworkPolicy (DESIGN §3) and print
- * decisions, as text or as the JSON object of DESIGN §5. Uses only the public API; jansson
- * reads the file and builds every JSON value. */
+ * decisions, as text, as the JSON object of DESIGN §5, as SARIF or as GitHub annotations. Every
+ * finding carries its position in FILE (a UNIT_POLICY unit: output.c resolves the finding's path
+ * from the policy object). Uses only the public API; jansson reads the file and builds every
+ * JSON value. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <jansson.h>
 #include "boxlint/boxlint.h"
 #include "cli.h"
+#include "jsonpos.h"
 
 enum { POL_EXIT_CLEAN = 0, POL_EXIT_FINDINGS = 1, POL_EXIT_USAGE = 2 };
 
@@ -25,10 +30,14 @@ static const char POL_USAGE[] =
     "  --unmatched allow|deny verdict for destinations matched by neither list (default allow,\n"
     "                         as E2B enforces)\n"
     "  --max-entries N        entries allowed per list (default 1024)\n"
-    "  --format text|json     output format (default text)\n"
+    "  --format text|json|sarif|github  output format (default text); decisions are printed\n"
+    "                         after the findings (text, github), in \"decisions\" (json), or on\n"
+    "                         standard error (sarif, so that standard output is the log)\n"
     "  --fail-on error|warning|info  exit 1 when a finding is at least this severe (default error)\n"
-    "  --no-color             accepted for symmetry with `boxlint lint` (output is not coloured)\n"
+    "  --no-color             no colours (also NO_COLOR=1)\n"
     "\n"
+    "Findings point into FILE: an entry's at its string, a list's at the list, a bad type at the\n"
+    "type, one about the whole policy (filtered-empty-is-open) at its type.\n"
     "Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage, I/O or malformed JSON.\n"
     "Decision reasons: rule, default, policy-disabled, policy-open, invalid-destination,\n"
     "needs-ip (a host-only question whose answer depends on the address: give --ip too).\n";
@@ -47,13 +56,17 @@ typedef struct pol_query {
 typedef struct pol_cli {
   FILE *out, *err;
   const char *file, *shown;
-  int json;
+  enum format format;
+  int color;
   boxlint_severity fail_on;
   boxlint_policy_options opts;
   pol_query *q;
   size_t nq;
   pol_finding *f;
   size_t nf;
+  char *text;        /* the file's bytes, kept for positions */
+  size_t len;
+  size_t policy_off; /* offset of the policy object in `text`, or SIZE_MAX */
 } pol_cli;
 
 static char *pol_dupf(const char *fmt, const char *a, const char *b) {
@@ -101,29 +114,50 @@ static char *pol_read_all(const char *path, size_t *len, FILE *err, const char *
   return buf;
 }
 
-/* Spans of a JSON array of strings (`v` NULL or null: empty). Returns 0, or -1 with a message. */
-static int pol_get_list(const json_t *v, const char *path, const char *shown, boxlint_span **out,
-                    size_t *n, FILE *err) {
+/* Malformed input (exit 2): FILE:line:column of offset `off` (the start when unknown), then
+ * `path[idx]: what` (path NULL: `what` alone; idx SIZE_MAX: no index). */
+static void pol_bad(const pol_cli *c, size_t off, const char *what, const char *path, size_t idx) {
+  uint32_t line = 1, col = 1;
+  if (off != SIZE_MAX) jp_line_col(c->text, c->len, off, &line, &col);
+  fprintf(c->err, "%s:%u:%u: error: ", c->shown, line, col);
+  if (path) fprintf(c->err, "%s", path);
+  if (path && idx != SIZE_MAX) fprintf(c->err, "[%zu]", idx);
+  fprintf(c->err, "%s%s\n", path ? ": " : "", what);
+}
+
+static const char *pol_kind(const json_t *e) {
+  return json_is_object(e) ? "an object" : json_is_array(e) ? "an array"
+         : json_is_number(e) ? "a number" : json_is_boolean(e) ? "a boolean" : "null";
+}
+
+/* Spans of the list `key` of the policy object `np` (absent or null: empty). Returns 0, or -1
+ * with a message. */
+static int pol_get_list(const pol_cli *c, const json_t *np, const char *key, boxlint_span **out,
+                        size_t *n) {
+  char path[32];
+  snprintf(path, sizeof path, "network_policy.%s", key);
+  const json_t *v = json_object_get(np, key);
+  size_t at = c->policy_off == SIZE_MAX ? SIZE_MAX : jp_member(c->text, c->len, c->policy_off, key, NULL);
   *out = NULL;
   *n = 0;
   if (!v || json_is_null(v)) return 0;
   if (!json_is_array(v)) {
-    fprintf(err, "%s: error: %s: expected an array of strings\n", shown, path);
+    pol_bad(c, at, "expected an array of strings", path, SIZE_MAX);
     return -1;
   }
   size_t k = json_array_size(v);
   if (!k) return 0;
   boxlint_span *s = calloc(k, sizeof *s);
   if (!s) {
-    fprintf(err, "boxlint policy: out of memory\n");
+    fprintf(c->err, "boxlint policy: out of memory\n");
     return -1;
   }
   for (size_t i = 0; i < k; i++) {
     const json_t *e = json_array_get(v, i);
     if (!json_is_string(e)) {
-      fprintf(err, "%s: error: %s[%zu]: expected a string, not %s\n", shown, path, i,
-              json_is_object(e) ? "an object" : json_is_array(e) ? "an array"
-              : json_is_number(e) ? "a number" : json_is_boolean(e) ? "a boolean" : "null");
+      char what[64];
+      snprintf(what, sizeof what, "expected a string, not %s", pol_kind(e));
+      pol_bad(c, at == SIZE_MAX ? at : jp_element(c->text, c->len, at, i), what, path, i);
       free(s);
       return -1;
     }
@@ -141,26 +175,25 @@ typedef struct pol_in {
 } pol_in;
 
 /* Fill `in` from the policy object `np` (NULL or null: absent). */
-static int pol_get_policy(pol_in *in, const json_t *np, const char *shown, FILE *err) {
+static int pol_get_policy(const pol_cli *c, pol_in *in, const json_t *np) {
   memset(in, 0, sizeof *in);
   if (!np || json_is_null(np)) return 0;
   if (!json_is_object(np)) {
-    fprintf(err, "%s: error: network_policy: expected an object\n", shown);
+    pol_bad(c, c->policy_off, "expected an object", "network_policy", SIZE_MAX);
     return -1;
   }
   const json_t *t = json_object_get(np, "type");
   if (t && !json_is_null(t)) {
     if (!json_is_string(t)) {
-      fprintf(err, "%s: error: network_policy.type: expected a string\n", shown);
+      pol_bad(c, jp_member(c->text, c->len, c->policy_off, "type", NULL), "expected a string",
+              "network_policy.type", SIZE_MAX);
       return -1;
     }
     in->spec.type.ptr = json_string_value(t);
     in->spec.type.len = json_string_length(t);
   }
-  if (pol_get_list(json_object_get(np, "allow_out"), "network_policy.allow_out", shown, &in->allow,
-               &in->spec.n_allow, err) ||
-      pol_get_list(json_object_get(np, "deny_out"), "network_policy.deny_out", shown, &in->deny,
-               &in->spec.n_deny, err)) {
+  if (pol_get_list(c, np, "allow_out", &in->allow, &in->spec.n_allow) ||
+      pol_get_list(c, np, "deny_out", &in->deny, &in->spec.n_deny)) {
     free(in->allow);
     free(in->deny);
     return -1;
@@ -226,26 +259,16 @@ static void pol_unknown_fields(pol_cli *c, json_t *np) {
  * MARK: Output
  *============================================================================================*/
 
-/* Policy fixes are list-relative: insert `replacement` into the list the description names at
- * index `offset`. */
-static json_t *pol_diag_json(const boxlint_diag *d) { return cli_diag_json(NULL, d, d->severity); }
-
-static json_t *pol_finding_json(const pol_finding *f) {
-  boxlint_diag d;
-  memset(&d, 0, sizeof d);
-  d.rule = f->rule;
-  d.severity = f->severity;
-  d.path = f->path;
-  d.message = f->message ? f->message : "";
-  d.hint = f->hint;
-  return pol_diag_json(&d);
-}
-
-static void pol_text_diag(pol_cli *c, const char *rule, boxlint_severity sev, const char *message,
-                      const char *hint, const boxlint_fix *fix) {
-  fprintf(c->out, "%s: %s: %s [%s]\n", c->shown, boxlint_severity_str(sev), message, rule);
-  if (hint) fprintf(c->out, "    hint: %s\n", hint);
-  if (fix) fprintf(c->out, "    fix: %s\n", fix->description);
+static void pol_text_decision(FILE *f, const pol_query *q, const boxlint_decision *d) {
+  fputs("decision: ", f);
+  if (q->host) fprintf(f, "host %s", q->host);
+  if (q->host && q->ip) fputs(", ", f);
+  if (q->ip) fprintf(f, "ip %s", q->ip);
+  fprintf(f, ": %s", boxlint_verdict_str(d->verdict));
+  if (d->list != BOXLINT_LIST_NONE)
+    fprintf(f, " by %s[%d] '%.*s'", boxlint_policy_list_str(d->list), (int)d->index,
+            (int)d->entry.len, d->entry.ptr);
+  fprintf(f, " [%s]\n", boxlint_decision_reason_str(d->reason));
 }
 
 static json_t *pol_normalized_json(const pol_in *in, const boxlint_policy *p) {
@@ -281,18 +304,6 @@ static json_t *pol_normalized_json(const pol_in *in, const boxlint_policy *p) {
   return o;
 }
 
-static void pol_text_decision(pol_cli *c, const pol_query *q, const boxlint_decision *d) {
-  fputs("decision: ", c->out);
-  if (q->host) fprintf(c->out, "host %s", q->host);
-  if (q->host && q->ip) fputs(", ", c->out);
-  if (q->ip) fprintf(c->out, "ip %s", q->ip);
-  fprintf(c->out, ": %s", boxlint_verdict_str(d->verdict));
-  if (d->list != BOXLINT_LIST_NONE)
-    fprintf(c->out, " by %s[%d] '%.*s'", boxlint_policy_list_str(d->list), (int)d->index,
-            (int)d->entry.len, d->entry.ptr);
-  fprintf(c->out, " [%s]\n", boxlint_decision_reason_str(d->reason));
-}
-
 static json_t *pol_decision_json(const pol_query *q, const boxlint_decision *d) {
   json_t *o = json_object();
   json_object_set_new(o, "host", q->host ? json_string(q->host) : json_null());
@@ -311,12 +322,58 @@ static json_t *pol_decision_json(const pol_query *q, const boxlint_decision *d) 
   return o;
 }
 
+/* DESIGN §5's policy object; each diagnostic as the lint command's, with its position. */
+static int pol_emit_json(const pol_cli *c, const unit *u, const pol_in *in,
+                         const boxlint_policy *p, const boxlint_decision *ds, int ok) {
+  json_t *o = json_object();
+  json_object_set_new(o, "ok", json_boolean(ok));
+  json_t *diags = json_array();
+  const boxlint_report *r = u->reports[1];
+  for (size_t i = 0; r && i < boxlint_report_diag_count(r); i++) {
+    const boxlint_diag *d = boxlint_report_diag(r, i);
+    json_array_append_new(diags, cli_diag_json(u, d, d->severity));
+  }
+  for (size_t i = 0; i < u->nextra; i++)
+    json_array_append_new(diags, cli_diag_json(u, &u->extra[i], u->extra[i].severity));
+  json_object_set_new(o, "diagnostics", diags);
+  json_object_set_new(o, "normalized", pol_normalized_json(in, p));
+  json_t *dec = json_array();
+  for (size_t i = 0; p && i < c->nq; i++) json_array_append_new(dec, pol_decision_json(&c->q[i], &ds[i]));
+  json_object_set_new(o, "decisions", dec);
+  int rc = 0;
+  if (o && json_dumpf(o, c->out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0) fputc('\n', c->out);
+  else rc = -1;
+  json_decref(o);
+  return rc;
+}
+
+/* Text, SARIF and GitHub output through output.c, exactly as `boxlint FILE` prints a file; then
+ * the decisions (on standard error for SARIF, whose standard output is the log alone). */
+static void pol_emit_formatted(const pol_cli *c, const unit *u, const boxlint_policy *p,
+                               const boxlint_decision *ds) {
+  cli k;
+  memset(&k, 0, sizeof k);
+  k.format = c->format;
+  k.fail_on = c->fail_on;
+  k.color = c->color;
+  k.out = c->out;
+  k.err = c->err;
+  cli_begin(&k);
+  cli_emit_unit(&k, u);
+  cli_finish(&k);
+  FILE *f = c->format == FMT_SARIF ? c->err : c->out;
+  if (!p && c->nq) fprintf(f, "%s: no decisions: the policy has errors\n", c->shown);
+  for (size_t i = 0; p && i < c->nq; i++) pol_text_decision(f, &c->q[i], &ds[i]);
+}
+
 /*==============================================================================================
- * MARK: The command
+ * MARK: Arguments
  *============================================================================================*/
 
-static int pol_usage_error(pol_cli *c, const char *msg, const char *arg) {
-  fprintf(c->err, "boxlint policy: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "", POL_USAGE);
+/* A usage error: one line on standard error, `pre'arg'post` (arg NULL: `pre` alone). */
+static int pol_usage_error(const pol_cli *c, const char *pre, const char *arg, const char *post) {
+  if (arg) fprintf(c->err, "boxlint policy: %s'%s'%s; see 'boxlint policy --help'\n", pre, arg, post);
+  else fprintf(c->err, "boxlint policy: %s; see 'boxlint policy --help'\n", pre);
   return POL_EXIT_USAGE;
 }
 
@@ -330,83 +387,200 @@ static int pol_add_query(pol_cli *c, const char *host, const char *ip) {
   return 0;
 }
 
-/* An option's value: "--opt=V" or "--opt V". NULL when missing. */
-static const char *pol_opt_value(int argc, char **argv, int *i, const char *name) {
+enum pol_opt { O_HOST, O_IP, O_COMPAT, O_UNMATCHED, O_FORMAT, O_FAIL_ON, O_MAX_ENTRIES, O_COUNT };
+static const char *const POL_OPTS[O_COUNT] = {"--host",   "--ip",      "--compat",     "--unmatched",
+                                              "--format", "--fail-on", "--max-entries"};
+
+/* Is argv[*i] option `name` ("--opt V" or "--opt=V")? 1 with *v set (and *i past a separate
+ * value), 0 when it is another argument, -1 when the value is missing. */
+static int pol_opt_value(int argc, char **argv, int *i, const char *name, const char **v) {
   const char *a = argv[*i];
   size_t n = strlen(name);
-  if (!strncmp(a, name, n) && a[n] == '=') return a + n + 1;
-  if (strcmp(a, name)) return NULL;
-  if (*i + 1 >= argc) return NULL;
-  return argv[++*i];
+  if (strncmp(a, name, n)) return 0;
+  if (a[n] == '=') {
+    *v = a + n + 1;
+    return 1;
+  }
+  if (a[n]) return 0;
+  if (*i + 1 >= argc) return -1;
+  *v = argv[++*i];
+  return 1;
 }
 
-static int pol_is_opt(const char *a, const char *name) {
-  size_t n = strlen(name);
-  return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+static int pol_pick(const char *v, const char *const *names, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(v, names[i])) return (int)i;
+  return -1;
 }
 
+/* One valued option (not --host, --ip). Returns 0 or the usage exit code. */
+static int pol_set_option(pol_cli *c, enum pol_opt o, const char *v) {
+  static const char *const unmatched[] = {"allow", "deny"};
+  static const char *const formats[] = {"text", "json", "sarif", "github"};
+  static const char *const fail_on[] = {"info", "warning", "error"};
+  static const enum format fmt[] = {FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB};
+  static const boxlint_severity sev[] = {BOXLINT_SEVERITY_INFO, BOXLINT_SEVERITY_WARNING,
+                                         BOXLINT_SEVERITY_ERROR};
+  int k;
+  char *end = NULL;
+  unsigned long x;
+  switch (o) {
+  case O_COMPAT:
+    if (strcmp(v, "e2b")) return pol_usage_error(c, "--compat takes e2b, not ", v, "");
+    c->opts.compat |= BOXLINT_COMPAT_E2B;
+    return 0;
+  case O_UNMATCHED:
+    if ((k = pol_pick(v, unmatched, 2)) < 0)
+      return pol_usage_error(c, "--unmatched takes allow or deny, not ", v, "");
+    c->opts.unmatched = k ? BOXLINT_UNMATCHED_DENY : BOXLINT_UNMATCHED_ALLOW;
+    return 0;
+  case O_FORMAT:
+    if ((k = pol_pick(v, formats, 4)) < 0)
+      return pol_usage_error(c, "--format takes text, json, sarif or github, not ", v, "");
+    c->format = fmt[k];
+    return 0;
+  case O_FAIL_ON:
+    if ((k = pol_pick(v, fail_on, 3)) < 0)
+      return pol_usage_error(c, "--fail-on takes error, warning or info, not ", v, "");
+    c->fail_on = sev[k];
+    return 0;
+  case O_MAX_ENTRIES:
+    x = strtoul(v, &end, 10);
+    if (!*v || *end || *v == '-' || *v == '+' || x == 0 || x > BOXLINT_POLICY_HARD_MAX_ENTRIES)
+      return pol_usage_error(c, "--max-entries takes a number from 1 to 65535, not ", v, "");
+    c->opts.max_entries = x;
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+/* Returns 0, -2 after --help, or the usage exit code (the message printed). */
 static int pol_parse_args(pol_cli *c, int argc, char **argv) {
   int host_open = 0; /* the previous option was --host and its decision has no address yet */
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v;
+    const char *a = argv[i], *v = NULL;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(POL_USAGE, c->out);
       return -2;
     }
-    if (pol_is_opt(a, "--host")) {
-      if (!(v = pol_opt_value(argc, argv, &i, "--host"))) return pol_usage_error(c, "--host needs a value", NULL);
-      if (pol_add_query(c, v, NULL)) return pol_usage_error(c, "out of memory", NULL);
-      host_open = 1;
-      continue;
-    }
-    if (pol_is_opt(a, "--ip")) {
-      if (!(v = pol_opt_value(argc, argv, &i, "--ip"))) return pol_usage_error(c, "--ip needs a value", NULL);
-      if (host_open) c->q[c->nq - 1].ip = v;
-      else if (pol_add_query(c, NULL, v)) return pol_usage_error(c, "out of memory", NULL);
-      host_open = 0;
-      continue;
-    }
-    host_open = 0;
-    if (pol_is_opt(a, "--compat")) {
-      if (!(v = pol_opt_value(argc, argv, &i, "--compat")) || strcmp(v, "e2b"))
-        return pol_usage_error(c, "--compat takes e2b, not", v ? v : "(nothing)");
-      c->opts.compat |= BOXLINT_COMPAT_E2B;
-    } else if (pol_is_opt(a, "--unmatched")) {
-      v = pol_opt_value(argc, argv, &i, "--unmatched");
-      if (v && !strcmp(v, "allow")) c->opts.unmatched = BOXLINT_UNMATCHED_ALLOW;
-      else if (v && !strcmp(v, "deny")) c->opts.unmatched = BOXLINT_UNMATCHED_DENY;
-      else return pol_usage_error(c, "--unmatched takes allow or deny, not", v ? v : "(nothing)");
-    } else if (pol_is_opt(a, "--format")) {
-      v = pol_opt_value(argc, argv, &i, "--format");
-      if (v && !strcmp(v, "json")) c->json = 1;
-      else if (v && !strcmp(v, "text")) c->json = 0;
-      else return pol_usage_error(c, "--format takes text or json, not", v ? v : "(nothing)");
-    } else if (pol_is_opt(a, "--fail-on")) {
-      v = pol_opt_value(argc, argv, &i, "--fail-on");
-      if (v && !strcmp(v, "error")) c->fail_on = BOXLINT_SEVERITY_ERROR;
-      else if (v && !strcmp(v, "warning")) c->fail_on = BOXLINT_SEVERITY_WARNING;
-      else if (v && !strcmp(v, "info")) c->fail_on = BOXLINT_SEVERITY_INFO;
-      else return pol_usage_error(c, "--fail-on takes error, warning or info, not", v ? v : "(nothing)");
-    } else if (pol_is_opt(a, "--max-entries")) {
-      v = pol_opt_value(argc, argv, &i, "--max-entries");
-      char *end = NULL;
-      unsigned long x = v ? strtoul(v, &end, 10) : 0;
-      if (!v || !*v || *end || x == 0 || x > BOXLINT_POLICY_HARD_MAX_ENTRIES)
-        return pol_usage_error(c, "--max-entries takes a number from 1 to 65535, not",
-                           v ? v : "(nothing)");
-      c->opts.max_entries = x;
+    int m = 0, o = 0;
+    for (; o < O_COUNT && !(m = pol_opt_value(argc, argv, &i, POL_OPTS[o], &v)); o++) continue;
+    if (m < 0) return pol_usage_error(c, "option ", POL_OPTS[o], " needs a value");
+    if (m > 0 && (o == O_HOST || (o == O_IP && !host_open))) {
+      if (pol_add_query(c, o == O_HOST ? v : NULL, o == O_HOST ? NULL : v)) {
+        fputs("boxlint policy: out of memory\n", c->err);
+        return POL_EXIT_USAGE;
+      }
+    } else if (m > 0 && o == O_IP) {
+      c->q[c->nq - 1].ip = v;
+    } else if (m > 0) {
+      int rc = pol_set_option(c, (enum pol_opt)o, v);
+      if (rc) return rc;
     } else if (!strcmp(a, "--no-color")) {
-      /* nothing to switch off */
+      c->color = 0;
     } else if (a[0] == '-' && a[1]) {
-      return pol_usage_error(c, "unknown option", a);
+      return pol_usage_error(c, "unknown option ", a, "");
     } else if (c->file) {
-      return pol_usage_error(c, "one FILE only; extra argument", a);
+      return pol_usage_error(c, "one FILE only; extra argument ", a, "");
     } else {
       c->file = a;
     }
+    host_open = m > 0 && o == O_HOST;
   }
-  if (!c->file) return pol_usage_error(c, "missing FILE", NULL);
+  if (!c->file) return pol_usage_error(c, "missing FILE", NULL, NULL);
   return 0;
+}
+
+/*==============================================================================================
+ * MARK: The command
+ *============================================================================================*/
+
+/* Read and parse FILE, find the policy (the object itself, or a template's network_policy) and
+ * its offset, and fill `in`. Returns 0, or -1 with a message. */
+static int pol_load(pol_cli *c, json_t **root, pol_in *in) {
+  c->text = pol_read_all(c->file, &c->len, c->err, c->shown);
+  if (!c->text) return -1;
+  json_error_t je;
+  *root = json_loadb(c->text, c->len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
+  if (!*root) {
+    fprintf(c->err, "%s:%d:%d: error: invalid JSON: %s\n", c->shown, je.line, je.column, je.text);
+    return -1;
+  }
+  size_t root_off = jp_ws(c->text, c->len, 0);
+  if (!json_is_object(*root)) {
+    pol_bad(c, root_off, "expected a JSON object (a NetworkPolicy or a template)", NULL, SIZE_MAX);
+    return -1;
+  }
+  /* A template carries the policy in "network_policy"; anything else is the policy itself. */
+  json_t *np = *root;
+  c->policy_off = root_off;
+  if (json_object_get(np, "network_policy") || json_object_get(np, "commands") ||
+      json_object_get(np, "name")) {
+    np = json_object_get(*root, "network_policy");
+    c->policy_off = np ? jp_member(c->text, c->len, root_off, "network_policy", NULL) : SIZE_MAX;
+  }
+  if (pol_get_policy(c, in, np)) return -1;
+  if (np) pol_unknown_fields(c, np);
+  return 0;
+}
+
+/* The command's own findings as diagnostics (freed by the caller; NULL when there are none). */
+static boxlint_diag *pol_extra(const pol_cli *c) {
+  boxlint_diag *x = c->nf ? calloc(c->nf, sizeof *x) : NULL;
+  for (size_t i = 0; x && i < c->nf; i++) {
+    x[i].rule = c->f[i].rule;
+    x[i].severity = c->f[i].severity;
+    x[i].command = -1;
+    x[i].path = c->f[i].path;
+    x[i].message = c->f[i].message ? c->f[i].message : "";
+    x[i].hint = c->f[i].hint;
+  }
+  return x;
+}
+
+/* Compile, decide, print. Returns the exit code. */
+static int pol_run(pol_cli *c, const pol_in *in, boxlint_report *r, boxlint_policy **p) {
+  boxlint_status st = boxlint_policy_new(p, r, &in->spec, &c->opts, NULL);
+  if (st != BOXLINT_OK && st != BOXLINT_ESYNTAX) {
+    fprintf(c->err, "boxlint policy: %s\n", boxlint_status_str(st));
+    return POL_EXIT_USAGE;
+  }
+  size_t failing = boxlint_report_count_at_least(r, c->fail_on);
+  for (size_t i = 0; i < c->nf; i++) failing += c->f[i].severity >= c->fail_on;
+  int rc = failing ? POL_EXIT_FINDINGS : POL_EXIT_CLEAN;
+  boxlint_decision *ds = c->nq ? calloc(c->nq, sizeof *ds) : NULL;
+  boxlint_diag *extra = pol_extra(c);
+  if ((c->nq && !ds) || (c->nf && !extra)) {
+    fprintf(c->err, "boxlint policy: out of memory\n");
+    free(ds);
+    free(extra);
+    return POL_EXIT_USAGE;
+  }
+  for (size_t i = 0; *p && i < c->nq; i++) {
+    const pol_query *q = &c->q[i];
+    boxlint_policy_decide(&ds[i], *p, q->host, q->host ? strlen(q->host) : 0, q->ip,
+                          q->ip ? strlen(q->ip) : 0);
+  }
+  unit u;
+  memset(&u, 0, sizeof u);
+  u.path = c->format == FMT_SARIF ? c->file : c->shown;
+  u.kind = UNIT_POLICY;
+  u.text = c->text;
+  u.len = c->len;
+  u.cmds_off = SIZE_MAX;
+  u.policy_off = c->policy_off;
+  u.reports[1] = r;
+  u.extra = extra;
+  u.nextra = extra ? c->nf : 0;
+  if (c->format == FMT_JSON) {
+    if (pol_emit_json(c, &u, in, *p, ds, rc == POL_EXIT_CLEAN)) rc = POL_EXIT_USAGE;
+  } else {
+    pol_emit_formatted(c, &u, *p, ds);
+  }
+  free(ds);
+  free(extra);
+  return rc;
 }
 
 int boxlint_cli_policy(int argc, char **argv, FILE *out, FILE *err) {
@@ -415,6 +589,9 @@ int boxlint_cli_policy(int argc, char **argv, FILE *out, FILE *err) {
   c.out = out;
   c.err = err;
   c.fail_on = BOXLINT_SEVERITY_ERROR;
+  c.policy_off = SIZE_MAX;
+  const char *nc = getenv("NO_COLOR");
+  c.color = isatty(fileno(out)) && !(nc && *nc);
   boxlint_policy_options_init(&c.opts);
   int rc = pol_parse_args(&c, argc, argv);
   if (rc) {
@@ -429,89 +606,16 @@ int boxlint_cli_policy(int argc, char **argv, FILE *out, FILE *err) {
   pol_in in;
   memset(&in, 0, sizeof in);
   rc = POL_EXIT_USAGE;
-  size_t len = 0;
-  char *text = pol_read_all(c.file, &len, err, c.shown);
-  if (!text) goto done;
-  json_error_t je;
-  root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
-  free(text);
-  if (!root) {
-    fprintf(err, "%s:%d:%d: error: invalid JSON: %s\n", c.shown, je.line, je.column, je.text);
-    goto done;
+  if (pol_load(&c, &root, &in) == 0) {
+    if (boxlint_report_new(&r, NULL) != BOXLINT_OK) fprintf(err, "boxlint policy: out of memory\n");
+    else rc = pol_run(&c, &in, r, &p);
   }
-  if (!json_is_object(root)) {
-    fprintf(err, "%s: error: expected a JSON object (a NetworkPolicy or a template)\n", c.shown);
-    goto done;
-  }
-  /* A template carries the policy in "network_policy"; anything else is the policy itself. */
-  json_t *np = root;
-  if (json_object_get(root, "network_policy") || json_object_get(root, "commands") ||
-      json_object_get(root, "name"))
-    np = json_object_get(root, "network_policy");
-  if (pol_get_policy(&in, np, c.shown, err)) goto done;
-  if (np) pol_unknown_fields(&c, np);
-
-  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) {
-    fprintf(err, "boxlint policy: out of memory\n");
-    goto done;
-  }
-  boxlint_status st = boxlint_policy_new(&p, r, &in.spec, &c.opts, NULL);
-  if (st != BOXLINT_OK && st != BOXLINT_ESYNTAX) {
-    fprintf(err, "boxlint policy: %s\n", boxlint_status_str(st));
-    goto done;
-  }
-
-  size_t nd = boxlint_report_diag_count(r);
-  size_t failing = boxlint_report_count_at_least(r, c.fail_on);
-  for (size_t i = 0; i < c.nf; i++) failing += c.f[i].severity >= c.fail_on;
-  rc = failing ? POL_EXIT_FINDINGS : POL_EXIT_CLEAN;
-
-  boxlint_decision *ds = c.nq ? calloc(c.nq, sizeof *ds) : NULL;
-  if (c.nq && !ds) {
-    fprintf(err, "boxlint policy: out of memory\n");
-    rc = POL_EXIT_USAGE;
-    goto done;
-  }
-  for (size_t i = 0; p && i < c.nq; i++) {
-    const pol_query *q = &c.q[i];
-    boxlint_policy_decide(&ds[i], p, q->host, q->host ? strlen(q->host) : 0, q->ip,
-                          q->ip ? strlen(q->ip) : 0);
-  }
-
-  if (c.json) {
-    json_t *o = json_object();
-    json_object_set_new(o, "ok", json_boolean(rc == POL_EXIT_CLEAN));
-    json_t *diags = json_array();
-    for (size_t i = 0; i < nd; i++) json_array_append_new(diags, pol_diag_json(boxlint_report_diag(r, i)));
-    for (size_t i = 0; i < c.nf; i++) json_array_append_new(diags, pol_finding_json(&c.f[i]));
-    json_object_set_new(o, "diagnostics", diags);
-    json_object_set_new(o, "normalized", pol_normalized_json(&in, p));
-    json_t *dec = json_array();
-    for (size_t i = 0; p && i < c.nq; i++) json_array_append_new(dec, pol_decision_json(&c.q[i], &ds[i]));
-    json_object_set_new(o, "decisions", dec);
-    if (json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0) fputc('\n', out);
-    else rc = POL_EXIT_USAGE;
-    json_decref(o);
-  } else {
-    for (size_t i = 0; i < nd; i++) {
-      const boxlint_diag *d = boxlint_report_diag(r, i);
-      pol_text_diag(&c, d->rule, d->severity, d->message, d->hint, d->fix);
-    }
-    for (size_t i = 0; i < c.nf; i++)
-      pol_text_diag(&c, c.f[i].rule, c.f[i].severity, c.f[i].message ? c.f[i].message : "",
-                c.f[i].hint, NULL);
-    if (!p && c.nq)
-      fprintf(out, "%s: no decisions: the policy has errors\n", c.shown);
-    for (size_t i = 0; p && i < c.nq; i++) pol_text_decision(&c, &c.q[i], &ds[i]);
-  }
-  free(ds);
-
-done:
   boxlint_policy_free(p);
   boxlint_report_free(r);
   free(in.allow);
   free(in.deny);
   json_decref(root);
+  free(c.text);
   for (size_t i = 0; i < c.nf; i++) {
     free(c.f[i].path);
     free(c.f[i].message);

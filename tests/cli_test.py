@@ -1,11 +1,26 @@
 #!/usr/bin/env python3
 """The boxlint command as users and CI call it: exit codes, output shapes, bad inputs."""
 import json, os, subprocess, sys, tempfile
+from urllib.parse import quote
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sarif_check
 
 BIN, DATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 tmp = tempfile.mkdtemp()
 fails = []
 n = 0
+sarif_docs = []  # (name, document): every SARIF log the tests produce, validated at the end
+
+def sarif_doc(name, out):
+    """A SARIF log that boxlint printed: parsed, and kept for the validators."""
+    doc = json.loads(out)
+    sarif_docs.append((name, doc))
+    return doc
+
+def file_uri(path):
+    """What boxlint writes for an absolute path (the test's own temporary directories need no
+    more than this; the exact encodings are spelled out in the SARIF URI tests)."""
+    return "file://" + quote(os.path.realpath(path), safe="/")
 
 def run(args, stdin=None, env=None):
     e = dict(os.environ, NO_COLOR="1")
@@ -91,7 +106,7 @@ check("bad flag rc", rc == 2 and "unknown option" in err, rc, err)
 rc, out, err = run(["--format", "xml", "-c", "RUN a"])
 check("bad format rc", rc == 2 and "unknown format" in err, rc, err)
 rc, out, err = run([])
-check("no input rc", rc == 2 and "usage" in err, rc, err)
+check("no input rc", rc == 2 and "nothing to lint" in err, rc, err)
 rc, out, err = run(["--format"])
 check("missing value rc", rc == 2 and "needs a value" in err, rc, err)
 if os.geteuid() != 0:
@@ -133,12 +148,18 @@ def run_in(cwd, args, stdin=None, env=None):
 for fmt in ("text", "json", "sarif", "github"):
     rc, out, err = run_in(DATA, ["--format", fmt, "golden/template.json"])
     want = open(os.path.join(DATA, "golden", "template.%s.out" % fmt)).read()
+    if fmt == "sarif":
+        # %SRCROOT% is the working directory, which differs between checkouts: the golden file
+        # has @DATA_URI@ in its place.
+        base = sarif_doc("golden sarif", out)["runs"][0].get("originalUriBaseIds", {}).get("%SRCROOT%", {})
+        check("golden sarif %SRCROOT%", base.get("uri") == file_uri(DATA) + "/" and base.get("description", {}).get("text"), base)
+        out = out.replace('"uri": "%s/"' % file_uri(DATA), '"uri": "@DATA_URI@"')
     check("golden " + fmt, rc == 1 and out == want, rc, err,
           "\n".join(l for l in __import__("difflib").unified_diff(want.splitlines(), out.splitlines(), lineterm=""))[:2000])
 
 # SARIF: the structure 2.1.0 requires, and what code-scanning reads.
 rc, out, err = run_in(DATA, ["--format", "sarif", "golden/template.json"])
-sarif = json.loads(out)
+sarif = sarif_doc("sarif structure", out)
 check("sarif version", sarif.get("version") == "2.1.0" and "$schema" in sarif, list(sarif))
 run0 = sarif["runs"][0]
 rules = run0["tool"]["driver"]["rules"]
@@ -150,10 +171,12 @@ fixed = 0
 for res in run0["results"]:
     ok = res["ruleId"] == rules[res["ruleIndex"]]["id"] and res["level"] in ("error", "warning", "note") and res["message"]["text"]
     loc = res["locations"][0]["physicalLocation"]
-    ok = ok and loc["artifactLocation"]["uri"] == "golden/template.json" and loc["region"]["startLine"] >= 1 and loc["region"]["startColumn"] >= 1
+    ok = ok and loc["artifactLocation"] == {"uri": "golden/template.json", "uriBaseId": "%SRCROOT%"} and loc["region"]["startLine"] >= 1 and loc["region"]["startColumn"] >= 1
     check("sarif result " + res["ruleId"], ok, res)
     if "fixes" in res:
         fixed += 1
+        check("sarif fix location " + res["ruleId"], res["fixes"][0]["artifactChanges"][0]["artifactLocation"]
+              == {"uri": "golden/template.json", "uriBaseId": "%SRCROOT%"}, res["fixes"])
         ch = res["fixes"][0]["artifactChanges"][0]["replacements"][0]
         text = open(os.path.join(DATA, "golden", "template.json"), "rb").read()
         off, ln = ch["deletedRegion"]["byteOffset"], ch["deletedRegion"]["byteLength"]
@@ -162,6 +185,54 @@ for res in run0["results"]:
 check("sarif fixes present", fixed >= 2, fixed)
 # Applying the fixes of the two unknown instructions gives valid commands.
 tpl = json.loads(open(os.path.join(DATA, "golden", "template.json")).read())
+
+# ---- issue 12: SARIF artifact URIs that SARIF consumers accept ------------------------------------
+# Absolute paths are file:// URIs; relative ones are relative references to %SRCROOT% (the working
+# directory, in run.originalUriBaseIds); both percent-encoded (RFC 3986), the same in results and
+# in fixes. A path that climbs out of the working directory becomes a file:// URI (for GitHub code
+# scanning, which reads relative URIs from the repository root). Every log is validated below.
+S = os.path.join(tmp, "sarif-uris")
+two_fixes = json.dumps(["pip install x", "WORKDR /app"])  # two results, each with a fix
+for rel in ("rel.json", "with space/t.json", "tëst dir/t.json", "100% #1?.json", "sub/keep"):
+    os.makedirs(os.path.dirname(os.path.join(S, rel)), exist_ok=True)
+    open(os.path.join(S, rel), "w").write(two_fixes)
+SR = file_uri(S)  # file:///tmp/.../sarif-uris
+BASE = "%SRCROOT%"
+
+def sarif_uris(name, cwd, paths, want):
+    rc, out, err = run_in(cwd, ["--format", "sarif"] + paths)
+    doc = sarif_doc(name, out)
+    run0 = doc["runs"][0]
+    check(name + " rc", rc == 1, rc, err)
+    check(name + " %SRCROOT%", run0.get("originalUriBaseIds", {}).get(BASE, {}).get("uri") == file_uri(cwd) + "/",
+          run0.get("originalUriBaseIds"))
+    got, got_fix = [], []
+    for res in run0["results"]:
+        a = res["locations"][0]["physicalLocation"]["artifactLocation"]
+        got.append((a.get("uri"), a.get("uriBaseId")))
+        fa = [ch["artifactLocation"] for f in res.get("fixes", []) for ch in f["artifactChanges"]]
+        got_fix.append([(x.get("uri"), x.get("uriBaseId")) for x in fa])
+    expect = [w for w in want for _ in range(2)]
+    check(name + " uris", got == expect, "\n".join("%r\n  want %r" % (g, w) for g, w in zip(got, expect)) if len(got) == len(expect) else got)
+    check(name + " fix uris", got_fix == [[w] for w in expect], got_fix)
+
+sarif_uris("sarif uris", S,
+           ["rel.json", "./rel.json", "sub/../rel.json", "with space/t.json", "tëst dir/t.json", "100% #1?.json",
+            os.path.join(S, "tëst dir", "t.json"), os.path.join(S, "with space", "t.json"), S + "//./rel.json"],
+           [("rel.json", BASE), ("rel.json", BASE), ("rel.json", BASE), ("with%20space/t.json", BASE),
+            ("t%C3%ABst%20dir/t.json", BASE), ("100%25%20%231%3F.json", BASE),
+            (SR + "/t%C3%ABst%20dir/t.json", None), (SR + "/with%20space/t.json", None), (SR + "/rel.json", None)])
+sarif_uris("sarif uris climbing", os.path.join(S, "sub"), ["../rel.json", "../tëst dir/t.json", "../sub/../100% #1?.json"],
+           [(SR + "/rel.json", None), (SR + "/t%C3%ABst%20dir/t.json", None), (SR + "/100%25%20%231%3F.json", None)])
+# Standard input and -c name no file: no physicalLocation (and so no fix), the position in words.
+for name, args, stdin, where in (("stdin", ["-"], two_fixes.encode(), "standard input, line 1, column 3"),
+                                 ("inline", ["-c", "pip install x", "-c", "WORKDR /app"], None, "the command line (-c), line 1, column 1")):
+    rc, out, err = run_in(S, ["--format", "sarif"] + args, stdin=stdin)
+    res = sarif_doc("sarif " + name, out)["runs"][0]["results"]
+    check("sarif %s results" % name, rc == 1 and len(res) == 2, rc, err, out)
+    check("sarif %s no artifact" % name, all("physicalLocation" not in l and "fixes" not in r for r in res for l in r["locations"]), res)
+    check("sarif %s where" % name, res and res[0]["locations"][0].get("message", {}).get("text") == where
+          and res[0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "commands[0]", res)
 
 # ---- templates ------------------------------------------------------------------------------
 def tpl_file(obj, name="t.json", raw=None):
@@ -276,6 +347,27 @@ rc, out, err = run(["render", "--base", base, tpl_file(dict(good, commands=["COP
 check("render refuses", rc == 1 and out == "" and "not rendered" in err, rc, out, err)
 rc, out, err = run(["render", tpl_file(good)])
 check("render usage", rc == 2, rc)
+
+# ---- every SARIF log above: the SARIF 2.1.0 schema and text (sarif_check), and Microsoft's validator
+# The validator is not vacuous: a log that breaks the schema and the text is refused.
+broken = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"message": {"text": "m"}, "level": "fatal",
+          "locations": [{"physicalLocation": {"artifactLocation": {"uri": "/tmp/t.json"}}}]}]}]}
+try:
+    verdicts = sarif_check.validate_all([doc for _, doc in sarif_docs] + [broken])
+    errs = verdicts.pop()
+    check("sarif_check refuses a broken log", any("fatal" in e for e in errs) and any("begins with a slash" in e for e in errs), errs)
+    check("sarif logs checked", len(verdicts) >= 6, len(verdicts))
+    for (name, _), errs in zip(sarif_docs, verdicts):
+        check("sarif valid: " + name, not errs, *errs)
+except sarif_check.MissingValidator as e:
+    check("SARIF schema validator (Debian's python3-jsonschema)", False, str(e))
+mt, why = sarif_check.multitool_validate([doc for _, doc in sarif_docs])
+if why:
+    print("skipped: " + why)
+    print("skipped: " + why, file=sys.stderr)
+else:
+    for (name, _), errs in zip(sarif_docs, mt):
+        check("sarif multitool: " + name, not errs, *errs)
 
 for x in fails:
     print("FAIL", *x)

@@ -114,7 +114,7 @@ if doc:
 rc, out, err = run("policy", data("invalid.json"))
 check("text: exit 1", rc == 1, rc)
 first = out.splitlines()[0] if out else ""
-check("text: first line", first == data("invalid.json") + ": error: allow_out[0]: the entry is empty [invalid-policy-entry]", first)
+check("text: first line", first == data("invalid.json") + ":3:17: error: allow_out[0]: the entry is empty [invalid-policy-entry]", first)
 check("text: hint line", "    hint: did you mean 'pypi.org'?" in out.splitlines(), out[:400])
 rc, out, err = run("policy", data("allowlist.json"), "--host", "github.com", "--ip", "140.82.112.3", "--host", "example.com")
 lines = out.splitlines()
@@ -199,13 +199,27 @@ rc, out, err = run("policy", "-", stdin=b'{"type": "open", "type": "filtered"}')
 check("duplicate key: exit 2", rc == 2 and "duplicate" in err, rc, err)
 rc, out, err = run("policy", os.path.join(DATA, "does-not-exist.json"))
 check("missing file: exit 2", rc == 2 and err, rc, err)
-for args in ([], ["--format", "xml", data("seed.json")], ["--unmatched", "maybe", data("seed.json")],
-             ["--compat", "e3b", data("seed.json")], [data("seed.json"), data("seed.json")],
-             ["--bogus", data("seed.json")], [data("seed.json"), "--host"]):
+# Usage errors: exactly one line on standard error, nothing on standard output, exit 2.
+SEE = "; see 'boxlint policy --help'\n"
+for args, want in (
+        ([], "boxlint policy: missing FILE" + SEE),
+        (["--format", "xml", data("seed.json")], "boxlint policy: --format takes text, json, sarif or github, not 'xml'" + SEE),
+        (["--unmatched", "maybe", data("seed.json")], "boxlint policy: --unmatched takes allow or deny, not 'maybe'" + SEE),
+        (["--compat", "e3b", data("seed.json")], "boxlint policy: --compat takes e2b, not 'e3b'" + SEE),
+        (["--fail-on=notice", data("seed.json")], "boxlint policy: --fail-on takes error, warning or info, not 'notice'" + SEE),
+        (["--max-entries", "-3", data("seed.json")], "boxlint policy: --max-entries takes a number from 1 to 65535, not '-3'" + SEE),
+        ([data("seed.json"), data("seed.json")], "boxlint policy: one FILE only; extra argument '%s'" % data("seed.json") + SEE),
+        (["--bogus", data("seed.json")], "boxlint policy: unknown option '--bogus'" + SEE),
+        ([data("seed.json"), "--no-colour"], "boxlint policy: unknown option '--no-colour'" + SEE),
+        ([data("seed.json"), "--host"], "boxlint policy: option '--host' needs a value" + SEE),
+        ([data("seed.json"), "--ip"], "boxlint policy: option '--ip' needs a value" + SEE),
+        ([data("seed.json"), "--format"], "boxlint policy: option '--format' needs a value" + SEE)):
     rc, out, err = run("policy", *args)
-    check("usage %s: exit 2" % args, rc == 2 and "usage" in err, rc, err[:200])
-rc, out, err = run("policy", "--help")
-check("--help", rc == 0 and "--host" in out and "ONE decision" in out, rc)
+    check("usage %s: one line, exit 2" % args, rc == 2 and err == want and out == "", rc, err[:300], out[:100])
+for flag in ("--help", "-h"):
+    rc, out, err = run("policy", data("seed.json"), flag)
+    check(flag + ": usage on stdout", rc == 0 and out.startswith("usage: boxlint policy FILE") and "--host" in out
+          and "ONE decision" in out and "sarif" in out and err == "", rc, err[:200])
 
 # `boxlint lint` on a template checks its network_policy the same way (once lint reads templates).
 rc, out, err = run("lint", "--format", "json", data("template.json"))
@@ -220,6 +234,209 @@ else:
     hit = [d for d in ds if d.get("rule") == "invalid-policy-entry" and d.get("detail") == "port"]
     check("lint: template network_policy", hit and hit[0].get("path") == "network_policy.allow_out[0]" and rc == 1,
           rc, ds[:3])
+
+# ---- positions (issue 12, point 6): every finding points into FILE ---------------------------
+# Where each finding of the data files is: (rule, path) -> (line, column, end_line, end_column);
+# the offset is that of the literal in the file. An entry's finding points at its string
+# literal, a list's at the list, a bad type at the type, a policy-wide one at the type.
+POS = {
+    "positions.json": [
+        ("invalid-policy-entry", "network_policy.allow_out[1]", "error", (5, 5, 5, 44), '"https://files.pythonhosted.org/simple"'),
+        ("duplicate-entry", "network_policy.allow_out[2]", "warning", (6, 5, 6, 15), None),
+        ("invalid-policy-entry", "network_policy.deny_out[1]", "error", (8, 31, 8, 43), '"10.0.0.1/8"'),
+        ("unknown-field", "network_policy.alow_out", "warning", (9, 15, 9, 17), "[]"),
+    ],
+    "bad-type.json": [("invalid-policy-type", "network_policy.type", "error", (2, 11, 2, 21), '"Filtered"')],
+    "lists.json": [("lists-not-allowed", "network_policy.deny_out", "error", (3, 15, 5, 4), "[\n")],
+    "template-positions.json": [
+        ("duplicate-entry", "network_policy.allow_out[1]", "warning", (8, 31, 8, 42), '"PyPI.org."'),
+        ("invalid-policy-entry", "network_policy.deny_out[1]", "error", (9, 33, 9, 48), '"10.0.0.0/8:80"'),
+    ],
+    "template.json": [("invalid-policy-entry", "network_policy.allow_out[0]", "error", (6, 56, 6, 70), '"pypi.org:443"')],
+}
+
+
+SARIF_DOCS = []  # every policy SARIF log produced here, validated at the end
+
+
+def source(name):
+    return open(data(name), encoding="utf-8").read()
+
+
+for name, want in POS.items():
+    text = source(name)
+    rc, doc, err = policy_json(data(name))
+    if not doc:
+        check(name + ": json", False, rc, err)
+        continue
+    # The contract's members stay (DESIGN §5); each diagnostic gains its position in FILE.
+    members = set(doc) == {"ok", "diagnostics", "normalized", "decisions"} and all(
+        set(d) == {"rule", "severity", "path", "command", "line", "column", "end_line", "end_column",
+                   "offset", "message", "hint", "fix", "detail"} and d["command"] is None for d in doc["diagnostics"])
+    got = [(d["rule"], d["path"], d["severity"], (d["line"], d["column"], d["end_line"], d["end_column"]))
+           for d in doc["diagnostics"]]
+    check(name + ": json positions", rc == 1 and members and got == [w[:4] for w in want], rc, members, got)
+    for (rule, path, _, _, lit), d in zip(want, doc["diagnostics"]):
+        if lit is not None:
+            check(name + ": json offset " + path, d["offset"] == text.encode().index(lit.encode()), d["offset"], lit)
+    # Text: FILE:line:column, the source line, the caret under the literal, then the hint.
+    rc, out, err = run("policy", data(name))
+    lines = out.splitlines()
+    for rule, path, sev, (l, c, el, ec), _ in want:
+        head = [i for i, x in enumerate(lines) if x.startswith("%s:%d:%d: %s: " % (data(name), l, c, sev))
+                and x.endswith("[%s]" % rule)]
+        check(name + ": text position " + path, len(head) == 1, lines[:12])
+        if len(head) != 1 or head[0] + 2 >= len(lines):
+            continue
+        i = head[0]
+        src = text.splitlines()[l - 1]
+        width = ec - c if el == l else len(src) - (c - 1)
+        check(name + ": text excerpt " + path, lines[i + 1] == "    " + src, lines[i + 1])
+        check(name + ": text caret " + path, lines[i + 2] == "    " + " " * (c - 1) + "^" + "~" * (width - 1),
+              repr(lines[i + 2]), width)
+        check(name + ": text hint " + path, i + 3 >= len(lines) or lines[i + 3].startswith("    hint: ")
+              or lines[i + 3].startswith(data(name) + ":"), lines[i + 3:i + 4])
+    # GitHub annotations.
+    rc, out, err = run("policy", data(name), "--format", "github")
+    lines = out.splitlines()
+    check(name + ": github exit 1", rc == 1 and err == "", rc, err)
+    for rule, path, sev, (l, c, el, ec), _ in want:
+        pre = "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::" % (
+            sev if sev != "info" else "notice", data(name).replace(":", "%3A").replace(",", "%2C"), l, c, el, ec, rule)
+        check(name + ": github " + path, sum(x.startswith(pre) for x in lines) == 1, pre, lines)
+    # SARIF.
+    rc, out, err = run("policy", data(name), "--format", "sarif")
+    try:
+        log = json.loads(out)
+    except ValueError:
+        log = None
+    check(name + ": sarif is one JSON document", rc == 1 and log is not None and log.get("version") == "2.1.0", rc, out[:200])
+    if not log:
+        continue
+    SARIF_DOCS.append((name, log))
+    res = log["runs"][0]["results"]
+    rule_ids = [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]]
+    got = []
+    for r in res:
+        loc = r["locations"][0]
+        reg = loc["physicalLocation"].get("region", {})
+        got.append((r["ruleId"], loc.get("logicalLocations", [{}])[0].get("fullyQualifiedName"),
+                    r["level"], (reg.get("startLine"), reg.get("startColumn"), reg.get("endLine"), reg.get("endColumn"))))
+        check(name + ": sarif artifact", loc["physicalLocation"]["artifactLocation"]["uri"].endswith(name), loc)
+        check(name + ": sarif rule index", rule_ids[r["ruleIndex"]] == r["ruleId"], r)
+    check(name + ": sarif positions", got == [w[:4] for w in want], got)
+    for (rule, path, _, _, lit), r in zip(want, res):
+        reg = r["locations"][0]["physicalLocation"].get("region", {})
+        if lit is not None:
+            check(name + ": sarif byteOffset " + path, reg.get("byteOffset") == text.encode().index(lit.encode()), reg)
+
+# A template: `boxlint policy T` prints its network_policy's findings exactly as `boxlint T` does.
+for fmt in ("text", "github", "json"):
+    _, pout, _ = run("policy", data("template-positions.json"), "--format", fmt)
+    _, lout, _ = run("--format", fmt, data("template-positions.json"))
+    if fmt == "json":
+        try:
+            pd, ld = json.loads(pout)["diagnostics"], json.loads(lout)["files"][0]["diagnostics"]
+        except (ValueError, KeyError, IndexError):
+            pd, ld = None, []
+        check("template: json diagnostics as lint's", pd == ld, pd, ld)
+    else:
+        check("template: %s as lint's" % fmt, pout == lout and pout, pout, lout)
+
+# A policy-wide finding points at the type; a missing list at the policy object; stdin too.
+rc, out, err = run("policy", "-", stdin=b'\n  {"type": "filtered"}\n')
+check("filtered-empty-is-open: at the type", out.splitlines()[:3] == [
+    "<stdin>:2:12: warning: type is 'filtered' but allow_out and deny_out are empty: every destination is allowed"
+    " [filtered-empty-is-open]", '      {"type": "filtered"}', "               ^~~~~~~~~~"], out)
+rc, doc, err = policy_json("-", "--compat", "e2b", stdin=b'{"allow_out": ["pypi.org", "ALL_TRAFFIC"],\n "type": "filtered"}')
+d = doc and diag(doc, "domains-require-deny-all")
+check("missing deny_out: at the policy", d and (d["line"], d["column"], d["offset"]) == (1, 1, 0), d)
+rc, doc, err = policy_json("-", stdin=b'{"name": "t",\n "network_policy": {"type": "filtered"}}')
+d = doc and diag(doc, "filtered-empty-is-open")
+check("template filtered-empty-is-open: at the type", d and (d["line"], d["column"], d["end_column"]) == (2, 29, 39), d)
+
+# Decisions: after the findings (text, github); on stderr under SARIF, so stdout stays the log.
+rc, out, err = run("policy", data("seed.json"), "--format", "github", "--host", "github.com")
+lines = out.splitlines()
+check("github: decisions after the annotations", lines[-1:] == ["decision: host github.com: allow [default]"]
+      and lines[0].startswith("::warning file=%s,line=1,col=36," % data("seed.json").replace(",", "%2C")), lines)
+rc, out, err = run("policy", data("seed.json"), "--format", "sarif", "--host", "github.com")
+try:
+    json.loads(out)
+    sarif_ok = True
+except ValueError:
+    sarif_ok = False
+check("sarif: decisions on stderr", rc == 0 and sarif_ok and err == "decision: host github.com: allow [default]\n", rc, err)
+if sarif_ok:
+    SARIF_DOCS.append(("seed.json with decisions", json.loads(out)))
+# Standard input has no artifact: the location says where in words, with the line and column.
+rc, out, err = run("policy", "-", "--format", "sarif", stdin=open(data("bad-type.json"), "rb").read())
+try:
+    log = json.loads(out)
+    loc = log["runs"][0]["results"][0]["locations"][0]
+except (ValueError, KeyError, IndexError):
+    log, loc = None, None
+check("sarif stdin: position in words", rc == 1 and loc and "physicalLocation" not in loc
+      and loc["message"]["text"] == "standard input, line 2, column 11"
+      and loc["logicalLocations"][0]["fullyQualifiedName"] == "network_policy.type", rc, loc)
+if log:
+    SARIF_DOCS.append(("stdin", log))
+
+# Every SARIF log above, as consumers check it: the 2.1.0 schema and the artifact-location rules
+# (tests/sarif_check.py), and Microsoft's SARIF Multitool when it is installed.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+try:
+    import sarif_check
+except ImportError:
+    sarif_check = None
+docs = [d for _, d in SARIF_DOCS]
+errs = [["tests/sarif_check.py is missing"]] if sarif_check is None else []
+if sarif_check and docs:
+    try:
+        errs = [["%s: %s" % (n, x) for x in e] for (n, _), e in zip(SARIF_DOCS, sarif_check.validate_all(docs))]
+    except sarif_check.MissingValidator as e:
+        errs = [["validator missing: %s" % e]]
+    merrs, why = sarif_check.multitool_validate(docs)
+    if why:
+        print("policy_cli_test: note: " + why)
+    errs += [["%s: %s" % (n, x) for x in e] for (n, _), e in zip(SARIF_DOCS, merrs or [])]
+check("sarif: all %d policy logs valid" % (len(POS) + 2), len(docs) == len(POS) + 2 and not any(errs),
+      len(docs), [x for e in errs for x in e][:10])
+
+# Colours as `boxlint FILE`: on a terminal, unless --no-color or NO_COLOR.
+def run_tty(*args, env=None):
+    import pty
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.Popen([BIN, *args], stdout=slave, stderr=subprocess.PIPE, env=env)
+        os.close(slave)
+        slave = None
+        chunks = []
+        while True:
+            try:
+                b = os.read(master, 65536)
+            except OSError:
+                break
+            if not b:
+                break
+            chunks.append(b)
+        p.wait(timeout=30)
+        p.stderr.close()
+        return p.returncode, b"".join(chunks).decode("utf-8", "replace")
+    finally:
+        if slave is not None:
+            os.close(slave)
+        os.close(master)
+
+
+env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+rc, out = run_tty("policy", data("positions.json"), env=env)
+check("tty: coloured", rc == 1 and "\033[1;31merror:\033[0m" in out and "\033[1;33mwarning:\033[0m" in out
+      and "\033[1;32m^" in out, rc, repr(out[:300]))
+rc, out = run_tty("policy", data("positions.json"), "--no-color", env=env)
+check("tty: --no-color", rc == 1 and "\033" not in out and ":5:5: error: " in out, rc, repr(out[:300]))
+rc, out = run_tty("policy", data("positions.json"), env=dict(env, NO_COLOR="1"))
+check("tty: NO_COLOR", rc == 1 and "\033" not in out and ":5:5: error: " in out, rc, repr(out[:300]))
 
 for f in fails:
     print("FAIL", *f)
