@@ -2,9 +2,10 @@
 
 export type Severity = 'error' | 'warning' | 'info';
 
-/** Replace bytes [offset, offset + length) of the command (UTF-8) with `text`. For the policy
- *  rules allow-without-effect and domains-require-deny-all the fix is list-relative: insert
- *  `text` into deny_out at index `offset`. */
+/** Replace bytes [offset, offset + length) of the command (UTF-8) with `text`. Policy fixes
+ *  are list-relative: `text` replaces entries [offset, offset + length) of the list the fix's
+ *  description names (allow-without-effect and domains-require-deny-all: insert into deny_out
+ *  at index `offset`, length 0; a non-ASCII entry: replace it with its A-label, length 1). */
 export interface Fix {
   offset: number;
   length: number;

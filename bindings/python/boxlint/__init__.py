@@ -112,8 +112,11 @@ def _check_status(st: int, what: str) -> None:
 class Fix:
     """Replace bytes ``[offset, offset + length)`` of the command (UTF-8) with ``text``.
 
-    For the policy rules ``allow-without-effect`` and ``domains-require-deny-all`` the fix is
-    list-relative: insert ``text`` into ``deny_out`` at index ``offset``."""
+    Policy fixes are list-relative: ``text`` replaces entries ``[offset, offset + length)`` of
+    the list the fix's description names (``allow-without-effect`` and
+    ``domains-require-deny-all``: insert into ``deny_out`` at index ``offset``, ``length`` 0; a
+    non-ASCII entry of ``invalid-policy-entry``: replace that entry with its A-label,
+    ``length`` 1)."""
     offset: int
     length: int
     text: str
