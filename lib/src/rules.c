@@ -158,10 +158,17 @@ static const boxlint_rule_info RULES[] = {
    "Everything in a template's commands is stored in the image and its history: a token in a "
    "URL (--index-url=https://user:pass@host), a known token format (AWS, GitHub, GitLab, "
    "Slack, private keys), a password=... assignment, or an ENV/ARG with a secret-looking name "
-   "and a literal value reaches every sandbox and anyone who can pull the image. The message "
-   "masks the value.",
-   "RUN pip install --index-url=https://user:s3cret@pypi.example.com/simple pkg",
-   "(configure private indexes at run time, not in the template)"},
+   "and a literal value (or a literal default, ${TOKEN:-value}: templates are built without "
+   "build arguments) reaches every sandbox and anyone who can pull the image. Give the sandbox "
+   "the credential at run time and let the template say where it is. Not secrets: an empty "
+   "value, a variable ($TOKEN, ${TOKEN}, \"$TOKEN\"), a path (/run/secrets/token, ./key, "
+   "../key, ~/.ssh/id_ed25519; not a relative name such as keys/api, and not base64, which "
+   "has '/' too), and the value of a name ending in _FILE, _FILES, _FILENAME, _PATH, _DIR, "
+   "_DIRECTORY, _URL or _URI, unless it holds a credential itself (https://user:pass@host, "
+   "?token=..., a known token). Placeholders (changeme, <your-token>) are reported: changeme "
+   "is a password that takes effect, and a placeholder is where a real secret is about to go. "
+   "The message masks the value.",
+   "ENV HF_TOKEN=hf_kVbQzTmXwLpRsNdYcGhJfAeUoIi", "ENV HF_TOKEN_PATH=/run/secrets/hf_token"},
   {"run-mount-context", W, "RUN --mount reads the build context",
    "A RUN --mount of type bind without from= mounts the build context, the same thing COPY "
    "reads. Templates are built without a context, so the mount is empty and the step fails or "

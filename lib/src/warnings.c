@@ -672,6 +672,126 @@ static int assign_start(const char *p, size_t n) {
   }
 }
 
+/* ---- What is not a secret (issue 12) --------------------------------------------------------
+ * A secret-looking name with a value that only says where the secret is: a path, a variable,
+ * nothing. These run only after a pattern matched (the assignment pattern in RUN, LABEL and
+ * heredoc bodies; the name pattern of ENV/ARG), never in the scan for candidates. */
+
+/* Names whose value is a location: *_FILE (the convention of the official images and of
+ * Docker secrets: POSTGRES_PASSWORD_FILE=/run/secrets/db), *_PATH, *_DIR, *_URL... Compared
+ * without regard to case, at the end of the name only (TOKEN_FILE_MODE is not one). A value
+ * that holds a secret anyway (a token, https://user:pass@host, ?token=...) is still scanned
+ * for one by the caller. */
+static int names_a_location(const char *p, size_t n) {
+  static const char *const suffixes[] = {"_file", "_files", "_filename", "_path", "_dir",
+                                         "_directory", "_url", "_uri", 0};
+  for (int i = 0; suffixes[i]; i++) {
+    size_t l = strlen(suffixes[i]);
+    if (n > l && boxlint__ieq(p + n - l, l, suffixes[i])) return 1;
+  }
+  return 0;
+}
+
+/* Whether p[0..n) is a file-system path as a template writes one: /abs, ./rel, ../rel, ~/x or
+ * ~user/x (BuildKit does not expand ~; the program reading the variable may), in the characters
+ * of file names (and $VAR, ${VAR} parts). A relative name without ./ (secrets/t) is not taken
+ * for a path: a secret can look like that. Base64 secrets contain '/' too (an AWS secret access
+ * key starts with one in 64 cases), so a path has no '+', '=' or "//", and none of its parts is
+ * a run of 12 or more letters and digits mixing upper case, lower case and digits without '.',
+ * '-' or '_' (random, not a name). */
+static int is_path(const char *p, size_t n) {
+  size_t i = 0;
+  if (n >= 1 && p[0] == '/') i = 1;
+  else if (n >= 2 && p[0] == '.' && p[1] == '/') i = 2;
+  else if (n >= 3 && p[0] == '.' && p[1] == '.' && p[2] == '/') i = 3;
+  else if (n >= 1 && p[0] == '~') {
+    i = 1; /* ~ or ~user, then '/' or the end */
+    while (i < n && (is_alnum_c((unsigned char)p[i]) || p[i] == '_' || p[i] == '-' || p[i] == '.'))
+      i++;
+    if (i < n && p[i++] != '/') return 0;
+  } else {
+    return 0;
+  }
+  size_t seg = i;
+  int up = 0, lo = 0, dg = 0, sep = 0;
+  for (; i <= n; i++) {
+    unsigned char c = i < n ? (unsigned char)p[i] : '/';
+    if (c == '/') {
+      if (i == seg && i < n) return 0; /* "//" */
+      if (i - seg >= 12 && up && lo && dg && !sep) return 0;
+      seg = i + 1;
+      up = lo = dg = sep = 0;
+    } else if (c >= 'A' && c <= 'Z') {
+      up = 1;
+    } else if (c >= 'a' && c <= 'z') {
+      lo = 1;
+    } else if (boxlint__is_digit(c)) {
+      dg = 1;
+    } else if (c == '.' || c == '-' || c == '_') {
+      sep = 1;
+    } else if (c < 0x80 && (c == 0 || !strchr("~@:,${}", c))) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ${NAME:-word}, ${NAME-word}, ${NAME:+word}, ${NAME+word} at the start of p[0..n): the word,
+ * which becomes the value when NAME is unset (set, for +). Templates are built without build
+ * arguments, so a default is what the image gets. 0 for $NAME, ${NAME}, ${NAME:?message},
+ * $(command) and anything else. */
+static int var_default(const char *p, size_t n, const char **w, size_t *wn) {
+  if (n < 4 || p[0] != '$' || p[1] != '{') return 0;
+  size_t i = 2;
+  while (i < n && (is_alnum_c((unsigned char)p[i]) || p[i] == '_')) i++;
+  if (i == 2 || i >= n) return 0;
+  if (p[i] == ':') i++;
+  if (i >= n || (p[i] != '-' && p[i] != '+')) return 0;
+  size_t s = ++i;
+  for (int depth = 1; i < n; i++) {
+    if (p[i] == '{') depth++;
+    else if (p[i] == '}' && --depth == 0) break;
+  }
+  *w = p + s;
+  *wn = i - s;
+  return 1;
+}
+
+/* Whether an ENV/ARG value (unquoted) holds no secret by its form: empty, a variable reference
+ * ($X, ${X}, "$X") whose default, if any, holds none either, or a path (only a one-word value
+ * can be one). Otherwise *lit is the literal the image gets: the value, or the default. */
+static int value_holds_no_secret(const char *p, size_t n, int one_word, const char **lit,
+                                 size_t *litn) {
+  int is_default = 0;
+  for (;;) { /* a loop, not recursion: ${A:-${B:-...}} nests as deep as the input allows */
+    if (n == 0) return 1;
+    if (p[0] == '$') {
+      const char *w;
+      size_t wn;
+      if (!var_default(p, n, &w, &wn)) return 1; /* $X, ${X}, $(...): not a literal */
+      p = w;
+      n = wn;
+      is_default = 1;
+      continue;
+    }
+    if ((one_word || is_default) && is_path(p, n)) return 1;
+    *lit = p;
+    *litn = n;
+    return 0;
+  }
+}
+
+/* An assignment match (name from ms, value [vs, ve)) that names a location or whose value is a
+ * path: TOKEN_FILE=/run/secrets/t, password_file: secrets.txt, token=~/.config/t. The name is
+ * the keyword the pattern matched and the name bytes after it. */
+static int assignment_holds_no_secret(const char *text, size_t ms, size_t vs, size_t ve) {
+  size_t ne = ms;
+  while (ne < vs && (is_alnum_c((unsigned char)text[ne]) || text[ne] == '_' ||
+                     (unsigned char)text[ne] >= 0x80))
+    ne++;
+  return names_a_location(text + ms, ne - ms) || is_path(text + vs, ve - vs);
+}
+
 static void scan_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s, size_t e,
                          int in_input, int assignments) {
   const boxlint_config *cfg = ck->opts->config;
@@ -722,6 +842,7 @@ static void scan_secrets(bl_check *ck, const bl_read *rd, const char *text, size
       what = "a credential assigned literally";
     }
     if (text[vs] == '$') continue; /* a variable, not a literal secret */
+    if (k == BL_RE_SECRET_ASSIGN && assignment_holds_no_secret(text, ms, vs, ve)) continue;
     if (k != BL_RE_SECRET_TOKEN && bl_re_match(cfg, cfg->re[BL_RE_SECRET_TOKEN], md, text + s, e - s, vs - s) > 0) {
       /* The value is a known token format: name it (more useful than "a password"). */
       ov = pcre2_get_ovector_pointer(md);
@@ -752,15 +873,40 @@ static void scan_secrets(bl_check *ck, const bl_read *rd, const char *text, size
   }
 }
 
-static int literal_value(const char *v) { return v[0] && v[0] != '$'; }
+/* ENV/ARG `name` (nl bytes) set to `val` (unquoted; [vs, ve) of the logical line): a
+ * secret-looking name with a literal value, or with a literal default. */
+static void env_arg_secret(bl_check *ck, const bl_read *rd, const bl_cmdline *c, const char *name,
+                           size_t nl, const char *val, size_t vs, size_t ve, int one_word) {
+  const char *lit = NULL;
+  size_t litn = 0;
+  /* $X and ${X} skip the name pattern; other values are looked at only when the name matched. */
+  if (val[0] == '$' && !var_default(val, strlen(val), &lit, &litn)) return;
+  const boxlint_config *cfg = ck->opts->config;
+  pcre2_match_data *md = match_data(ck);
+  if (!md || bl_re_match(cfg, cfg->re[BL_RE_SECRET_NAME], md, name, nl, 0) <= 0) return;
+  if (value_holds_no_secret(val, strlen(val), one_word, &lit, &litn)) return;
+  if (names_a_location(name, nl)) {
+    /* The value says where the secret is; it may still hold one (a token, user:pass@, ?token=). */
+    scan_secrets(ck, rd, rd->logical, vs, ve, 0, 1);
+    return;
+  }
+  if (ck->nsec < 8) {
+    ck->sec_s[ck->nsec] = bl_logical_to_input(&ck->cx, rd, vs);
+    ck->sec_e[ck->nsec] = ve > vs ? bl_logical_to_input(&ck->cx, rd, ve - 1) + 1 : ck->sec_s[ck->nsec];
+    ck->nsec++;
+  }
+  const char *nm = boxlint__rstrdup(ck->cx.r, name, nl);
+  boxlint_diag *d = bl_emit_l(ck, rd, "secret-in-command", vs, ve,
+                              "%s %s %s a literal value (%s), which is baked into the image",
+                              boxlint_keyword_name(c->folded), nm ? nm : "",
+                              lit == val ? "is set to" : "defaults to", mask(ck, lit, litn));
+  bl_hint(ck, d, "%s", SECRET_HINT);
+}
 
 /* ENV and ARG: names that look secret, with literal values. */
 static void check_env_arg(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   sh_script sc = {NULL, 0, 0};
   if (shell_split(ck, rd->logical, c->args_l, c->args_l + c->args_n, &sc)) return;
-  const boxlint_config *cfg = ck->opts->config;
-  pcre2_match_data *md = match_data(ck);
-  if (!md) return;
   int legacy = c->folded == BOXLINT_KW_ENV && sc.n && !strchr(sc.w[0].text ? sc.w[0].text : "=", '=');
   for (size_t i = 0; i < sc.n; i++) {
     const sh_word *w = &sc.w[i];
@@ -796,21 +942,8 @@ static void check_env_arg(bl_check *ck, const bl_read *rd, const bl_cmdline *c) 
         bl_hint(ck, d, "extend instead of replacing, e.g. ENV PATH=/opt/tool/bin:$PATH");
       }
     }
-    if (!literal_value(val) || !is_on(ck, WI_SECRET_IN_COMMAND)) continue;
-    int rc = bl_re_match(cfg, cfg->re[BL_RE_SECRET_NAME], md, w->text, nl, 0);
-    if (rc > 0) {
-      if (ck->nsec < 8) {
-        ck->sec_s[ck->nsec] = bl_logical_to_input(&ck->cx, rd, vs);
-        ck->sec_e[ck->nsec] = ve > vs ? bl_logical_to_input(&ck->cx, rd, ve - 1) + 1 : ck->sec_s[ck->nsec];
-        ck->nsec++;
-      }
-      const char *nm = boxlint__rstrdup(ck->cx.r, w->text, nl);
-      boxlint_diag *d = bl_emit_l(ck, rd, "secret-in-command", vs, ve,
-                                  "%s %s is set to a literal value (%s), which is baked into the "
-                                  "image", boxlint_keyword_name(c->folded), nm ? nm : "",
-                                  mask(ck, val, strlen(val)));
-      bl_hint(ck, d, "%s", SECRET_HINT);
-    }
+    if (val[0] && is_on(ck, WI_SECRET_IN_COMMAND))
+      env_arg_secret(ck, rd, c, w->text, nl, val, vs, ve, !legacy || sc.n <= 2);
   }
 }
 
