@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "boxlint/boxlint.h"
-#include "egress_int.h"
+#include "policy/policy_int.h"
 
 #define NQUERIES 4096
 #define MIN_RUN_NS 100000000.0 /* 0.1 s */

@@ -16,7 +16,7 @@
  *
  * Oracle (b): both engines give the same verdict, reason, list, index, entry and by_name. */
 #include "fuzz_util.h"
-#include "egress_int.h"
+#include "policy/policy_int.h"
 
 #define MAX_LINES 400
 

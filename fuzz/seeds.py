@@ -2,7 +2,7 @@
 """Regenerate the hand-made seeds of corpus/<target>/ (files named seed-*).
 
 Sources: the string literals of tests/check_*.c (command lists of the smuggling tests, single
-commands of the rule and lexer tests, policy entries of the egress tests), tests/data, the
+commands of the rule and lexer tests, policy entries of the policy tests), tests/data, the
 smuggling vectors of fuzz/smuggling-vectors.txt, and a sample of the real-world corpus
 tests/data/corpus/real-dockerfiles (instructions as commands, a few whole files as fragments).
 The corpus stays small: the sample is fixed (every Nth file, sorted), and long inputs are cut.
@@ -183,7 +183,7 @@ def main():
     for path in sorted(glob.glob("tests/check_*.c")):
         src = open(path, "rb").read()
         for g in literal_groups(src):
-            if "egress" in path:
+            if "policy" in os.path.basename(path):
                 entries.update(s for s in g if looks_like_entry(s))
                 continue
             cmds = [s for s in g if looks_like_command(s)]

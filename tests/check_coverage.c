@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "boxlint/boxlint.h"
-#include "internal.h"
+#include "report/internal.h"
 
 /*==============================================================================================
  * Helpers

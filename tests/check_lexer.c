@@ -16,7 +16,7 @@
 
 #include "boxlint/boxlint.h"
 #include "guard_page.h"
-#include "dockerfile_int.h"
+#include "dockerfile/dockerfile_int.h"
 
 /*==============================================================================================
  * Helpers

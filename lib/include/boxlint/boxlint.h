@@ -12,7 +12,7 @@
 #include "boxlint/diag.h"
 #include "boxlint/dockerfile.h"
 #include "boxlint/config.h"
-#include "boxlint/egress.h"
+#include "boxlint/policy.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,7 +3,7 @@
  * §8, §10, §11), plus the strict JSON reader that decides exec form (Go's encoding/json).
  */
 #include <string.h>
-#include "dockerfile_int.h"
+#include "dockerfile/dockerfile_int.h"
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 

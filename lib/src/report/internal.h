@@ -42,14 +42,13 @@ struct boxlint_report {
   boxlint_instruction *instrs;
   size_t ninstrs, cap_instrs;
   int oom; /* an allocation failed since the last clear */
-  void *scratch; /* the checker's buffers, kept warm between calls (dockerfile_check.c) */
+  void *scratch; /* the checker's buffers, kept warm between calls (lint/check.c) */
+  void (*scratch_free)(boxlint_report *r); /* set by the scratch's owner, which frees it */
 };
 
 /* Index of the first NetworkPolicy rule in boxlint_rules() (rules.c). */
 size_t boxlint__rules_policy_first(void);
 
-/* Free the checker's scratch buffers of a report (dockerfile_check.c). */
-void boxlint__scratch_free(boxlint_report *r);
 
 /* Arena helpers on a report. All return NULL (and set report->oom) on failure. */
 void *boxlint__ralloc(boxlint_report *r, size_t n);

@@ -1,6 +1,23 @@
 /* The rule table: ids (an interface: never renamed), default severities and explanations. */
 #include <string.h>
-#include "dockerfile_int.h"
+#include "report/emit.h"
+
+/* Built-in warnings whose severity a config may set (ids must be in the rule table). */
+const char *const BL_WARNINGS[] = {
+  "unknown-field", "unused-suppression", "regex-limit",
+  /* DESIGN §2.2 */
+  "final-user-not-root", "stopsignal-overrides-systemd",
+  /* DESIGN §2.3 */
+  "apt-get-missing-yes", "pip-no-cache-dir", "apt-lists-not-cleaned", "curl-pipe-shell",
+  "secret-in-command", "run-mount-context", "run-mount-from-image", "sudo-usage",
+  /* boxlint's own, for a Debian/Ubuntu base with systemd and Jupyter */
+  "systemctl-in-build", "apt-get-upgrade", "env-overrides-runtime", "healthcheck-in-template",
+  "run-insecure", "workdir-relative",
+  /* NetworkPolicy warnings (policy/ emits them; a config may set their severity) */
+  "allow-without-effect", "deny-without-effect", "filtered-empty-is-open", "duplicate-entry",
+  "shadowed-entry", "broad-wildcard", "any-host", "mapped-address",
+};
+const size_t BL_NWARNINGS = sizeof BL_WARNINGS / sizeof BL_WARNINGS[0];
 
 const char BL_R_DENIED[] = "denied-instruction";
 const char BL_R_UNKNOWN[] = "unknown-instruction";

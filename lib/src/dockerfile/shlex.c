@@ -13,7 +13,7 @@
  * a BOM or invalid bytes, it answers BL_SHLEX_UNSURE and the caller rejects conservatively.
  */
 #include <string.h>
-#include "dockerfile_int.h"
+#include "dockerfile/dockerfile_int.h"
 
 #define SH_EOF 0xFFFFFFFFu
 

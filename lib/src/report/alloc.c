@@ -1,7 +1,7 @@
 /* Allocator plumbing and the report's arena. */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "report/internal.h"
 
 static void *libc_malloc(void *ctx, size_t n) {
   (void)ctx;

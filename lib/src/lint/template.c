@@ -1,7 +1,7 @@
 /* Template-wide checks: name, resources, required fields (DESIGN §2.2). */
 #include <stdio.h>
 #include <string.h>
-#include "internal.h"
+#include "report/internal.h"
 
 static boxlint_diag *field(boxlint_report *r, const char *rule, const char *path) {
   boxlint_diag *d = boxlint__report_add(r, rule, BOXLINT_SEVERITY_ERROR, -1);

@@ -7,24 +7,9 @@
  * argument is never mistaken for a command.
  */
 #include <string.h>
-#include "config_int.h"
+#include "config/config_int.h"
+#include "dockerfile/dockerfile_int.h"
 
-/* Built-in warnings whose severity a config may set (ids must be in the rule table). */
-const char *const BL_WARNINGS[] = {
-  "unknown-field", "unused-suppression", "regex-limit",
-  /* DESIGN §2.2 */
-  "final-user-not-root", "stopsignal-overrides-systemd",
-  /* DESIGN §2.3 */
-  "apt-get-missing-yes", "pip-no-cache-dir", "apt-lists-not-cleaned", "curl-pipe-shell",
-  "secret-in-command", "run-mount-context", "run-mount-from-image", "sudo-usage",
-  /* boxlint's own, for a Debian/Ubuntu base with systemd and Jupyter */
-  "systemctl-in-build", "apt-get-upgrade", "env-overrides-runtime", "healthcheck-in-template",
-  "run-insecure", "workdir-relative",
-  /* NetworkPolicy warnings (egress_*.c emits them; a config may set their severity) */
-  "allow-without-effect", "deny-without-effect", "filtered-empty-is-open", "duplicate-entry",
-  "shadowed-entry", "broad-wildcard", "any-host", "mapped-address",
-};
-const size_t BL_NWARNINGS = sizeof BL_WARNINGS / sizeof BL_WARNINGS[0];
 
 /* Indexes into BL_WARNINGS (same order). */
 enum {
@@ -1103,13 +1088,13 @@ static void per_keyword(bl_check *ck, const bl_read *rd, const bl_cmdline *c, in
     while (e > s && (L[e - 1] == ' ' || L[e - 1] == '\t')) e--;
     const char *u = unquoted_arg(ck, rd, c);
     if (!u) u = "";
-    ck->last_user_cmd = ck->command;
+    ck->last_user_cmd = ck->em.command;
     ck->last_user_root = is_root_user(u, strlen(u)) || strchr(u, '$') != NULL;
     ck->last_user_text = boxlint__rstrdup(ck->cx.r, L + s, e - s);
     size_t is = bl_logical_to_input(&ck->cx, rd, s);
     size_t ie = e > s ? bl_logical_to_input(&ck->cx, rd, e - 1) + 1 : is;
-    ck->last_user_off = ck->off_base + is;
-    ck->last_user_end = ck->off_base + ie;
+    ck->last_user_off = ck->em.off_base + is;
+    ck->last_user_end = ck->em.off_base + ie;
     bl_position(ck, is, &ck->last_user_line, &ck->last_user_col);
     bl_position(ck, ie, &ck->last_user_eline, &ck->last_user_ecol);
     break;

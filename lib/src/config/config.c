@@ -1,7 +1,7 @@
 /* Configs: warning severities and user rules, compiled once with PCRE2 (JIT where it exists). */
 #include <stdio.h>
 #include <string.h>
-#include "config_int.h"
+#include "config/config_int.h"
 
 static void *pc_malloc(PCRE2_SIZE n, void *ctx) { return boxlint__malloc(ctx, n); }
 static void pc_free(void *p, void *ctx) { boxlint__free(ctx, p); }
@@ -202,10 +202,7 @@ const char *boxlint_config_rule_id(const boxlint_config *c, size_t i) {
 
 boxlint_severity bl_config_severity(const boxlint_config *c, const char *rule,
                                     boxlint_severity def) {
-  if (!c) return def;
-  for (size_t i = 0; i < BL_NWARNINGS; i++)
-    if (BL_WARNINGS[i] == rule || !strcmp(BL_WARNINGS[i], rule)) return c->sev[i];
-  return def;
+  return bl_severity_override(c ? c->sev : NULL, rule, def);
 }
 
 int bl_re_match(const boxlint_config *c, const pcre2_code *re, pcre2_match_data *md,

@@ -4,11 +4,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
-#include "dockerfile_int.h"
-
-/* Built-in warnings whose severity a config may change (index = position in this list). */
-extern const char *const BL_WARNINGS[];
-extern const size_t BL_NWARNINGS;
+#include "report/emit.h"
 
 /* Built-in patterns, compiled once per config. */
 enum bl_pattern {

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "report/internal.h"
 
 const char *boxlint_status_str(boxlint_status status) {
   switch (status) {
@@ -44,7 +44,7 @@ boxlint_status boxlint_report_new(boxlint_report **out, const boxlint_alloc *all
 void boxlint_report_free(boxlint_report *r) {
   if (!r) return;
   boxlint__mem m = r->mem;
-  boxlint__scratch_free(r);
+  if (r->scratch_free) r->scratch_free(r);
   boxlint__arena_free(&r->arena, &m);
   boxlint__free(&m, r->diags);
   boxlint__free(&m, r->instrs);

@@ -12,7 +12,7 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#include "dockerfile_int.h"
+#include "dockerfile/dockerfile_int.h"
 
 
 /*!re2c

@@ -2,7 +2,7 @@
 #ifndef boxlint_DOCKERFILE_INT_H
 #define boxlint_DOCKERFILE_INT_H
 
-#include "internal.h"
+#include "report/emit.h"
 
 /* ---- Growable byte buffer and word list (scratch, owned by a check call) ---------------- */
 typedef struct bl_buf {
@@ -148,10 +148,8 @@ size_t bl_line_end(const bl_ctx *cx, size_t pos, size_t *next);
 /* ---- The checker (dockerfile_check.c) --------------------------------------------------- */
 typedef struct bl_check {
   bl_ctx cx;
+  bl_sink em;         /* where diagnostics go: command index, input and its coordinates */
   const boxlint_options *opts;
-  int32_t command;    /* index reported in diagnostics */
-  size_t off_base;    /* offset of the input in reported coordinates (fragments: the file) */
-  uint32_t line_base; /* line number of the input's first line */
   int bad_utf8;       /* the input has invalid UTF-8: no regular expression runs on it */
   void *md;           /* pcre2_match_data, made on first use (warnings.c) */
   /* Template-wide state for the warnings (warnings.c). */
@@ -165,37 +163,33 @@ typedef struct bl_check {
   int nsec;
 } bl_check;
 
-/* Line and column of input offset `o` of the current input, in reported coordinates. */
-void bl_position(const bl_check *ck, size_t o, uint32_t *line, uint32_t *col);
-
-/* Emit a diagnostic of `rule` (its default severity) over input bytes [s, e). */
-boxlint_diag *bl_emit(bl_check *ck, const char *rule, size_t s, size_t e, const char *fmt, ...)
-    BOXLINT_PRINTF(5, 6);
-/* The same over logical bytes [ls, le) of `rd`. */
+/* Emitting through the check's sink (report/emit.h); `ck` is a bl_check *. */
+#define bl_position(ck, o, line, col) bl_sink_position(&(ck)->em, o, line, col)
+#define bl_emit(ck, ...) bl_sink_emit(&(ck)->em, __VA_ARGS__)
+#define bl_emit_sev(ck, ...) bl_sink_emit_sev(&(ck)->em, __VA_ARGS__)
+#define bl_hint(ck, ...) bl_sink_hint(&(ck)->em, __VA_ARGS__)
+#define bl_q(ck, p, n) bl_sink_q(&(ck)->em, p, n)
+/* The same over logical bytes [ls, le) of `rd` (instruction.c). */
 boxlint_diag *bl_emit_l(bl_check *ck, const bl_read *rd, const char *rule, size_t ls, size_t le,
                         const char *fmt, ...) BOXLINT_PRINTF(6, 7);
-/* With an explicit severity (user rules); OFF emits nothing. */
-boxlint_diag *bl_emit_sev(bl_check *ck, const char *rule, boxlint_severity sev, size_t s,
-                          size_t e, const char *fmt, ...) BOXLINT_PRINTF(6, 7);
-void bl_hint(bl_check *ck, boxlint_diag *d, const char *fmt, ...) BOXLINT_PRINTF(3, 4);
+
+/* Check the input (ck->cx.buf) as one command against DESIGN §2.1, filling `in` (if not NULL)
+ * with the instruction read into `rd` (instruction.c). Returns 1 when there is an instruction
+ * (the warnings may run on it), 0 when there is none (an empty command), -1 when memory ran
+ * out. */
+int bl_check_instruction(bl_check *ck, boxlint_instruction *in, bl_read *rd);
+/* Splitting only (boxlint_split_fragment): fill `in` from the instruction read, and report a
+ * heredoc that is not closed (the lines after it would be misread). 0, or -1 on OOM. */
+int bl_split_instruction(bl_check *ck, const bl_read *rd, boxlint_instruction *in);
 
 /* Warnings and user rules (warnings.c): after the errors of one instruction, and once after
  * the last command of a template. */
 void bl_warn_instruction(bl_check *ck, const bl_read *rd);
 void bl_warn_finish(bl_check *ck);
 void bl_warn_free(bl_check *ck);
-/* Quote text for a message (control bytes escaped, at most 60 code points). */
-const char *bl_q(bl_check *ck, const char *p, size_t n);
 
 /* Argument and flag checks of one instruction or ONBUILD trigger (dockerfile_args.c). */
 void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c);
 void bl_check_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c);
-
-/* Rule ids (rules.c): the strings are the interface; the symbols avoid typos. */
-extern const char BL_R_DENIED[], BL_R_UNKNOWN[], BL_R_EMPTY[], BL_R_TOO_MANY[], BL_R_TOO_LONG[],
-    BL_R_NUL[], BL_R_BARE_CR[], BL_R_CONTROL[], BL_R_UTF8[], BL_R_NONASCII[], BL_R_MULTIPLE[],
-    BL_R_DANGLING[], BL_R_UNTERMINATED[], BL_R_AMBIGUOUS[], BL_R_ONBUILD[], BL_R_MISSING_ARGS[],
-    BL_R_INVALID_ARGS[], BL_R_FLAG[], BL_R_BASE[];
-boxlint_severity bl_rule_severity(const char *rule);
 
 #endif

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 #include "boxlint/boxlint.h"
-#include "egress_int.h"
+#include "policy/policy_int.h"
 
-Suite *egress_suite(void);
+Suite *policy_suite(void);
 
 /*==============================================================================================
  * MARK: Fixture
@@ -174,7 +174,7 @@ static void invalid(const char *in, const char *detail) {
  * MARK: Entries
  *============================================================================================*/
 
-START_TEST(test_egress_entry_normalise) {
+START_TEST(test_policy_entry_normalise) {
   valid("ALL_TRAFFIC", BOXLINT_ENTRY_ALL_TRAFFIC, "0.0.0.0/0");
   valid("all_traffic", BOXLINT_ENTRY_ALL_TRAFFIC, "0.0.0.0/0");
   valid("All_Traffic", BOXLINT_ENTRY_ALL_TRAFFIC, "0.0.0.0/0");
@@ -222,7 +222,7 @@ START_TEST(test_egress_entry_normalise) {
 }
 END_TEST
 
-START_TEST(test_egress_entry_every_detail) {
+START_TEST(test_policy_entry_every_detail) {
   invalid("", "empty");
   char big[300];
   memset(big, 'a', sizeof big);
@@ -311,7 +311,7 @@ START_TEST(test_egress_entry_every_detail) {
 }
 END_TEST
 
-START_TEST(test_egress_entry_lengths) {
+START_TEST(test_policy_entry_lengths) {
   /* 255 bytes is the most an entry may have; a 253-byte name plus its final dot fits. */
   char s[300];
   for (int i = 0; i < 253; i++) s[i] = (i % 2) ? '.' : 'b';
@@ -349,7 +349,7 @@ START_TEST(test_egress_entry_lengths) {
 END_TEST
 
 /* Messages name the list and index and quote the entry; hints where certain. */
-START_TEST(test_egress_entry_messages) {
+START_TEST(test_policy_entry_messages) {
   const char *allow[] = {"pypi.org", "example.com", "10.0.0.1/8", NULL};
   const char *deny[] = {"ALL_TRAFFIC", "pypi.org:443", "010.0.0.1", "127.1", "1.2.3.4.",
                         "**.example.com", ".example.com", " 8.8.8.8", "https://user@pypi.org/x",
@@ -410,7 +410,7 @@ START_TEST(test_egress_entry_messages) {
 }
 END_TEST
 
-START_TEST(test_egress_entry_message_quoting) {
+START_TEST(test_policy_entry_message_quoting) {
   const char *allow[] = {"a\nb.com", NULL};
   ck_assert_int_eq(compile("filtered", allow, NULL), BOXLINT_ESYNTAX);
   const boxlint_diag *d = need("invalid-policy-entry", "network_policy.allow_out[0]");
@@ -492,7 +492,7 @@ static void expect_no_alabel(const char *entry, size_t len, const char *message)
   ck_assert_ptr_null(d->fix);
 }
 
-START_TEST(test_egress_entry_idn_alabel) {
+START_TEST(test_policy_entry_idn_alabel) {
   expect_alabel("b\u00fccher.de", "xn--bcher-kva.de", 1, 3);
   expect_alabel("*.b\u00fccher.de", "*.xn--bcher-kva.de", 3, 5);
   /* UTS #46 mapping: upper case, full-width forms, the ideographic full stop (U+3002). */
@@ -543,7 +543,7 @@ static const char *cut_cps(char *buf, const char *s, size_t cps) {
   return buf;
 }
 
-START_TEST(test_egress_entry_idn_refused) {
+START_TEST(test_policy_entry_idn_refused) {
   /* libidn2 refuses: disallowed code points (a symbol, an emoji), the bidi rule. */
   expect_no_alabel("\u2603.net", 7,
                    "allow_out[0]: '\u2603.net' is not ASCII and has no valid A-label: it "
@@ -573,7 +573,7 @@ START_TEST(test_egress_entry_idn_refused) {
 }
 END_TEST
 
-START_TEST(test_egress_entry_idn_converted) {
+START_TEST(test_policy_entry_idn_converted) {
   /* Too long once converted: a label over 63 characters, a name over 253. */
   char e[300], q[512], want[1024];
   snprintf(e, sizeof e, "b\u00fccher%.55s.de",
@@ -629,7 +629,7 @@ END_TEST
 
 /* ASCII entries are untouched: valid ones (A-labels included) compile, invalid ones keep their
  * messages and get no A-label fix. */
-START_TEST(test_egress_entry_idn_ascii) {
+START_TEST(test_policy_entry_idn_ascii) {
   const char *allow[] = {"pypi.org", "xn--bcher-kva.de", "*.xn--fa-hia.de", NULL};
   const char *deny[] = {"ALL_TRAFFIC", NULL};
   ck_assert_int_eq(compile("filtered", allow, deny), BOXLINT_OK);
@@ -653,7 +653,7 @@ END_TEST
  * MARK: Policy
  *============================================================================================*/
 
-START_TEST(test_egress_policy_type) {
+START_TEST(test_policy_policy_type) {
   ck_assert_int_eq(compile(NULL, NULL, NULL), BOXLINT_OK);
   ck_assert_int_eq(boxlint_policy_get_type(P), BOXLINT_POLICY_DISABLED);
   ck_assert_uint_eq(boxlint_report_diag_count(R), 0);
@@ -672,7 +672,7 @@ START_TEST(test_egress_policy_type) {
 }
 END_TEST
 
-START_TEST(test_egress_policy_lists_not_allowed) {
+START_TEST(test_policy_policy_lists_not_allowed) {
   const char *allow[] = {"pypi.org", NULL};
   const char *deny[] = {"ALL_TRAFFIC", "1.2.3.4", NULL};
   ck_assert_int_eq(compile("disabled", allow, deny), BOXLINT_ESYNTAX);
@@ -708,7 +708,7 @@ static const char **many(size_t n, int v6) {
   return v;
 }
 
-START_TEST(test_egress_policy_limits) {
+START_TEST(test_policy_policy_limits) {
   static const char *names[MAXN + 1];
   static char nb[MAXN][32];
   for (size_t i = 0; i < 1025; i++) {
@@ -750,7 +750,7 @@ START_TEST(test_egress_policy_limits) {
 }
 END_TEST
 
-START_TEST(test_egress_policy_api) {
+START_TEST(test_policy_policy_api) {
   boxlint_policy *p = (boxlint_policy *)1;
   boxlint_policy_spec sp;
   memset(&sp, 0, sizeof sp);
@@ -813,7 +813,7 @@ START_TEST(test_egress_policy_api) {
 }
 END_TEST
 
-START_TEST(test_egress_policy_rule_table) {
+START_TEST(test_policy_policy_rule_table) {
   static const struct {
     const char *id;
     boxlint_severity sev;
@@ -833,7 +833,7 @@ START_TEST(test_egress_policy_rule_table) {
               {"compat-deny-domain", BOXLINT_SEVERITY_ERROR},
               {"compat-ipv6", BOXLINT_SEVERITY_ERROR}};
   size_t n = 0;
-  const boxlint_rule_info *t = boxlint__egress_rules(&n);
+  const boxlint_rule_info *t = boxlint__policy_rules(&n);
   ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
   for (size_t i = 0; i < n; i++) {
     ck_assert_str_eq(t[i].id, want[i].id);
@@ -847,7 +847,7 @@ END_TEST
  * MARK: Warnings
  *============================================================================================*/
 
-START_TEST(test_egress_warn_allow_without_effect) {
+START_TEST(test_policy_warn_allow_without_effect) {
   /* The seed's own example: with deny_out empty, the allow entries change nothing. */
   const char *allow[] = {"pypi.org", "*.pythonhosted.org", NULL};
   ck_assert_int_eq(compile("filtered", allow, NULL), BOXLINT_OK);
@@ -892,7 +892,7 @@ START_TEST(test_egress_warn_allow_without_effect) {
 }
 END_TEST
 
-START_TEST(test_egress_warn_deny_without_effect) {
+START_TEST(test_policy_warn_deny_without_effect) {
   const char *allow[] = {"10.0.0.0/8", "pypi.org", NULL};
   const char *deny[] = {"10.1.2.0/24", "192.168.0.0/16", NULL};
   /* Only under unmatched=deny. */
@@ -913,7 +913,7 @@ START_TEST(test_egress_warn_deny_without_effect) {
 }
 END_TEST
 
-START_TEST(test_egress_warn_filtered_empty) {
+START_TEST(test_policy_warn_filtered_empty) {
   ck_assert_int_eq(compile("filtered", NULL, NULL), BOXLINT_OK);
   const boxlint_diag *d = need("filtered-empty-is-open", "network_policy");
   ck_assert_str_eq(d->message, "type is 'filtered' but allow_out and deny_out are empty: every "
@@ -927,7 +927,7 @@ START_TEST(test_egress_warn_filtered_empty) {
 }
 END_TEST
 
-START_TEST(test_egress_warn_duplicate) {
+START_TEST(test_policy_warn_duplicate) {
   const char *allow[] = {"pypi.org", "PyPI.org.", "1.2.3.4", "1.2.3.4/32", "::ffff:1.2.3.4",
                          "pypi.org", NULL};
   const char *deny[] = {"ALL_TRAFFIC", "0.0.0.0/0", NULL};
@@ -952,7 +952,7 @@ START_TEST(test_egress_warn_duplicate) {
 }
 END_TEST
 
-START_TEST(test_egress_warn_shadowed) {
+START_TEST(test_policy_warn_shadowed) {
   const char *allow[] = {"10.0.0.0/8", "*.example.com", "*", NULL};
   const char *deny[] = {"10.1.1.1", "a.b.example.com", "*.x.example.com", "evil.org",
                         "11.0.0.0/8", "0.0.0.0/0", NULL};
@@ -989,7 +989,7 @@ START_TEST(test_egress_warn_shadowed) {
 }
 END_TEST
 
-START_TEST(test_egress_warn_entry_kinds) {
+START_TEST(test_policy_warn_entry_kinds) {
   const char *allow[] = {"*.com", "*", "::ffff:8.8.8.8", "::ffff:10.0.0.0/104", "*.example.com",
                          NULL};
   const char *deny[] = {"ALL_TRAFFIC", NULL};
@@ -1018,7 +1018,7 @@ END_TEST
  * MARK: E2B compatibility
  *============================================================================================*/
 
-START_TEST(test_egress_compat_e2b) {
+START_TEST(test_policy_compat_e2b) {
   const char *allow[] = {"pypi.org", "*.pythonhosted.org", NULL};
   /* Without the mode: warnings only. */
   ck_assert_int_eq(compile("filtered", allow, NULL), BOXLINT_OK);
@@ -1065,7 +1065,7 @@ END_TEST
  * MARK: Decisions
  *============================================================================================*/
 
-START_TEST(test_egress_decide_reasons) {
+START_TEST(test_policy_decide_reasons) {
   ck_assert_int_eq(compile(NULL, NULL, NULL), BOXLINT_OK);
   expect("pypi.org", NULL, "deny", "policy-disabled", L_NONE, -1, NULL);
   expect(NULL, "8.8.8.8", "deny", "policy-disabled", L_NONE, -1, NULL);
@@ -1094,7 +1094,7 @@ START_TEST(test_egress_decide_reasons) {
 }
 END_TEST
 
-START_TEST(test_egress_decide_precedence) {
+START_TEST(test_policy_decide_precedence) {
   /* Allow beats deny at any specificity (E2B TestEgressFirewallAllowOverridesBlock). */
   const char *allow[] = {"10.0.0.0/8", "1.1.1.1", "*.example.com", NULL};
   const char *deny[] = {"10.1.1.1", "1.1.1.1", "a.example.com", "8.8.0.0/16", NULL};
@@ -1113,7 +1113,7 @@ START_TEST(test_egress_decide_precedence) {
 }
 END_TEST
 
-START_TEST(test_egress_decide_specificity) {
+START_TEST(test_policy_decide_specificity) {
   const char *allow[] = {"*", "*.com", "*.example.com", "api.example.com", "*.b.example.com",
                         "0.0.0.0/0", "10.0.0.0/8", "10.1.0.0/16", "10.1.2.3", "10.0.0.0/8",
                         "api.example.com", NULL};
@@ -1137,7 +1137,7 @@ START_TEST(test_egress_decide_specificity) {
 }
 END_TEST
 
-START_TEST(test_egress_decide_names) {
+START_TEST(test_policy_decide_names) {
   const char *deny[] = {"*.example.com", "evil.com", "*", NULL};
   ck_assert_int_eq(compile("filtered", NULL, deny), BOXLINT_OK);
   /* Any depth, never the apex, label boundaries respected. */
@@ -1161,7 +1161,7 @@ START_TEST(test_egress_decide_names) {
 }
 END_TEST
 
-START_TEST(test_egress_decide_destinations) {
+START_TEST(test_policy_decide_destinations) {
   const char *allow[] = {"8.8.8.8", NULL};
   const char *deny[] = {"ALL_TRAFFIC", NULL};
   ck_assert_int_eq(compile("filtered", allow, deny), BOXLINT_OK);
@@ -1187,7 +1187,7 @@ START_TEST(test_egress_decide_destinations) {
 }
 END_TEST
 
-START_TEST(test_egress_decide_needs_ip) {
+START_TEST(test_policy_decide_needs_ip) {
   /* Host-only, deny ALL: DENY. Deny of other networks: UNKNOWN. */
   const char *allow[] = {"pypi.org", NULL};
   const char *deny_all[] = {"ALL_TRAFFIC", NULL};
@@ -1229,7 +1229,7 @@ START_TEST(test_egress_decide_needs_ip) {
 }
 END_TEST
 
-START_TEST(test_egress_decide_ipv6_mapped) {
+START_TEST(test_policy_decide_ipv6_mapped) {
   /* ALL covers IPv6; ::/0 does not cover IPv4. */
   const char *deny_all[] = {"ALL_TRAFFIC", NULL};
   ck_assert_int_eq(compile("filtered", NULL, deny_all), BOXLINT_OK);
@@ -1257,7 +1257,7 @@ START_TEST(test_egress_decide_ipv6_mapped) {
 }
 END_TEST
 
-START_TEST(test_egress_decide_boundaries) {
+START_TEST(test_policy_decide_boundaries) {
   const char *allow[] = {"255.255.255.255/32", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff/128",
                          "0.0.0.1", "::1", "128.0.0.0/1", "8000::/1", NULL};
   const char *deny[] = {"0.0.0.0/0", NULL};
@@ -1284,7 +1284,7 @@ START_TEST(test_egress_decide_boundaries) {
 }
 END_TEST
 
-START_TEST(test_egress_decide_unmatched_deny) {
+START_TEST(test_policy_decide_unmatched_deny) {
   const char *allow[] = {"pypi.org", "10.0.0.0/8", NULL};
   const char *deny[] = {"10.9.0.0/16", NULL};
   ck_assert_int_eq(compile_mode("filtered", allow, deny, 0, BOXLINT_UNMATCHED_DENY), BOXLINT_OK);
@@ -1398,12 +1398,12 @@ static void r_dest(uint64_t *s, char *h, char *ip, int *hp, int *ipp) {
   }
 }
 
-START_TEST(test_egress_differential) {
+START_TEST(test_policy_differential) {
   uint64_t seed = 0x5eed0001u;
   const char *env = getenv("BOXLINT_SEED");
   if (env && *env) seed = strtoull(env, NULL, 0);
   else seed ^= (uint64_t)time(NULL);
-  printf("check_egress: differential seed %" PRIu64 " (BOXLINT_SEED=%" PRIu64 " replays it)\n",
+  printf("check_policy: differential seed %" PRIu64 " (BOXLINT_SEED=%" PRIu64 " replays it)\n",
          seed, seed);
   fflush(stdout);
   uint64_t s = seed;
@@ -1465,7 +1465,7 @@ START_TEST(test_egress_differential) {
       unknowns += a.verdict == BOXLINT_VERDICT_UNKNOWN;
     }
   }
-  printf("check_egress: differential: %zu policies, %zu cases, %zu decided by an entry, %zu "
+  printf("check_policy: differential: %zu policies, %zu cases, %zu decided by an entry, %zu "
          "unknown\n",
          policies, cases, rules, unknowns);
   /* The generator must actually exercise the entries, or the comparison proves little. */
@@ -1504,7 +1504,7 @@ static void f_free(void *ctx, void *p) {
   free(p);
 }
 
-START_TEST(test_egress_oom) {
+START_TEST(test_policy_oom) {
   const char *allow[] = {"pypi.org", "*.pythonhosted.org", "10.0.0.0/8", "2001:db8::/32",
                          "pypi.org", "*", NULL};
   const char *deny[] = {"ALL_TRAFFIC", "10.1.0.0/16", "evil.com", NULL};
@@ -1561,7 +1561,7 @@ END_TEST
 
 /* Allocation failures while describing non-ASCII entries: BOXLINT_ENOMEM, nothing leaks, and
  * once enough memory is there, the full messages and the fix. */
-START_TEST(test_egress_entry_idn_oom) {
+START_TEST(test_policy_entry_idn_oom) {
   boxlint_span a[2] = {{"b\u00fccher.de", 10}, {"\u2603.net", 7}}, dn = {"ALL_TRAFFIC", 11};
   boxlint_policy_spec sp;
   memset(&sp, 0, sizeof sp);
@@ -1614,55 +1614,55 @@ static TCase *tc(Suite *s, const char *name) {
   return t;
 }
 
-Suite *egress_suite(void) {
-  Suite *s = suite_create("egress");
+Suite *policy_suite(void) {
+  Suite *s = suite_create("policy");
   TCase *t = tc(s, "entries");
-  tcase_add_test(t, test_egress_entry_normalise);
-  tcase_add_test(t, test_egress_entry_every_detail);
-  tcase_add_test(t, test_egress_entry_lengths);
-  tcase_add_test(t, test_egress_entry_messages);
-  tcase_add_test(t, test_egress_entry_message_quoting);
-  tcase_add_test(t, test_egress_entry_idn_alabel);
-  tcase_add_test(t, test_egress_entry_idn_refused);
-  tcase_add_test(t, test_egress_entry_idn_converted);
-  tcase_add_test(t, test_egress_entry_idn_ascii);
+  tcase_add_test(t, test_policy_entry_normalise);
+  tcase_add_test(t, test_policy_entry_every_detail);
+  tcase_add_test(t, test_policy_entry_lengths);
+  tcase_add_test(t, test_policy_entry_messages);
+  tcase_add_test(t, test_policy_entry_message_quoting);
+  tcase_add_test(t, test_policy_entry_idn_alabel);
+  tcase_add_test(t, test_policy_entry_idn_refused);
+  tcase_add_test(t, test_policy_entry_idn_converted);
+  tcase_add_test(t, test_policy_entry_idn_ascii);
   t = tc(s, "policy");
-  tcase_add_test(t, test_egress_policy_type);
-  tcase_add_test(t, test_egress_policy_lists_not_allowed);
-  tcase_add_test(t, test_egress_policy_limits);
-  tcase_add_test(t, test_egress_policy_api);
-  tcase_add_test(t, test_egress_policy_rule_table);
+  tcase_add_test(t, test_policy_policy_type);
+  tcase_add_test(t, test_policy_policy_lists_not_allowed);
+  tcase_add_test(t, test_policy_policy_limits);
+  tcase_add_test(t, test_policy_policy_api);
+  tcase_add_test(t, test_policy_policy_rule_table);
   t = tc(s, "warnings");
-  tcase_add_test(t, test_egress_warn_allow_without_effect);
-  tcase_add_test(t, test_egress_warn_deny_without_effect);
-  tcase_add_test(t, test_egress_warn_filtered_empty);
-  tcase_add_test(t, test_egress_warn_duplicate);
-  tcase_add_test(t, test_egress_warn_shadowed);
-  tcase_add_test(t, test_egress_warn_entry_kinds);
+  tcase_add_test(t, test_policy_warn_allow_without_effect);
+  tcase_add_test(t, test_policy_warn_deny_without_effect);
+  tcase_add_test(t, test_policy_warn_filtered_empty);
+  tcase_add_test(t, test_policy_warn_duplicate);
+  tcase_add_test(t, test_policy_warn_shadowed);
+  tcase_add_test(t, test_policy_warn_entry_kinds);
   t = tc(s, "compat");
-  tcase_add_test(t, test_egress_compat_e2b);
+  tcase_add_test(t, test_policy_compat_e2b);
   t = tc(s, "decisions");
-  tcase_add_test(t, test_egress_decide_reasons);
-  tcase_add_test(t, test_egress_decide_precedence);
-  tcase_add_test(t, test_egress_decide_specificity);
-  tcase_add_test(t, test_egress_decide_names);
-  tcase_add_test(t, test_egress_decide_destinations);
-  tcase_add_test(t, test_egress_decide_needs_ip);
-  tcase_add_test(t, test_egress_decide_unmatched_deny);
+  tcase_add_test(t, test_policy_decide_reasons);
+  tcase_add_test(t, test_policy_decide_precedence);
+  tcase_add_test(t, test_policy_decide_specificity);
+  tcase_add_test(t, test_policy_decide_names);
+  tcase_add_test(t, test_policy_decide_destinations);
+  tcase_add_test(t, test_policy_decide_needs_ip);
+  tcase_add_test(t, test_policy_decide_unmatched_deny);
   t = tc(s, "ipv6");
-  tcase_add_test(t, test_egress_decide_ipv6_mapped);
+  tcase_add_test(t, test_policy_decide_ipv6_mapped);
   t = tc(s, "boundaries");
-  tcase_add_test(t, test_egress_decide_boundaries);
+  tcase_add_test(t, test_policy_decide_boundaries);
   t = tc(s, "differential");
-  tcase_add_test(t, test_egress_differential);
+  tcase_add_test(t, test_policy_differential);
   t = tc(s, "oom");
-  tcase_add_test(t, test_egress_oom);
-  tcase_add_test(t, test_egress_entry_idn_oom);
+  tcase_add_test(t, test_policy_oom);
+  tcase_add_test(t, test_policy_entry_idn_oom);
   return s;
 }
 
 int main(void) {
-  SRunner *sr = srunner_create(egress_suite());
+  SRunner *sr = srunner_create(policy_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);

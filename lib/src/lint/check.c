@@ -1,0 +1,401 @@
+/*
+ * Checking commands, fragments and the base: the rules of DESIGN §2.1 over what the reader
+ * (dockerfile_lexer.re) says BuildKit sees.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "config/config_int.h"
+#include "dockerfile/dockerfile_int.h"
+
+void boxlint_options_init(boxlint_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->size = sizeof *o;
+  o->max_commands = BOXLINT_DEFAULT_MAX_COMMANDS;
+  o->max_command_bytes = BOXLINT_DEFAULT_MAX_COMMAND_BYTES;
+  o->escape = '\\';
+  o->cpu_min = 1;
+  o->cpu_max = 8;
+  o->memory_min = 512;
+  o->memory_max = 16384;
+}
+
+/* ---- Entry points ---------------------------------------------------------------------- */
+
+/* The checker's growable buffers live in the report between calls, so that a warm report
+ * checks commands without allocating. */
+typedef struct bl_scratch {
+  bl_seg *segs;
+  size_t capsegs;
+  bl_flag *flags;
+  size_t capflags;
+  bl_words w1, w2, w3;
+  bl_buf shpool[3];
+} bl_scratch;
+
+static void scratch_release(const boxlint__mem *m, bl_scratch *s) {
+  boxlint__free(m, s->segs);
+  boxlint__free(m, s->flags);
+  bl_words_free(m, &s->w1);
+  bl_words_free(m, &s->w2);
+  bl_words_free(m, &s->w3);
+  for (int i = 0; i < 3; i++) bl_buf_free(m, &s->shpool[i]);
+}
+
+static void scratch_free(boxlint_report *r) {
+  if (!r->scratch) return;
+  scratch_release(&r->mem, r->scratch);
+  boxlint__free(&r->mem, r->scratch);
+  r->scratch = NULL;
+}
+
+/* Returns -1 when the report's scratch cannot be allocated. */
+static int ctx_init(bl_check *ck, boxlint_report *r, const boxlint_options *opts) {
+  memset(ck, 0, sizeof *ck);
+  if (!r->scratch) {
+    r->scratch = boxlint__malloc(&r->mem, sizeof(bl_scratch));
+    if (!r->scratch) {
+      r->oom = 1;
+      return -1;
+    }
+    memset(r->scratch, 0, sizeof(bl_scratch));
+    r->scratch_free = scratch_free; /* the report frees it through its owner */
+  }
+  bl_scratch *s = r->scratch;
+  {
+    ck->cx.segs = s->segs;
+    ck->cx.capsegs = s->capsegs;
+    ck->cx.flags = s->flags;
+    ck->cx.capflags = s->capflags;
+    ck->cx.w1 = s->w1;
+    ck->cx.w2 = s->w2;
+    ck->cx.w3 = s->w3;
+    memcpy(ck->cx.shpool, s->shpool, sizeof s->shpool);
+  }
+  ck->cx.r = r;
+  ck->em.r = r;
+  ck->em.sev = opts->config ? opts->config->sev : NULL;
+  ck->cx.m = &r->mem;
+  ck->cx.esc = opts->escape;
+  ck->opts = opts;
+  ck->em.line_base = 1;
+  ck->last_user_cmd = -1;
+  return 0;
+}
+
+static void ctx_free(bl_check *ck) {
+  boxlint_report *r = ck->cx.r;
+  bl_warn_free(ck);
+  bl_scratch tmp = {ck->cx.segs, ck->cx.capsegs, ck->cx.flags, ck->cx.capflags,
+                    ck->cx.w1, ck->cx.w2, ck->cx.w3, {{0}}};
+  memcpy(tmp.shpool, ck->cx.shpool, sizeof tmp.shpool);
+  *(bl_scratch *)r->scratch = tmp;
+}
+
+/* Check the current input as one command: the instruction checks, then the warnings. */
+static int check_command(bl_check *ck, boxlint_instruction *in) {
+  bl_read rd;
+  int rc = bl_check_instruction(ck, in, &rd);
+  if (rc <= 0) return rc;
+  if (ck->opts->config && !ck->bad_utf8) bl_warn_instruction(ck, &rd);
+  return ck->cx.oom ? -1 : 0;
+}
+
+/* The input that the reader reads and that positions count in. */
+static void set_input(bl_check *ck, const unsigned char *buf, size_t len, size_t off_base,
+                      uint32_t line_base) {
+  ck->cx.buf = ck->em.buf = buf;
+  ck->cx.len = ck->em.len = len;
+  ck->em.off_base = off_base;
+  ck->em.line_base = line_base;
+}
+
+static int options_ok(const boxlint_options *o) {
+  return o->size >= sizeof *o && (o->escape == '\\' || o->escape == '`') &&
+         o->cpu_min <= o->cpu_max && o->memory_min <= o->memory_max;
+}
+
+/* Options (NULL: the defaults, in *def), their validation, and the check's context. */
+static boxlint_status begin(bl_check *ck, boxlint_report *report, const boxlint_options **opts,
+                            boxlint_options *def) {
+  if (!*opts) {
+    boxlint_options_init(def);
+    *opts = def;
+  }
+  if (!options_ok(*opts)) return BOXLINT_EINVAL;
+  return ctx_init(ck, report, *opts) ? BOXLINT_ENOMEM : BOXLINT_OK;
+}
+
+boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span *commands,
+                                      size_t ncommands, const boxlint_options *opts) {
+  boxlint_options def;
+  bl_check ck;
+  if (!report || (ncommands && !commands)) return BOXLINT_EINVAL;
+  boxlint_status st = begin(&ck, report, &opts, &def);
+  if (st != BOXLINT_OK) return st;
+  size_t first = report->ndiags;
+  report->ninstrs = 0;
+  int rc = 0;
+  if (opts->max_commands && ncommands > opts->max_commands) {
+    ck.em.command = (int32_t)(opts->max_commands > INT32_MAX ? INT32_MAX : opts->max_commands);
+    set_input(&ck, (const unsigned char *)"", 0, 0, 1);
+    boxlint_diag *d = bl_emit(&ck, BL_R_TOO_MANY, 0, 0,
+                              "%zu commands, more than the limit of %zu", ncommands,
+                              opts->max_commands);
+    bl_hint(&ck, d, "join related steps into one RUN with && and line continuations");
+  }
+  for (size_t i = 0; i < ncommands && rc == 0; i++) {
+    boxlint_instruction *in = boxlint__report_push_instruction(report); /* check_command fills it */
+    if (!in) { rc = -1; break; }
+    ck.em.command = (int32_t)(i > INT32_MAX ? INT32_MAX : i);
+    set_input(&ck, (const unsigned char *)(commands[i].ptr ? commands[i].ptr : ""),
+              commands[i].ptr ? commands[i].len : 0, 0, 1);
+    rc = check_command(&ck, in);
+    if (rc) memset(in, 0, sizeof *in); /* out of memory before it was filled */
+  }
+  if (rc == 0 && opts->config) bl_warn_finish(&ck);
+  ctx_free(&ck);
+  boxlint__report_sort(report, first);
+  return rc || report->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
+}
+
+/* Go's parser-directive regexp: ^#\s*([a-zA-Z][a-zA-Z0-9]*)\s*=\s*(.+?)\s*$ on a left-trimmed
+ * line. Returns 1 with the key and value, else 0. */
+static int directive(const unsigned char *p, const unsigned char *e, boxlint_span *key,
+                     boxlint_span *val) {
+#define ISS(c) ((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\f' || (c) == '\r')
+  if (p >= e || *p != '#') return 0;
+  p++;
+  while (p < e && ISS(*p)) p++;
+  if (p >= e || !boxlint__is_alpha(*p)) return 0;
+  const unsigned char *k = p;
+  while (p < e && (boxlint__is_alpha(*p) || boxlint__is_digit(*p))) p++;
+  key->ptr = (const char *)k;
+  key->len = (size_t)(p - k);
+  while (p < e && ISS(*p)) p++;
+  if (p >= e || *p != '=') return 0;
+  p++;
+  while (p < e && ISS(*p)) p++;
+  while (e > p && ISS(e[-1])) e--;
+  if (p >= e) return 0;
+  val->ptr = (const char *)p;
+  val->len = (size_t)(e - p);
+  return 1;
+#undef ISS
+}
+
+/* BOM and parser directives at the top of a file. Returns where instructions may start, and
+ * sets the escape character; reports bad directives. */
+static size_t file_prologue(bl_check *ck, uint32_t *line) {
+  size_t pos = 0, next;
+  if (ck->cx.len >= 3 && !memcmp(ck->cx.buf, "\xEF\xBB\xBF", 3)) pos = 3;
+  int seen_escape = 0, seen_syntax = 0, seen_check = 0;
+  while (pos < ck->cx.len) {
+    size_t e = bl_line_end(&ck->cx, pos, &next);
+    const unsigned char *p = ck->cx.buf + pos, *end = ck->cx.buf + e;
+    size_t l;
+    while (p < end && (l = bl_lex_space(p, end)) != 0) p += l;
+    boxlint_span key, val;
+    if (!directive(p, end, &key, &val)) break;
+    int *seen;
+    if (boxlint__ieq(key.ptr, key.len, "escape")) seen = &seen_escape;
+    else if (boxlint__ieq(key.ptr, key.len, "syntax")) seen = &seen_syntax;
+    else if (boxlint__ieq(key.ptr, key.len, "check")) seen = &seen_check;
+    else break;
+    size_t s = (size_t)((const unsigned char *)key.ptr - ck->cx.buf);
+    if ((*seen)++) {
+      bl_emit(ck, BL_R_INVALID_ARGS, s, e, "only one %s parser directive can be used",
+              bl_q(ck, key.ptr, key.len));
+    } else if (seen == &seen_escape) {
+      if (val.len == 1 && (val.ptr[0] == '\\' || val.ptr[0] == '`'))
+        ck->cx.esc = val.ptr[0];
+      else
+        bl_emit(ck, BL_R_INVALID_ARGS, s, e, "invalid escape token '%s' does not match ` or \\",
+                bl_q(ck, val.ptr, val.len));
+    }
+    pos = next;
+    (*line)++;
+  }
+  return pos;
+}
+
+/* `# boxlint ignore=rule-a,rule-b -- reason` on the line before an instruction: drop those
+ * warnings from the instruction's findings (from index `first`), and report names that
+ * suppressed nothing. Errors are never suppressed. */
+static void apply_suppression(bl_check *ck, size_t cs, size_t ce, int32_t command) {
+  const unsigned char *p = ck->cx.buf + cs, *e = ck->cx.buf + ce;
+  while (p < e && (*p == ' ' || *p == '\t')) p++;
+  if (p >= e || *p++ != '#') return;
+  while (p < e && (*p == ' ' || *p == '\t')) p++;
+  static const char kw[] = "boxlint";
+  if ((size_t)(e - p) < 7 || memcmp(p, kw, 7)) return;
+  p += 7;
+  while (p < e && (*p == ' ' || *p == '\t')) p++;
+  if ((size_t)(e - p) < 7 || memcmp(p, "ignore=", 7)) return;
+  p += 7;
+  boxlint_report *r = ck->cx.r;
+  while (p < e && *p != ' ' && *p != '\t') {
+    const unsigned char *id = p;
+    while (p < e && *p != ',' && *p != ' ' && *p != '\t') p++;
+    size_t n = (size_t)(p - id);
+    if (p < e && *p == ',') p++;
+    if (!n) continue;
+    size_t hits = 0, k = 0;
+    for (size_t i = 0; i < r->ndiags; i++) {
+      boxlint_diag *d = &r->diags[i];
+      int match = d->command == command && strlen(d->rule) == n && !memcmp(d->rule, id, n);
+      if (match && d->severity < BOXLINT_SEVERITY_ERROR) {
+        hits++;
+        continue;
+      }
+      r->diags[k++] = *d;
+    }
+    r->ndiags = k;
+    if (hits) continue;
+    size_t s = (size_t)(id - ck->cx.buf);
+    const boxlint_rule_info *ri = boxlint_rule_find((const char *)id, n);
+    boxlint_diag *d;
+    ck->em.command = command;
+    if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
+      d = bl_emit(ck, "unused-suppression", s, s + n,
+                  "%s is an error and cannot be suppressed", bl_q(ck, (const char *)id, n));
+    else
+      d = bl_emit(ck, "unused-suppression", s, s + n,
+                  "the suppression of %s suppresses nothing on the next instruction",
+                  bl_q(ck, (const char *)id, n));
+    bl_hint(ck, d, "remove %s from the boxlint ignore comment", bl_q(ck, (const char *)id, n));
+  }
+}
+
+/* Split (and optionally check) a fragment. */
+static boxlint_status fragment(boxlint_report *report, const char *buf, size_t len,
+                               const boxlint_options *opts, int check) {
+  boxlint_options def;
+  bl_check ck;
+  if (!report || (len && !buf)) return BOXLINT_EINVAL;
+  boxlint_status st = begin(&ck, report, &opts, &def);
+  if (st != BOXLINT_OK) return st;
+  size_t first = report->ndiags;
+  report->ninstrs = 0;
+  set_input(&ck, (const unsigned char *)(buf ? buf : ""), buf ? len : 0, 0, 1);
+  ck.em.command = -1;
+  uint32_t line = 1;
+  size_t pos = file_prologue(&ck, &line);
+  int rc = 0;
+  const unsigned char *file = ck.cx.buf;
+  size_t flen = ck.cx.len;
+  int32_t index = 0;
+  struct sup { size_t s, e; int32_t index; } *sups = NULL;
+  size_t nsup = 0, capsup = 0;
+  while (rc == 0) {
+    bl_read rd;
+    set_input(&ck, file, flen, 0, 1);
+    ck.cx.nsegs = ck.cx.nflags = 0;
+    if (bl_read_instruction(&ck.cx, pos, line, &rd)) { rc = -1; break; }
+    if (!rd.found) break;
+    boxlint_instruction *in = boxlint__report_add_instruction(report);
+    if (!in) { rc = -1; break; }
+    if (!check) {
+      ck.em.command = index;
+      rc = bl_split_instruction(&ck, &rd, in);
+    } else {
+      /* Check the instruction's own bytes as one command, at its file position. */
+      set_input(&ck, file + rd.start, rd.end - rd.start, rd.start, rd.line);
+      ck.em.command = index;
+      rc = check_command(&ck, in);
+      /* Suppressions are applied after the last instruction (final-user-not-root is decided
+       * only then), and only when warnings run at all. */
+      if (rc == 0 && opts->config && rd.comment_end > rd.comment_start) {
+        if (nsup == capsup) {
+          size_t cap = capsup ? capsup * 2 : 8;
+          struct sup *ns = boxlint__ralloc(report, cap * sizeof *ns);
+          if (!ns) { rc = -1; break; }
+          if (nsup) memcpy(ns, sups, nsup * sizeof *ns);
+          sups = ns;
+          capsup = cap;
+        }
+        sups[nsup].s = rd.comment_start;
+        sups[nsup].e = rd.comment_end;
+        sups[nsup].index = index;
+        nsup++;
+      }
+    }
+    index++;
+    pos = rd.end;
+    line = rd.end_line + 1;
+    if (rd.end >= flen) break;
+  }
+  if (rc == 0 && check && opts->config) bl_warn_finish(&ck);
+  set_input(&ck, file, flen, 0, 1);
+  for (size_t i = 0; rc == 0 && i < nsup; i++) apply_suppression(&ck, sups[i].s, sups[i].e, sups[i].index);
+  ctx_free(&ck);
+  boxlint__report_sort(report, first);
+  return rc || report->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
+}
+
+boxlint_status boxlint_check_fragment(boxlint_report *report, const char *buf, size_t len,
+                                      const boxlint_options *opts) {
+  return fragment(report, buf, len, opts, 1);
+}
+
+boxlint_status boxlint_split_fragment(boxlint_report *report, const char *buf, size_t len,
+                                      const boxlint_options *opts) {
+  return fragment(report, buf, len, opts, 0);
+}
+
+boxlint_status boxlint_check_base(boxlint_base_info *out, boxlint_report *report, const char *buf,
+                                  size_t len) {
+  if (!out || !report || (len && !buf)) return BOXLINT_EINVAL;
+  boxlint_options opts;
+  boxlint_options_init(&opts);
+  bl_check ck;
+  if (ctx_init(&ck, report, &opts)) return BOXLINT_ENOMEM;
+  set_input(&ck, (const unsigned char *)(buf ? buf : ""), buf ? len : 0, 0, 1);
+  ck.em.command = -1;
+  memset(out, 0, sizeof *out);
+  uint32_t line = 1;
+  size_t pos = file_prologue(&ck, &line);
+  int rc = 0, ok = 1;
+  bl_read rd, last;
+  memset(&last, 0, sizeof last);
+  for (;;) {
+    ck.cx.nsegs = ck.cx.nflags = 0;
+    if (bl_read_instruction(&ck.cx, pos, line, &rd)) { rc = -1; break; }
+    if (!rd.found) break;
+    out->instructions++;
+    last = rd;
+    pos = rd.end;
+    line = rd.end_line + 1;
+    if (rd.end >= ck.cx.len) break;
+  }
+  if (!rc) {
+    boxlint_diag *d = NULL;
+    if (!out->instructions) {
+      d = bl_emit(&ck, BL_R_BASE, 0, ck.cx.len,
+                  "the base has no instruction: appended text could be read as a parser "
+                  "directive");
+      ok = 0;
+    } else if (last.dangling) {
+      d = bl_emit(&ck, BL_R_BASE, last.dangling_at, last.dangling_at + 1,
+                  "the base ends inside a line continuation: the first command would be joined "
+                  "onto its last instruction");
+      ok = 0;
+    } else if (last.hd_status == BL_HD_UNTERMINATED) {
+      d = bl_emit(&ck, BL_R_BASE, last.start, ck.cx.len,
+                  "the base ends inside a heredoc: the commands would be read as its body");
+      ok = 0;
+    }
+    if (ok && (ck.cx.len == 0 || ck.cx.buf[ck.cx.len - 1] != '\n')) {
+      d = bl_emit(&ck, BL_R_BASE, ck.cx.len, ck.cx.len,
+                  "the base does not end with a newline: the first command would be joined onto "
+                  "its last line");
+      if (d) boxlint__diag_fix(report, d, ck.cx.len, 0, "\n", 1, "append a newline");
+      ok = 0;
+    }
+    (void)d;
+  }
+  out->appendable = ok && !rc;
+  out->escape = ck.cx.esc;
+  ctx_free(&ck);
+  return rc || report->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
+}
