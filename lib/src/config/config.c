@@ -1,4 +1,6 @@
-/* Configs: warning severities and user rules, compiled once with PCRE2 (JIT where it exists). */
+/* config/: configs: warning severities and user rules, compiled once with PCRE2 (JIT where it
+ * exists), and the PCRE2 plumbing the warnings match with (config_int.h). A compiled config is
+ * immutable. It may call report/ only (the rule table, the allocator). */
 #include <stdio.h>
 #include <string.h>
 #include "config/config_int.h"

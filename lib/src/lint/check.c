@@ -1,6 +1,10 @@
 /*
- * Checking commands, fragments and the base: the rules of DESIGN §2.1 over what the reader
- * (dockerfile_lexer.re) says BuildKit sees.
+ * lint/: the library's entry points for Dockerfile input, on top of everything else. This file
+ * checks a list of commands, a fragment file (split as BuildKit splits it, with suppression
+ * comments) and a base: for each command it sets the input, runs the instruction checks of
+ * dockerfile/ and then the warnings of warnings/, and sorts the report; template.c adds the
+ * template-wide checks. It owns the checker's scratch buffers, kept warm in the report between
+ * calls. It may call report/, config/, dockerfile/ and warnings/; nothing calls it.
  */
 #include <stdio.h>
 #include <string.h>

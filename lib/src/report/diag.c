@@ -1,4 +1,9 @@
-/* Reports: diagnostics, instructions and the strings they own. */
+/* report/: the bottom of the library. It owns the allocator plumbing and the arena (alloc.c),
+ * reports with their diagnostics, instructions and the strings they own (this file), emitting
+ * a diagnostic with its position and severity through a sink (emit.c), and the rule table:
+ * ids, default severities, explanations (rules.c). It calls nothing else in the library; the
+ * one thing it does for a module above it, freeing a check's scratch buffers with the report,
+ * goes through the function pointer that module leaves in the report. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

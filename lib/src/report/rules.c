@@ -227,7 +227,7 @@ static const boxlint_rule_info RULES[] = {
    "A relative WORKDIR is resolved against the base image's working directory, which the "
    "platform owns and may change: the template's later commands then run somewhere else.",
    "WORKDIR app", "WORKDIR /home/user/app"},
-  /* NetworkPolicy rules (egress_*.c emits them): keep them last, from R_TYPE on. */
+  /* NetworkPolicy rules (policy/ emits them): keep them last, from R_TYPE on. */
 #define R_TYPE "invalid-policy-type"
 #define R_ENTRY "invalid-policy-entry"
 #define R_LISTS "lists-not-allowed"

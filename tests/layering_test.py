@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""The library's layout holds (ARCHITECTURE.md): calls between the folders of lib/src go one way,
+and no room is too big to know at a glance.
+
+1. Calls: for every object file of the library in the build tree, `nm` gives the symbols it
+   defines and the ones it uses; a use of a symbol that another folder defines is an edge from
+   this folder to that one. The edges must be among those ARCHITECTURE.md allows (ALLOWED below,
+   lower layers never call upward), which also means they form no circle; a circle is named.
+2. Sizes: no hand-written C file of lib/src or cli/ is over 800 lines, and no function in them is
+   over 80 lines (a function: a definition that starts in column 0 and ends at the next `}` in
+   column 0; tables are not functions; the re2c lexer's generated automaton is not in the source
+   tree, its hand-written actions in the .re file are checked like any other file).
+
+Usage: layering_test.py SOURCE_DIR BUILD_DIR [--graph]   (BUILD_DIR: a configured, built tree)
+"""
+import glob, os, re, subprocess, sys
+
+SRC, BUILD = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+SHOW = "--graph" in sys.argv
+MAX_FILE_LINES, MAX_FUNCTION_LINES = 800, 80
+
+# Folder -> the folders it may call (ARCHITECTURE.md). The public entry points of the library
+# (lint/) sit on top; report/ at the bottom calls nothing.
+ALLOWED = {
+    "report": set(),
+    "config": {"report"},
+    "dockerfile": {"report"},
+    "policy": {"report"},
+    "warnings": {"report", "config", "dockerfile"},
+    "lint": {"report", "config", "dockerfile", "warnings"},
+}
+GENERATED = {"dockerfile_lexer.c.o": "dockerfile"}  # objects of generated sources: their folder
+
+fails = []
+
+
+def nm(path, *flags):
+    out = subprocess.run(["nm", *flags, path], capture_output=True, text=True, check=True).stdout
+    syms = set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            syms.add(parts[-1])
+    return syms
+
+
+# ---- 1. calls between folders -----------------------------------------------------------------
+objdir = os.path.join(BUILD, "lib", "CMakeFiles", "boxlint_obj.dir")
+objects = {}
+# The objects of the sources in the tree now (a build tree may hold stale ones of moved files).
+for c in sorted(glob.glob(os.path.join(SRC, "lib", "src", "**", "*.c"), recursive=True)):
+    rel = os.path.join("src", os.path.relpath(c, os.path.join(SRC, "lib", "src"))) + ".o"
+    parts = rel.split(os.sep)
+    if len(parts) < 3:
+        fails.append(("source outside a folder of lib/src", rel[:-2]))
+        continue
+    if not os.path.exists(os.path.join(objdir, rel)):
+        fails.append(("no object file (build the tree first)", rel))
+        continue
+    objects[rel] = parts[1]
+for name, folder in GENERATED.items():
+    if os.path.exists(os.path.join(objdir, name)):
+        objects[name] = folder
+    else:
+        fails.append(("no object file (build the tree first)", name))
+if not objects:
+    print("FAIL no object files under", objdir, "(build the tree first)")
+    sys.exit(1)
+
+defined_in = {}
+uses = {}
+for rel, folder in objects.items():
+    path = os.path.join(objdir, rel)
+    for s in nm(path, "--defined-only", "-g"):
+        defined_in.setdefault(s, set()).add(folder)
+    uses[rel] = nm(path, "-u")
+
+edges = {}
+for rel, folder in objects.items():
+    for s in uses[rel]:
+        for target in defined_in.get(s, ()):
+            if target != folder:
+                edges.setdefault((folder, target), set()).add((rel, s))
+
+folders = sorted(set(objects.values()))
+for f in folders:
+    if f not in ALLOWED:
+        fails.append(("folder not in ARCHITECTURE.md's table", f))
+for (a, b), why in sorted(edges.items()):
+    if b not in ALLOWED.get(a, set()):
+        rel, s = sorted(why)[0]
+        fails.append(("call against the direction", f"{a} -> {b}", f"{rel} uses {s}",
+                      f"({len(why)} uses in all)"))
+
+
+def find_cycle():
+    graph = {f: sorted({b for (a, b) in edges if a == f}) for f in folders}
+    state, stack = {}, []
+
+    def visit(f):
+        state[f] = 1
+        stack.append(f)
+        for g in graph[f]:
+            if state.get(g) == 1:
+                return stack[stack.index(g):] + [g]
+            if g not in state:
+                c = visit(g)
+                if c:
+                    return c
+        stack.pop()
+        state[f] = 2
+        return None
+
+    for f in folders:
+        if f not in state:
+            c = visit(f)
+            if c:
+                return c
+    return None
+
+
+cycle = find_cycle()
+if cycle:
+    fails.append(("circle between folders", " -> ".join(cycle)))
+if SHOW or fails:
+    for (a, b), why in sorted(edges.items()):
+        print(f"{a:>10} -> {b:<10} {len(why):4d} uses")
+
+# ---- 2. sizes ----------------------------------------------------------------------------------
+sources = sorted(glob.glob(os.path.join(SRC, "lib", "src", "**", "*.[ch]"), recursive=True) +
+                 glob.glob(os.path.join(SRC, "lib", "src", "**", "*.re"), recursive=True) +
+                 glob.glob(os.path.join(SRC, "cli", "*.[ch]")))
+start_re = re.compile(r"^[A-Za-z_][\w \t\*,]*\b(\w+)\s*\([^;]*$")
+nfunctions = 0
+for path in sources:
+    lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
+    rel = os.path.relpath(path, SRC)
+    if len(lines) - 1 > MAX_FILE_LINES:
+        fails.append(("file over %d lines" % MAX_FILE_LINES, rel, len(lines) - 1))
+    if not path.endswith(".c") and not path.endswith(".re"):
+        continue
+    i = 0
+    while i < len(lines):
+        m = start_re.match(lines[i])
+        if m and not lines[i].startswith(("typedef", "struct", "enum", "union", "static const", "const ")):
+            # the signature may span lines; the body opens with '{' at the end of one of them
+            j = i
+            while j < len(lines) and not lines[j].rstrip().endswith("{") and not lines[j].rstrip().endswith(";"):
+                j += 1
+            if j < len(lines) and lines[j].rstrip().endswith("{"):
+                k = j + 1
+                while k < len(lines) and lines[k] != "}":
+                    k += 1
+                n = k - i + 1
+                nfunctions += 1
+                # re2c's own blocks: the automaton is generated, like a table
+                lexer = path.endswith(".re") and any("/*!re2c" in x for x in lines[i:k])
+                if n > MAX_FUNCTION_LINES and not lexer:
+                    fails.append(("function over %d lines" % MAX_FUNCTION_LINES,
+                                  f"{rel}:{i + 1}", m.group(1), n))
+                i = k
+        i += 1
+
+for f in fails:
+    print("FAIL", *f)
+print(f"layering: {len(objects)} objects in {len(folders)} folders, {len(edges)} edges between "
+      f"folders, {len(sources)} files and {nfunctions} functions measured")
+print(f"layering: {0 if fails else 1} passed, {1 if fails else 0} failed")
+sys.exit(1 if fails else 0)
