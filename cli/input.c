@@ -1,4 +1,8 @@
-/* Reading inputs and configuration files. */
+/* Files and configuration: reading an input whole (a file or standard input, up to
+ * CLI_MAX_INPUT_BYTES), loading a .boxlint.json into a boxlint_config (every problem reported at
+ * its line and column), and finding the config that applies to a file (--config, or the nearest
+ * .boxlint.json upward, each loaded once). Owns the config file's format. Called by args.c,
+ * lint_run.c and render_cmd.c; calls the library's config API and jsonpos.c. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <limits.h>
@@ -72,15 +76,21 @@ out:
   return rc;
 }
 
-/* Report a config problem at the JSON value `path` of the file. */
-static void config_error(cli *c, const char *file, const char *text, size_t len, size_t off,
-                         const char *msg) {
+/* A config file being read: its name and text, for messages with positions. */
+typedef struct cfg_src {
+  cli *c;
+  const char *path, *text;
+  size_t len;
+} cfg_src;
+
+/* Report a config problem at offset `off` of the file (SIZE_MAX: no position). */
+static void config_error(const cfg_src *src, size_t off, const char *msg) {
   uint32_t line = 0, col = 0;
-  if (off != SIZE_MAX) jp_line_col(text, len, off, &line, &col);
+  if (off != SIZE_MAX) jp_line_col(src->text, src->len, off, &line, &col);
   if (line)
-    fprintf(c->err, "boxlint: %s:%u:%u: invalid config: %s\n", file, line, col, msg);
+    fprintf(src->c->err, "boxlint: %s:%u:%u: invalid config: %s\n", src->path, line, col, msg);
   else
-    fprintf(c->err, "boxlint: %s: invalid config: %s\n", file, msg);
+    fprintf(src->c->err, "boxlint: %s: invalid config: %s\n", src->path, msg);
 }
 
 static int parse_severity(const char *s, boxlint_severity *out) {
@@ -102,138 +112,162 @@ static boxlint_keyword keyword_of(const char *s) {
   return BOXLINT_KW_NONE;
 }
 
-boxlint_config *cli_load_config(cli *c, const char *path) {
-  char *text;
-  size_t len;
-  if (cli_read_file(c, path, &text, &len)) return NULL;
-  json_error_t je;
-  json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-  boxlint_config *cfg = NULL;
+/* The top level has "rules" and "user_rules" only. */
+static int config_keys(const cfg_src *src, json_t *root) {
   char msg[512];
-  if (!root) {
-    fprintf(c->err, "boxlint: %s:%d:%d: invalid config: %s\n", path, je.line, je.column, je.text);
-    goto out;
-  }
-  if (!json_is_object(root)) {
-    config_error(c, path, text, len, jp_ws(text, len, 0), "expected a JSON object");
-    goto out;
-  }
-  if (boxlint_config_new(&cfg, NULL) != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: out of memory\n");
-    goto out;
-  }
   const char *key;
   json_t *val;
   json_object_foreach(root, key, val) {
     if (strcmp(key, "rules") && strcmp(key, "user_rules")) {
-      size_t ko;
-      jp_member(text, len, jp_ws(text, len, 0), key, &ko);
+      size_t ko = SIZE_MAX;
+      jp_member(src->text, src->len, jp_ws(src->text, src->len, 0), key, &ko);
       snprintf(msg, sizeof msg, "unknown key \"%s\" (expected \"rules\" or \"user_rules\")", key);
-      config_error(c, path, text, len, ko, msg);
-      goto fail;
+      config_error(src, ko, msg);
+      return -1;
     }
   }
-  /* user rules first, so that "rules" can set their severities too */
-  json_t *ur = json_object_get(root, "user_rules");
+  return 0;
+}
+
+/* A user rule's members are known and strings, and it has an id and a pattern. */
+static int user_rule_fields(const cfg_src *src, json_t *rule, size_t at) {
+  static const char *const fields[] = {"id", "severity", "instruction", "pattern", "message"};
+  char msg[512];
+  const char *key;
+  json_t *fv;
+  json_object_foreach(rule, key, fv) {
+    size_t k = 0;
+    while (k < 5 && strcmp(fields[k], key)) k++;
+    if (k == 5) {
+      size_t ko = SIZE_MAX;
+      jp_member(src->text, src->len, at, key, &ko);
+      snprintf(msg, sizeof msg, "unknown key \"%s\" in a user rule (id, severity, instruction, pattern, message)", key);
+      config_error(src, ko, msg);
+      return -1;
+    }
+    if (!json_is_string(fv)) {
+      snprintf(msg, sizeof msg, "\"%s\" must be a string", key);
+      config_error(src, jp_member(src->text, src->len, at, key, NULL), msg);
+      return -1;
+    }
+  }
+  if (!json_object_get(rule, "id") || !json_object_get(rule, "pattern")) {
+    config_error(src, at, "a user rule needs \"id\" and \"pattern\"");
+    return -1;
+  }
+  return 0;
+}
+
+/* user_rules[i] (at offset `at`), checked and added to `cfg`. */
+static int user_rule(const cfg_src *src, boxlint_config *cfg, json_t *val, size_t at) {
+  const char *text = src->text;
+  size_t len = src->len;
+  if (!json_is_object(val)) {
+    config_error(src, at, "a user rule must be an object");
+    return -1;
+  }
+  if (user_rule_fields(src, val, at)) return -1;
+  json_t *id = json_object_get(val, "id"), *pat = json_object_get(val, "pattern");
+  boxlint_user_rule r;
+  memset(&r, 0, sizeof r);
+  r.id.ptr = json_string_value(id);
+  r.id.len = json_string_length(id);
+  r.pattern.ptr = json_string_value(pat);
+  r.pattern.len = json_string_length(pat);
+  json_t *m = json_object_get(val, "message");
+  r.message.ptr = m ? json_string_value(m) : "";
+  r.message.len = m ? json_string_length(m) : 0;
+  r.severity = BOXLINT_SEVERITY_WARNING;
+  json_t *sv = json_object_get(val, "severity");
+  if (sv && (parse_severity(json_string_value(sv), &r.severity) || r.severity == BOXLINT_SEVERITY_OFF)) {
+    config_error(src, jp_member(text, len, at, "severity", NULL),
+                 "severity must be \"info\", \"warning\" or \"error\"");
+    return -1;
+  }
+  json_t *ins = json_object_get(val, "instruction");
+  if (ins && strcmp(json_string_value(ins), "*") && json_string_length(ins)) {
+    r.instruction = keyword_of(json_string_value(ins));
+    if (!r.instruction) {
+      char msg[512];
+      snprintf(msg, sizeof msg, "unknown instruction \"%s\"", json_string_value(ins));
+      config_error(src, jp_member(text, len, at, "instruction", NULL), msg);
+      return -1;
+    }
+  }
+  boxlint_error err;
+  boxlint_status st = boxlint_config_add_rule(cfg, &r, &err);
+  if (st == BOXLINT_OK) return 0;
+  size_t off;
+  if (st == BOXLINT_EREGEX) {
+    size_t lit = jp_member(text, len, at, "pattern", NULL);
+    off = lit == SIZE_MAX ? at : jp_string_offset(text, len, lit, err.offset);
+  } else {
+    off = jp_member(text, len, at, "id", NULL);
+  }
+  config_error(src, off, err.message);
+  return -1;
+}
+
+static int config_user_rules(const cfg_src *src, boxlint_config *cfg, json_t *root) {
+  json_t *ur = json_object_get(root, "user_rules"), *val;
   if (ur && !json_is_array(ur)) {
-    config_error(c, path, text, len, jp_path(text, len, "user_rules"), "\"user_rules\" must be an array");
-    goto fail;
+    config_error(src, jp_path(src->text, src->len, "user_rules"), "\"user_rules\" must be an array");
+    return -1;
   }
   size_t i;
   json_array_foreach(ur, i, val) {
     char where[64];
     snprintf(where, sizeof where, "user_rules[%zu]", i);
-    size_t at = jp_path(text, len, where);
-    if (!json_is_object(val)) {
-      config_error(c, path, text, len, at, "a user rule must be an object");
-      goto fail;
-    }
-    const char *fields[] = {"id", "severity", "instruction", "pattern", "message"};
-    json_t *rule = val, *fv;
-    json_object_foreach(rule, key, fv) {
-      size_t k = 0;
-      while (k < 5 && strcmp(fields[k], key)) k++;
-      if (k == 5) {
-        size_t ko;
-        jp_member(text, len, at, key, &ko);
-        snprintf(msg, sizeof msg, "unknown key \"%s\" in a user rule (id, severity, instruction, pattern, message)", key);
-        config_error(c, path, text, len, ko, msg);
-        goto fail;
-      }
-      if (!json_is_string(fv)) {
-        snprintf(msg, sizeof msg, "\"%s\" must be a string", key);
-        config_error(c, path, text, len, jp_member(text, len, at, key, NULL), msg);
-        goto fail;
-      }
-    }
-    json_t *id = json_object_get(val, "id"), *pat = json_object_get(val, "pattern");
-    if (!id || !pat) {
-      config_error(c, path, text, len, at, "a user rule needs \"id\" and \"pattern\"");
-      goto fail;
-    }
-    boxlint_user_rule r;
-    memset(&r, 0, sizeof r);
-    r.id.ptr = json_string_value(id);
-    r.id.len = json_string_length(id);
-    r.pattern.ptr = json_string_value(pat);
-    r.pattern.len = json_string_length(pat);
-    json_t *m = json_object_get(val, "message");
-    r.message.ptr = m ? json_string_value(m) : "";
-    r.message.len = m ? json_string_length(m) : 0;
-    r.severity = BOXLINT_SEVERITY_WARNING;
-    json_t *sv = json_object_get(val, "severity");
-    if (sv && (parse_severity(json_string_value(sv), &r.severity) || r.severity == BOXLINT_SEVERITY_OFF)) {
-      config_error(c, path, text, len, jp_member(text, len, at, "severity", NULL),
-                   "severity must be \"info\", \"warning\" or \"error\"");
-      goto fail;
-    }
-    json_t *ins = json_object_get(val, "instruction");
-    if (ins && strcmp(json_string_value(ins), "*") && json_string_length(ins)) {
-      r.instruction = keyword_of(json_string_value(ins));
-      if (!r.instruction) {
-        snprintf(msg, sizeof msg, "unknown instruction \"%s\"", json_string_value(ins));
-        config_error(c, path, text, len, jp_member(text, len, at, "instruction", NULL), msg);
-        goto fail;
-      }
-    }
-    boxlint_error err;
-    boxlint_status st = boxlint_config_add_rule(cfg, &r, &err);
-    if (st != BOXLINT_OK) {
-      size_t off;
-      if (st == BOXLINT_EREGEX) {
-        size_t lit = jp_member(text, len, at, "pattern", NULL);
-        off = lit == SIZE_MAX ? at : jp_string_offset(text, len, lit, err.offset);
-      } else {
-        off = jp_member(text, len, at, "id", NULL);
-      }
-      config_error(c, path, text, len, off, err.message);
-      goto fail;
-    }
+    if (user_rule(src, cfg, val, jp_path(src->text, src->len, where))) return -1;
   }
-  json_t *rules = json_object_get(root, "rules");
+  return 0;
+}
+
+/* "rules": {"rule-id": "off|info|warning|error"}. */
+static int config_rules(const cfg_src *src, boxlint_config *cfg, json_t *root) {
+  json_t *rules = json_object_get(root, "rules"), *val;
   if (rules && !json_is_object(rules)) {
-    config_error(c, path, text, len, jp_path(text, len, "rules"), "\"rules\" must be an object");
-    goto fail;
+    config_error(src, jp_path(src->text, src->len, "rules"), "\"rules\" must be an object");
+    return -1;
   }
-  size_t rules_off = jp_path(text, len, "rules");
+  size_t rules_off = jp_path(src->text, src->len, "rules");
+  const char *key;
   json_object_foreach(rules, key, val) {
     boxlint_severity sev;
-    size_t vo = jp_member(text, len, rules_off, key, NULL);
+    size_t vo = jp_member(src->text, src->len, rules_off, key, NULL);
     if (!json_is_string(val) || parse_severity(json_string_value(val), &sev)) {
-      config_error(c, path, text, len, vo, "a rule's severity must be \"off\", \"info\", \"warning\" or \"error\"");
-      goto fail;
+      config_error(src, vo, "a rule's severity must be \"off\", \"info\", \"warning\" or \"error\"");
+      return -1;
     }
     boxlint_error err;
     if (boxlint_config_set_severity(cfg, key, strlen(key), sev, &err) != BOXLINT_OK) {
-      config_error(c, path, text, len, vo, err.message);
-      goto fail;
+      config_error(src, vo, err.message);
+      return -1;
     }
   }
-  goto out;
-fail:
-  boxlint_config_free(cfg);
-  cfg = NULL;
-out:
+  return 0;
+}
+
+boxlint_config *cli_load_config(cli *c, const char *path) {
+  char *text;
+  size_t len;
+  if (cli_read_file(c, path, &text, &len)) return NULL;
+  cfg_src src = {c, path, text, len};
+  json_error_t je;
+  json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+  boxlint_config *cfg = NULL;
+  if (!root) {
+    fprintf(c->err, "boxlint: %s:%d:%d: invalid config: %s\n", path, je.line, je.column, je.text);
+  } else if (!json_is_object(root)) {
+    config_error(&src, jp_ws(text, len, 0), "expected a JSON object");
+  } else if (boxlint_config_new(&cfg, NULL) != BOXLINT_OK) {
+    fprintf(c->err, "boxlint: out of memory\n");
+  } else if (config_keys(&src, root) ||
+             /* user rules first, so that "rules" can set their severities too */
+             config_user_rules(&src, cfg, root) || config_rules(&src, cfg, root)) {
+    boxlint_config_free(cfg);
+    cfg = NULL;
+  }
   json_decref(root);
   free(text);
   return cfg;

@@ -1,7 +1,10 @@
 /* `boxlint policy FILE [--host H] [--ip A] ...`: validate a NetworkPolicy (DESIGN §3) and print
  * decisions, as text, as the JSON object of DESIGN §5, as SARIF or as GitHub annotations. Every
- * finding carries its position in FILE (a UNIT_POLICY unit: output.c resolves the finding's path
- * from the policy object). Uses only the public API; jansson reads the file and builds every
+ * finding carries its position in FILE (a UNIT_POLICY unit: out_position.c resolves the
+ * finding's path from the policy object). Owns the policy command whole: its options and usage,
+ * reading FILE, its own findings (unknown fields), the decisions and its JSON document. Called by
+ * main.c; calls the library, jsonpos.c, and output.c (text, SARIF, GitHub) and out_json.c's
+ * cli_diag_json (each diagnostic of its JSON document). jansson reads the file and builds every
  * JSON value. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -194,8 +197,9 @@ static int pol_get_policy(const pol_cli *c, pol_in *in, const json_t *np) {
   }
   if (pol_get_list(c, np, "allow_out", &in->allow, &in->spec.n_allow) ||
       pol_get_list(c, np, "deny_out", &in->deny, &in->spec.n_deny)) {
-    free(in->allow);
+    free(in->allow); /* and forgotten: the caller frees `in` again */
     free(in->deny);
+    in->allow = in->deny = NULL;
     return -1;
   }
   in->spec.allow_out = in->allow;
@@ -583,7 +587,8 @@ static int pol_run(pol_cli *c, const pol_in *in, boxlint_report *r, boxlint_poli
   return rc;
 }
 
-int boxlint_cli_policy(int argc, char **argv, FILE *out, FILE *err) {
+int cli_cmd_policy(cli *base, int argc, char **argv) {
+  FILE *out = base->out, *err = base->err;
   pol_cli c;
   memset(&c, 0, sizeof c);
   c.out = out;

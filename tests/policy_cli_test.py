@@ -195,6 +195,11 @@ rc, out, err = run("policy", "-", stdin=b"[1, 2]")
 check("not an object: exit 2", rc == 2 and "object" in err, rc, err)
 rc, out, err = run("policy", "-", stdin=b'{"allow_out": [1]}')
 check("non-string entry: exit 2", rc == 2 and "network_policy.allow_out[0]" in err, rc, err)
+# A valid allow_out and a bad deny_out: the lists read so far are freed once (a double free
+# crashed here before).
+rc, out, err = run("policy", "-", stdin=b'{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": [7]}')
+check("non-string deny entry after a valid allow_out: exit 2", rc == 2 and
+      "network_policy.deny_out[0]" in err and "Sanitizer" not in err and "double free" not in err, rc, err)
 rc, out, err = run("policy", "-", stdin=b'{"type": "open", "type": "filtered"}')
 check("duplicate key: exit 2", rc == 2 and "duplicate" in err, rc, err)
 rc, out, err = run("policy", os.path.join(DATA, "does-not-exist.json"))

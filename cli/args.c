@@ -1,0 +1,135 @@
+/* The command line of `boxlint [lint]` and `boxlint render`, which take the same options: parsing
+ * them into the cli state and a lint_args, loading --config, the usage text and the one-line
+ * usage errors. Owns every option's spelling and every usage message (`boxlint policy` has its
+ * own, in policy_cmd.c). Called by the commands; calls input.c (cli_load_config) only. */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+void cli_usage(FILE *f) {
+  fputs("usage: boxlint [lint] [options] FILE...    lint templates and Dockerfile fragments\n"
+        "       boxlint [lint] [options] -c CMD...   lint commands given inline (repeatable)\n"
+        "       boxlint policy FILE [--host H] [--ip A] [--compat e2b] [--unmatched allow|deny]\n"
+        "       boxlint render --base FILE TEMPLATE  print the Dockerfile the platform builds\n"
+        "       boxlint rules | explain RULE | version\n"
+        "\n"
+        "A .json FILE is a template object {name, commands, cpu_count, memory_mb,\n"
+        "network_policy} or an array of command strings; any other FILE is a Dockerfile\n"
+        "fragment, split into instructions as BuildKit does; - reads standard input.\n"
+        "\n"
+        "options:\n"
+        "  --format text|json|sarif|github   output format (default text)\n"
+        "  --config FILE        configuration (default: .boxlint.json searched upward)\n"
+        "  --base FILE          the platform's base Dockerfile (appendability, escape)\n"
+        "  --fail-on error|warning|info   lowest severity that makes the exit code 1\n"
+        "  --compat e2b         add E2B's own NetworkPolicy rejections\n"
+        "  --no-color           no colours (also NO_COLOR=1)\n"
+        "exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, I/O or malformed input\n",
+        f);
+}
+
+int cli_usage_error(cli *c, const char *what, const char *arg) {
+  fprintf(c->err, "boxlint: %s%s%s%s; see 'boxlint --help'\n", what, arg ? " '" : "",
+          arg ? arg : "", arg ? "'" : "");
+  return EXIT_USAGE;
+}
+
+/* The options that take a value, as "--opt V" or "--opt=V". */
+enum lint_opt { OPT_FORMAT, OPT_FAIL_ON, OPT_BASE, OPT_CONFIG, OPT_COMPAT, OPT_INLINE, OPT_COUNT };
+static const char *const LINT_OPTS[OPT_COUNT] = {"--format", "--fail-on", "--base",
+                                                 "--config", "--compat",  "-c"};
+
+/* Is argv[*i] option `name`? 1 with *val set (and *i past a separate value), 0 when it is
+ * another argument, -1 when the value is missing. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **val) {
+  const char *a = argv[*i];
+  size_t n = strlen(name);
+  if (!strcmp(a, name)) {
+    if (*i + 1 >= argc) return -1;
+    *val = argv[++*i];
+    return 1;
+  }
+  if (!strncmp(a, name, n) && a[n] == '=') {
+    *val = a + n + 1;
+    return 1;
+  }
+  return 0;
+}
+
+/* One valued option. Returns CLI_ARGS_GO, or the usage exit code (the message printed). */
+static int set_option(cli *c, lint_args *a, enum lint_opt o, const char *val) {
+  switch (o) {
+  case OPT_FORMAT:
+    if (!strcmp(val, "text")) c->format = FMT_TEXT;
+    else if (!strcmp(val, "json")) c->format = FMT_JSON;
+    else if (!strcmp(val, "sarif")) c->format = FMT_SARIF;
+    else if (!strcmp(val, "github")) c->format = FMT_GITHUB;
+    else return cli_usage_error(c, "unknown format (--format takes text, json, sarif or github):", val);
+    break;
+  case OPT_FAIL_ON:
+    if (!strcmp(val, "error")) c->fail_on = BOXLINT_SEVERITY_ERROR;
+    else if (!strcmp(val, "warning")) c->fail_on = BOXLINT_SEVERITY_WARNING;
+    else if (!strcmp(val, "info")) c->fail_on = BOXLINT_SEVERITY_INFO;
+    else return cli_usage_error(c, "--fail-on takes error, warning or info, not", val);
+    break;
+  case OPT_BASE: a->base = val; break;
+  case OPT_CONFIG: c->config_path = val; break;
+  case OPT_COMPAT:
+    if (strcmp(val, "e2b")) return cli_usage_error(c, "--compat takes e2b, not", val);
+    c->compat = BOXLINT_COMPAT_E2B;
+    break;
+  case OPT_INLINE:
+    a->inline_cmds[a->ninline].ptr = val;
+    a->inline_cmds[a->ninline].len = strlen(val);
+    a->ninline++;
+    break;
+  case OPT_COUNT: break;
+  }
+  return CLI_ARGS_GO;
+}
+
+/* argv[*i] (and its value). Returns CLI_ARGS_GO, or the exit code when the command is done. */
+static int parse_arg(cli *c, int argc, char **argv, int *i, lint_args *a) {
+  const char *arg = argv[*i], *val = NULL;
+  int m = 0, o = 0;
+  for (; o < OPT_COUNT && !(m = opt_value(argc, argv, i, LINT_OPTS[o], &val)); o++) continue;
+  if (m < 0) {
+    fprintf(c->err, "boxlint: option '%s' needs a value; see 'boxlint --help'\n", arg);
+    return EXIT_USAGE;
+  }
+  if (m > 0) return set_option(c, a, (enum lint_opt)o, val);
+  if (!strcmp(arg, "--no-color")) {
+    c->color = 0;
+  } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+    cli_usage(c->out);
+    return EXIT_CLEAN;
+  } else if (arg[0] == '-' && arg[1] != 0) {
+    return cli_usage_error(c, "unknown option", arg);
+  } else {
+    a->paths[a->npaths++] = arg;
+  }
+  return CLI_ARGS_GO;
+}
+
+int cli_args_parse(cli *c, int argc, char **argv, lint_args *a) {
+  memset(a, 0, sizeof *a);
+  a->paths = calloc((size_t)argc, sizeof *a->paths);
+  a->inline_cmds = calloc((size_t)argc, sizeof *a->inline_cmds);
+  if (!a->paths || !a->inline_cmds) {
+    fputs("boxlint: out of memory\n", c->err);
+    return EXIT_USAGE;
+  }
+  for (int i = 1; i < argc; i++) {
+    int rc = parse_arg(c, argc, argv, &i, a);
+    if (rc != CLI_ARGS_GO) return rc;
+  }
+  if (c->config_path && !(c->config = cli_load_config(c, c->config_path))) return EXIT_USAGE;
+  return CLI_ARGS_GO;
+}
+
+void cli_args_free(cli *c, lint_args *a) {
+  cli_configs_free(c);
+  free(a->paths);
+  free(a->inline_cmds);
+  memset(a, 0, sizeof *a);
+}

@@ -1,0 +1,85 @@
+/* JSON output, the object of DESIGN §5: {"version", "files": [{"path", "ok", "commands",
+ * "diagnostics"}]}, built with jansson. Owns the JSON shapes: cli_diag_json (one diagnostic, also
+ * used by `boxlint policy` for its own document), the commands list, the document. Called by
+ * output.c and policy_cmd.c; calls out_position.c. */
+#include "out_int.h"
+
+static json_t *jint_or_null(int has, json_int_t v) { return has ? json_integer(v) : json_null(); }
+
+json_t *cli_diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev) {
+  json_t *o = json_object();
+  json_object_set_new(o, "rule", json_string(d->rule));
+  json_object_set_new(o, "severity", json_string(boxlint_severity_str(sev)));
+  json_object_set_new(o, "path", d->path ? json_string(d->path) : json_null());
+  json_object_set_new(o, "command", d->command >= 0 ? json_integer(d->command) : json_null());
+  if (d->line) {
+    json_object_set_new(o, "line", json_integer(d->line));
+    json_object_set_new(o, "column", json_integer(d->column));
+    json_object_set_new(o, "end_line", json_integer(d->end_line));
+    json_object_set_new(o, "end_column", json_integer(d->end_column));
+    json_object_set_new(o, "offset", json_integer((json_int_t)d->offset));
+  } else {
+    /* A field's finding: its position in the file, when there is a file. */
+    fpos p = {0, 0, 0, 0, 0, 0, 0};
+    if (u) cli_position(u, d, &p);
+    json_object_set_new(o, "line", jint_or_null(p.has, p.line));
+    json_object_set_new(o, "column", jint_or_null(p.has, p.col));
+    json_object_set_new(o, "end_line", jint_or_null(p.has, p.end_line));
+    json_object_set_new(o, "end_column", jint_or_null(p.has, p.end_col));
+    json_object_set_new(o, "offset", jint_or_null(p.has, (json_int_t)p.off));
+  }
+  json_object_set_new(o, "message", json_string(d->message));
+  json_object_set_new(o, "hint", d->hint ? json_string(d->hint) : json_null());
+  if (d->fix) {
+    json_t *f = json_object();
+    json_object_set_new(f, "description", json_string(d->fix->description));
+    json_object_set_new(f, "offset", json_integer((json_int_t)d->fix->offset));
+    json_object_set_new(f, "length", json_integer((json_int_t)d->fix->length));
+    json_object_set_new(f, "replacement", json_stringn(d->fix->text, d->fix->text_len));
+    json_object_set_new(o, "fix", f);
+  } else {
+    json_object_set_new(o, "fix", json_null());
+  }
+  json_object_set_new(o, "detail", d->detail ? json_string(d->detail) : json_null());
+  return o;
+}
+
+static json_t *commands_json(const boxlint_report *r) {
+  json_t *cmds = json_array();
+  for (size_t i = 0; i < boxlint_report_instruction_count(r); i++) {
+    const boxlint_instruction *in = boxlint_report_instruction(r, i);
+    json_t *o = json_object();
+    json_object_set_new(o, "index", json_integer((json_int_t)i));
+    if (in->keyword)
+      json_object_set_new(o, "instruction", json_string(boxlint_keyword_name(in->keyword)));
+    else if (in->keyword_text.len)
+      json_object_set_new(o, "instruction", json_stringn(in->keyword_text.ptr, in->keyword_text.len));
+    else
+      json_object_set_new(o, "instruction", json_null());
+    if (in->trigger)
+      json_object_set_new(o, "trigger", json_string(boxlint_keyword_name(in->trigger)));
+    json_object_set_new(o, "line", json_integer(in->line));
+    json_object_set_new(o, "end_line", json_integer(in->end_line));
+    json_array_append_new(cmds, o);
+  }
+  return cmds;
+}
+
+void out_json_begin(cli *c) { c->json_files = json_array(); }
+
+void out_json_unit(cli *c, const unit *u, json_t *diags, int has_error) {
+  json_t *f = json_object();
+  json_object_set_new(f, "path", json_string(u->path));
+  json_object_set_new(f, "ok", json_boolean(!has_error));
+  json_object_set_new(f, "commands", u->reports[0] ? commands_json(u->reports[0]) : json_array());
+  json_object_set_new(f, "diagnostics", diags);
+  json_array_append_new(c->json_files, f);
+}
+
+json_t *out_json_finish(cli *c) {
+  json_t *root = json_object();
+  json_object_set_new(root, "version", json_string(boxlint_version()));
+  json_object_set_new(root, "files", c->json_files);
+  c->json_files = NULL;
+  return root;
+}

@@ -1,0 +1,82 @@
+/* Where a finding is in its file: a fragment's findings carry their own position; in a JSON file
+ * (a template, an array of commands, a NetworkPolicy) a command's finding points inside the
+ * command's string literal and a field's at the value its path names. Owns cli_position, which
+ * every format calls; it calls only jsonpos.c, on text jansson has already validated. */
+#include <string.h>
+#include "out_int.h"
+#include "jsonpos.h"
+
+/* Where a field's finding points in a JSON unit: the value its path names, from the root (a
+ * template) or from the policy object with the "network_policy" prefix dropped (UNIT_POLICY), so
+ * that an entry's finding points at the entry's string literal and a list's at the list. A
+ * finding about the whole policy (path "network_policy": filtered-empty-is-open) points at its
+ * "type" value, or at the object when there is no type. A path that is not in the file (a
+ * missing deny_out) points at the start of its nearest ancestor that is, with an empty span.
+ * Returns 0 when nothing could be found. */
+static int field_span(const unit *u, const char *path, size_t *s, size_t *e) {
+  size_t base = 0;
+  const char *rel = path;
+  if (u->kind == UNIT_POLICY) {
+    if (u->policy_off == SIZE_MAX) return 0;
+    base = u->policy_off;
+    if (!strncmp(rel, "network_policy", 14) && (!rel[14] || rel[14] == '.' || rel[14] == '['))
+      rel += 14;
+  }
+  int whole_policy = u->kind == UNIT_POLICY ? !*rel : !strcmp(rel, "network_policy");
+  char buf[256];
+  size_t n = strlen(rel);
+  if (n >= sizeof buf) n = sizeof buf - 1;
+  memcpy(buf, rel, n);
+  buf[n] = 0;
+  for (int exact = 1;; exact = 0) {
+    size_t v = jp_path_at(u->text, u->len, base, buf);
+    if (v != SIZE_MAX) {
+      size_t t = exact && whole_policy ? jp_member(u->text, u->len, v, "type", NULL) : SIZE_MAX;
+      if (t != SIZE_MAX) v = t;
+      *s = v;
+      *e = exact ? jp_skip(u->text, u->len, v) : v;
+      return 1;
+    }
+    if (!n) return 0;
+    while (n > 0 && buf[n - 1] != '.' && buf[n - 1] != '[') n--; /* drop the last component */
+    if (n > 0) n--;
+    buf[n] = 0;
+  }
+}
+
+void cli_position(const unit *u, const boxlint_diag *d, fpos *p) {
+  memset(p, 0, sizeof *p);
+  if (u->kind == UNIT_FRAGMENT) {
+    if (!d->line) return;
+    p->has = 1;
+    p->line = d->line;
+    p->col = d->column;
+    p->end_line = d->end_line;
+    p->end_col = d->end_column;
+    p->off = d->offset;
+    p->end_off = d->end_offset;
+    return;
+  }
+  if ((u->kind != UNIT_JSON && u->kind != UNIT_POLICY) || !u->text) return;
+  size_t s = SIZE_MAX, e = SIZE_MAX;
+  if (d->command >= 0 && u->cmds_off != SIZE_MAX) {
+    size_t lit = jp_element(u->text, u->len, u->cmds_off, (size_t)d->command);
+    if (lit == SIZE_MAX) lit = u->cmds_off;
+    if (u->text[lit] == '"') {
+      s = jp_string_offset(u->text, u->len, lit, d->offset);
+      e = d->end_offset > d->offset ? jp_string_offset(u->text, u->len, lit, d->end_offset - 1) + 1 : s;
+    } else {
+      s = lit;
+      e = jp_skip(u->text, u->len, lit);
+    }
+  } else if (!d->path || !field_span(u, d->path, &s, &e)) {
+    /* Nowhere better: the start of the policy, or of the document. */
+    s = jp_ws(u->text, u->len, u->kind == UNIT_POLICY && u->policy_off != SIZE_MAX ? u->policy_off : 0);
+    e = s;
+  }
+  p->has = 1;
+  p->off = s;
+  p->end_off = e;
+  jp_line_col(u->text, u->len, s, &p->line, &p->col);
+  jp_line_col(u->text, u->len, e, &p->end_line, &p->end_col);
+}
