@@ -1,0 +1,350 @@
+/*
+ * secret-in-command: known token formats, passwords in URLs, password=... assignments and
+ * secret-looking ENV/ARG names with literal values, in the instruction and its heredoc bodies.
+ * A secret is masked in every output (its public prefix at most). The scan runs on every command
+ * with the warning on, so a table proposes the few offsets where an anchored pattern can start
+ * and PCRE2 runs only there; what is not a secret (a path, a variable) is decided after a match.
+ */
+#include "warnings/warnings_int.h"
+
+/* "ghp_**** (40 characters)": a token's public prefix at most, never the secret. */
+static const char *mask(bl_check *ck, const char *p, size_t n) {
+  static const char *const prefixes[] = {"github_pat_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
+                                         "glpat-", "xoxb-", "xoxp-", "xoxa-", "xoxo-", "xoxr-",
+                                         "xoxs-", "sk-proj-", "sk-", "AKIA", "ASIA", 0};
+  size_t keep = 0;
+  for (int i = 0; prefixes[i]; i++) {
+    size_t l = strlen(prefixes[i]);
+    if (n > l + 8 && !memcmp(p, prefixes[i], l)) {
+      keep = l;
+      break;
+    }
+  }
+  char buf[16];
+  memcpy(buf, p, keep);
+  buf[keep] = 0;
+  const char *m = boxlint__rprintf(ck->cx.r, "%s**** (%zu characters)", buf, n);
+  return m ? m : "****";
+}
+
+static const char *token_kind(const char *p) {
+  if (!strncmp(p, "AKIA", 4) || !strncmp(p, "ASIA", 4)) return "an AWS access key id";
+  if (!strncmp(p, "gh", 2) || !strncmp(p, "github_pat_", 11)) return "a GitHub token";
+  if (!strncmp(p, "glpat-", 6)) return "a GitLab token";
+  if (!strncmp(p, "xox", 3)) return "a Slack token";
+  if (!strncmp(p, "-----BEGIN", 10)) return "a private key";
+  return "an API key";
+}
+
+static const char SECRET_HINT[] =
+    "remove it: everything in a template command is stored in the image that every sandbox of "
+    "the template gets; pass credentials at run time instead (environment of the sandbox, a "
+    "secret store)";
+
+/* Run the secret patterns over [s, e) of `text` (logical line, or input when in_input). */
+/* Where a pattern can start: the secret patterns are compiled anchored (PCRE2_ANCHORED), and
+ * this cheap scan proposes the few offsets where each could match, so that PCRE2 runs on a
+ * handful of places per command instead of every byte. */
+static int is_alnum_c(unsigned char c) { return boxlint__is_alpha(c) || boxlint__is_digit(c); }
+
+/* First characters of the secret patterns: bit 1 token, bit 2 assignment keyword, bit 4 ':'. */
+static const unsigned char SECRET_FIRST[256] = {
+  ['A'] = 1 | 2, ['g'] = 1, ['x'] = 1, ['s'] = 1 | 2, ['-'] = 1, ['a'] = 2, ['p'] = 2, ['P'] = 2,
+  ['S'] = 2, ['t'] = 2, ['T'] = 2, [':'] = 4,
+};
+
+/* Whether the anchored token pattern can match at p[0..n): its alternatives' literal starts. */
+static int token_start(const char *p, size_t n) {
+  if (n < 3) return 0;
+  switch (p[0]) {
+  case 'A': return n >= 4 && (p[1] == 'K' || p[1] == 'S') && p[2] == 'I' && p[3] == 'A';
+  case 'g':
+    return p[1] == 'h' || (n >= 11 && !memcmp(p, "github_pat_", 11)) ||
+           (n >= 6 && !memcmp(p, "glpat-", 6));
+  case 'x': return p[1] == 'o' && p[2] == 'x';
+  case 's': return p[1] == 'k' && p[2] == '-';
+  case '-': return n >= 11 && !memcmp(p, "-----BEGIN ", 11);
+  default: return 0;
+  }
+}
+
+/* Whether the anchored, caseless assignment pattern can match at p[0..n): its keywords start
+ * with pas, pwd, sec, tok, api or acc. A non-ASCII byte may be a letter that folds to ASCII
+ * (U+017F to s, U+212A to k): then PCRE2 decides. */
+static int assign_start(const char *p, size_t n) {
+  if (n < 3) return 0;
+  unsigned char a = (unsigned char)p[0], b = (unsigned char)p[1], c = (unsigned char)p[2];
+  if (a >= 0x80 || b >= 0x80 || c >= 0x80) return 1;
+  a = boxlint__lower(a);
+  b = boxlint__lower(b);
+  c = boxlint__lower(c);
+  switch (a) {
+  case 'p': return (b == 'a' && c == 's') || (b == 'w' && c == 'd');
+  case 's': return b == 'e' && c == 'c';
+  case 't': return b == 'o' && c == 'k';
+  case 'a': return (b == 'p' && c == 'i') || (b == 'c' && c == 'c');
+  default: return 0;
+  }
+}
+
+/* ---- What is not a secret (issue 12) --------------------------------------------------------
+ * A secret-looking name with a value that only says where the secret is: a path, a variable,
+ * nothing. These run only after a pattern matched (the assignment pattern in RUN, LABEL and
+ * heredoc bodies; the name pattern of ENV/ARG), never in the scan for candidates. */
+
+/* Names whose value is a location: *_FILE (the convention of the official images and of
+ * Docker secrets: POSTGRES_PASSWORD_FILE=/run/secrets/db), *_PATH, *_DIR, *_URL... Compared
+ * without regard to case, at the end of the name only (TOKEN_FILE_MODE is not one). A value
+ * that holds a secret anyway (a token, https://user:pass@host, ?token=...) is still scanned
+ * for one by the caller. */
+static int names_a_location(const char *p, size_t n) {
+  static const char *const suffixes[] = {"_file", "_files", "_filename", "_path", "_dir",
+                                         "_directory", "_url", "_uri", 0};
+  for (int i = 0; suffixes[i]; i++) {
+    size_t l = strlen(suffixes[i]);
+    if (n > l && boxlint__ieq(p + n - l, l, suffixes[i])) return 1;
+  }
+  return 0;
+}
+
+/* Whether p[0..n) is a file-system path as a template writes one: /abs, ./rel, ../rel, ~/x or
+ * ~user/x (BuildKit does not expand ~; the program reading the variable may), in the characters
+ * of file names (and $VAR, ${VAR} parts). A relative name without ./ (secrets/t) is not taken
+ * for a path: a secret can look like that. Base64 secrets contain '/' too (an AWS secret access
+ * key starts with one in 64 cases), so a path has no '+', '=' or "//", and none of its parts is
+ * a run of 12 or more letters and digits mixing upper case, lower case and digits without '.',
+ * '-' or '_' (random, not a name). */
+static int is_path(const char *p, size_t n) {
+  size_t i = 0;
+  if (n >= 1 && p[0] == '/') i = 1;
+  else if (n >= 2 && p[0] == '.' && p[1] == '/') i = 2;
+  else if (n >= 3 && p[0] == '.' && p[1] == '.' && p[2] == '/') i = 3;
+  else if (n >= 1 && p[0] == '~') {
+    i = 1; /* ~ or ~user, then '/' or the end */
+    while (i < n && (is_alnum_c((unsigned char)p[i]) || p[i] == '_' || p[i] == '-' || p[i] == '.'))
+      i++;
+    if (i < n && p[i++] != '/') return 0;
+  } else {
+    return 0;
+  }
+  size_t seg = i;
+  int up = 0, lo = 0, dg = 0, sep = 0;
+  for (; i <= n; i++) {
+    unsigned char c = i < n ? (unsigned char)p[i] : '/';
+    if (c == '/') {
+      if (i == seg && i < n) return 0; /* "//" */
+      if (i - seg >= 12 && up && lo && dg && !sep) return 0;
+      seg = i + 1;
+      up = lo = dg = sep = 0;
+    } else if (c >= 'A' && c <= 'Z') {
+      up = 1;
+    } else if (c >= 'a' && c <= 'z') {
+      lo = 1;
+    } else if (boxlint__is_digit(c)) {
+      dg = 1;
+    } else if (c == '.' || c == '-' || c == '_') {
+      sep = 1;
+    } else if (c < 0x80 && (c == 0 || !strchr("~@:,${}", c))) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ${NAME:-word}, ${NAME-word}, ${NAME:+word}, ${NAME+word} at the start of p[0..n): the word,
+ * which becomes the value when NAME is unset (set, for +). Templates are built without build
+ * arguments, so a default is what the image gets. 0 for $NAME, ${NAME}, ${NAME:?message},
+ * $(command) and anything else. */
+static int var_default(const char *p, size_t n, const char **w, size_t *wn) {
+  if (n < 4 || p[0] != '$' || p[1] != '{') return 0;
+  size_t i = 2;
+  while (i < n && (is_alnum_c((unsigned char)p[i]) || p[i] == '_')) i++;
+  if (i == 2 || i >= n) return 0;
+  if (p[i] == ':') i++;
+  if (i >= n || (p[i] != '-' && p[i] != '+')) return 0;
+  size_t s = ++i;
+  for (int depth = 1; i < n; i++) {
+    if (p[i] == '{') depth++;
+    else if (p[i] == '}' && --depth == 0) break;
+  }
+  *w = p + s;
+  *wn = i - s;
+  return 1;
+}
+
+/* Whether an ENV/ARG value (unquoted) holds no secret by its form: empty, a variable reference
+ * ($X, ${X}, "$X") whose default, if any, holds none either, or a path (only a one-word value
+ * can be one). Otherwise *lit is the literal the image gets: the value, or the default. */
+static int value_holds_no_secret(const char *p, size_t n, int one_word, const char **lit,
+                                 size_t *litn) {
+  int is_default = 0;
+  for (;;) { /* a loop, not recursion: ${A:-${B:-...}} nests as deep as the input allows */
+    if (n == 0) return 1;
+    if (p[0] == '$') {
+      const char *w;
+      size_t wn;
+      if (!var_default(p, n, &w, &wn)) return 1; /* $X, ${X}, $(...): not a literal */
+      p = w;
+      n = wn;
+      is_default = 1;
+      continue;
+    }
+    if ((one_word || is_default) && is_path(p, n)) return 1;
+    *lit = p;
+    *litn = n;
+    return 0;
+  }
+}
+
+/* An assignment match (name from ms, value [vs, ve)) that names a location or whose value is a
+ * path: TOKEN_FILE=/run/secrets/t, password_file: secrets.txt, token=~/.config/t. The name is
+ * the keyword the pattern matched and the name bytes after it. */
+static int assignment_holds_no_secret(const char *text, size_t ms, size_t vs, size_t ve) {
+  size_t ne = ms;
+  while (ne < vs && (is_alnum_c((unsigned char)text[ne]) || text[ne] == '_' ||
+                     (unsigned char)text[ne] >= 0x80))
+    ne++;
+  return names_a_location(text + ms, ne - ms) || is_path(text + vs, ve - vs);
+}
+
+/* One scan for secrets: [s, e) of `text`, the logical line of `rd` or input bytes. */
+typedef struct secret_scan {
+  bl_check *ck;
+  const bl_read *rd;
+  const char *text;
+  size_t s, e;
+  int in_input;
+  pcre2_match_data *md;
+} secret_scan;
+
+/* The secret in the match of pattern `k` (in sc->md): sets [*vs, *ve) and returns what it is,
+ * or NULL when the match holds no literal secret (a variable, a path, a location's name). */
+static const char *matched_secret(const secret_scan *sc, enum bl_pattern k, size_t *vs,
+                                  size_t *ve) {
+  const boxlint_config *cfg = sc->ck->opts->config;
+  const char *text = sc->text;
+  size_t s = sc->s;
+  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(sc->md);
+  size_t ms = s + ov[0];
+  const char *what;
+  *vs = ms;
+  *ve = s + ov[1]; /* the secret itself */
+  if (k == BL_RE_SECRET_TOKEN) {
+    what = token_kind(text + ms);
+  } else if (k == BL_RE_URL_USERINFO) {
+    *vs = s + ov[4];
+    *ve = s + ov[5];
+    what = "a password in a URL";
+  } else {
+    *vs = s + ov[2];
+    *ve = s + ov[3];
+    what = "a credential assigned literally";
+  }
+  if (text[*vs] == '$') return NULL; /* a variable, not a literal secret */
+  if (k == BL_RE_SECRET_ASSIGN && assignment_holds_no_secret(text, ms, *vs, *ve)) return NULL;
+  if (k != BL_RE_SECRET_TOKEN &&
+      bl_re_match(cfg, cfg->re[BL_RE_SECRET_TOKEN], sc->md, text + s, sc->e - s, *vs - s) > 0) {
+    /* The value is a known token format: name it (more useful than "a password"). */
+    ov = pcre2_get_ovector_pointer(sc->md);
+    *vs = s + ov[0];
+    *ve = s + ov[1];
+    what = token_kind(text + *vs);
+  }
+  return what;
+}
+
+/* Report the secret [vs, ve) (masked) unless it overlaps one already reported for this
+ * instruction. Returns 1 when it was reported. */
+static int report_secret(const secret_scan *sc, const char *what, size_t vs, size_t ve) {
+  bl_check *ck = sc->ck;
+  const bl_read *rd = sc->rd;
+  size_t is = sc->in_input ? vs : bl_logical_to_input(&ck->cx, rd, vs);
+  size_t ie = sc->in_input ? ve : (ve > vs ? bl_logical_to_input(&ck->cx, rd, ve - 1) + 1 : is);
+  int seen = 0;
+  for (int q = 0; q < ck->nsec; q++) seen |= is < ck->sec_e[q] && ie > ck->sec_s[q];
+  if (seen) return 0;
+  if (ck->nsec < 8) {
+    ck->sec_s[ck->nsec] = is;
+    ck->sec_e[ck->nsec] = ie;
+    ck->nsec++;
+  }
+  boxlint_diag *d;
+  const char *m = mask(ck, sc->text + vs, ve - vs);
+  if (sc->in_input)
+    d = bl_emit(ck, "secret-in-command", vs, ve, "%s (%s) is baked into the image", what, m);
+  else
+    d = bl_emit_l(ck, rd, "secret-in-command", vs, ve, "%s (%s) is baked into the image", what, m);
+  bl_hint(ck, d, "%s", SECRET_HINT);
+  return 1;
+}
+
+void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s, size_t e,
+                     int in_input, int assignments) {
+  const boxlint_config *cfg = ck->opts->config;
+  secret_scan sc = {ck, rd, text, s, e, in_input, NULL};
+  int reports = 0;
+  size_t skip_to = s; /* after a match, later candidates inside it are not tried */
+  for (size_t i = s; i < e && reports < 16; i++) {
+    while (i < e && !SECRET_FIRST[(unsigned char)text[i]]) i++; /* to the next candidate */
+    if (i == e) break;
+    unsigned bits = SECRET_FIRST[(unsigned char)text[i]];
+    if (i < skip_to) continue;
+    unsigned char prev = i > s ? (unsigned char)text[i - 1] : ' ';
+    /* Which anchored pattern can start here; PCRE2 runs only where one can. */
+    int tok = (bits & 1) && !is_alnum_c(prev) && token_start(text + i, e - i);
+    int asg = (bits & 2) && assignments && !boxlint__is_alpha(prev) && assign_start(text + i, e - i);
+    enum bl_pattern k;
+    if (tok) k = BL_RE_SECRET_TOKEN;
+    else if (asg) k = BL_RE_SECRET_ASSIGN;
+    else if ((bits & 4) && e - i >= 3 && text[i + 1] == '/' && text[i + 2] == '/') k = BL_RE_URL_USERINFO;
+    else continue;
+    if (!sc.md && !(sc.md = bl_warn_match_data(ck))) return;
+    int rc = bl_re_match(cfg, cfg->re[k], sc.md, text + s, e - s, i - s);
+    if (rc == 0 && k == BL_RE_SECRET_TOKEN && asg) {
+      k = BL_RE_SECRET_ASSIGN; /* 'A' and 's' start both */
+      rc = bl_re_match(cfg, cfg->re[k], sc.md, text + s, e - s, i - s);
+    }
+    if (rc == -1) {
+      boxlint_diag *d = bl_emit(ck, "regex-limit", rd->start, rd->end,
+                                "the secret-in-command patterns hit the match limit on this "
+                                "command; it was not checked for %s", "secrets");
+      bl_hint(ck, d, "split the command");
+      return;
+    }
+    if (rc <= 0) continue;
+    size_t vs, ve;
+    const char *what = matched_secret(&sc, k, &vs, &ve);
+    if (!what) continue;
+    skip_to = ve;
+    reports += report_secret(&sc, what, vs, ve);
+  }
+}
+
+void bl_warn_env_arg_secret(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
+                            const char *name, size_t nl, const char *val, size_t vs, size_t ve,
+                            int one_word) {
+  const char *lit = NULL;
+  size_t litn = 0;
+  /* $X and ${X} skip the name pattern; other values are looked at only when the name matched. */
+  if (val[0] == '$' && !var_default(val, strlen(val), &lit, &litn)) return;
+  const boxlint_config *cfg = ck->opts->config;
+  pcre2_match_data *md = bl_warn_match_data(ck);
+  if (!md || bl_re_match(cfg, cfg->re[BL_RE_SECRET_NAME], md, name, nl, 0) <= 0) return;
+  if (value_holds_no_secret(val, strlen(val), one_word, &lit, &litn)) return;
+  if (names_a_location(name, nl)) {
+    /* The value says where the secret is; it may still hold one (a token, user:pass@, ?token=). */
+    bl_warn_secrets(ck, rd, rd->logical, vs, ve, 0, 1);
+    return;
+  }
+  if (ck->nsec < 8) {
+    ck->sec_s[ck->nsec] = bl_logical_to_input(&ck->cx, rd, vs);
+    ck->sec_e[ck->nsec] = ve > vs ? bl_logical_to_input(&ck->cx, rd, ve - 1) + 1 : ck->sec_s[ck->nsec];
+    ck->nsec++;
+  }
+  const char *nm = boxlint__rstrdup(ck->cx.r, name, nl);
+  boxlint_diag *d = bl_emit_l(ck, rd, "secret-in-command", vs, ve,
+                              "%s %s %s a literal value (%s), which is baked into the image",
+                              boxlint_keyword_name(c->folded), nm ? nm : "",
+                              lit == val ? "is set to" : "defaults to", mask(ck, lit, litn));
+  bl_hint(ck, d, "%s", SECRET_HINT);
+}

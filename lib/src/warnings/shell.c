@@ -1,0 +1,197 @@
+/*
+ * A small shell splitter for RUN scripts: words (unquoted) and operators, then simple commands
+ * with their command word found after assignments and wrappers (sudo, env, nohup...). It is
+ * what lets the rules see commands rather than text, so that a quoted string, a comment or an
+ * argument is never mistaken for a command. It runs on every RUN with the warnings on: the
+ * byte loop copies the runs of ordinary bytes in one tight loop, by a table.
+ */
+#include "warnings/warnings_int.h"
+
+#define SH_MAX_WORDS 4096
+
+static int op_char(char c) {
+  return c == '&' || c == '|' || c == ';' || c == '(' || c == ')' || c == '\n';
+}
+
+/* '1' for the bytes with a meaning to the splitter (white space, operators, quotes, '\\', '$'),
+ * by byte value; the others are copied as they are. */
+static const char SH_SPECIAL[257] =
+    "00000000011001000000000000000000" /* 00 */
+    "10101011110000000000000000010000" /* 20 */
+    "00000000000000000000000000001000" /* 40 */
+    "00000000000000000000000000001000" /* 60 */
+    "00000000000000000000000000000000" /* 80 */
+    "00000000000000000000000000000000" /* A0 */
+    "00000000000000000000000000000000" /* C0 */
+    "00000000000000000000000000000000" /* E0 */;
+
+/* Room for one more word: the array doubles (in the arena) up to SH_MAX_WORDS. Returns 0,
+ * 1 when it is full (the splitter stops there), -1 when memory ran out. */
+static int grow_words(bl_check *ck, bl_sh_script *out, size_t *cap) {
+  if (*cap >= SH_MAX_WORDS) return 1;
+  bl_sh_word *nw = boxlint__ralloc(ck->cx.r, sizeof(bl_sh_word) * *cap * 2);
+  if (!nw) return -1;
+  memcpy(nw, out->w, sizeof(bl_sh_word) * *cap);
+  out->w = nw;
+  *cap *= 2;
+  return 0;
+}
+
+/* The operator at text[i] (op_char): &&, ||, |, ( and ), or ';' for ; & and newline. Returns
+ * the offset after it. */
+static size_t read_operator(const char *text, size_t i, size_t e, bl_sh_word *w) {
+  char c = text[i];
+  if ((c == '&' || c == '|') && i + 1 < e && text[i + 1] == c) {
+    w->op = c == '&' ? '&' : '|';
+    i += 2;
+  } else {
+    w->op = c == '|' ? 'p' : (c == '(' || c == ')') ? (unsigned char)c : ';';
+    i++;
+  }
+  w->e = i;
+  return i;
+}
+
+/* The word at text[*at]: its unquoted text goes to `o` (not terminated), w->quoted is set when
+ * some part was quoted, and *at moves past the word. Returns the end of the text in `o`. */
+static char *read_word(const char *text, size_t *at, size_t e, char *o, bl_sh_word *w) {
+  size_t i = *at;
+  int depth = 0;
+  while (i < e) {
+    while (i < e && SH_SPECIAL[(unsigned char)text[i]] == '0') *o++ = text[i++];
+    if (i == e) break;
+    char c = text[i];
+    if (depth == 0 && (c == ' ' || c == '\t' || c == '\r' || op_char(c))) break;
+    if (c == '\\' && i + 1 < e) {
+      if (text[i + 1] != '\n') *o++ = text[i + 1];
+      w->quoted = 1;
+      i += 2;
+    } else if (c == '\'') {
+      w->quoted = 1;
+      for (i++; i < e && text[i] != '\''; i++) *o++ = text[i];
+      i++;
+    } else if (c == '"') {
+      w->quoted = 1;
+      for (i++; i < e && text[i] != '"'; i++) {
+        if (text[i] == '\\' && i + 1 < e && strchr("\"\\$`", text[i + 1])) i++;
+        *o++ = text[i];
+      }
+      i++;
+    } else if (c == '$' && i + 1 < e && text[i + 1] == '(') {
+      depth++;
+      *o++ = c;
+      *o++ = '(';
+      i += 2;
+    } else if (depth && c == ')') {
+      depth--;
+      *o++ = c;
+      i++;
+    } else {
+      *o++ = c;
+      i++;
+    }
+  }
+  *at = i > e ? e : i;
+  return o;
+}
+
+int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script *out) {
+  size_t cap = 64;
+  out->n = 0;
+  out->w = boxlint__ralloc(ck->cx.r, sizeof(bl_sh_word) * cap);
+  if (!out->w) return -1;
+  /* Word texts live back to back in one buffer, each NUL-terminated. */
+  char *buf = boxlint__ralloc(ck->cx.r, 2 * (e - s) + 1);
+  if (!buf) return -1;
+  size_t i = s;
+  while (i < e) {
+    char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\r') { i++; continue; }
+    if (out->n == cap) {
+      int full = grow_words(ck, out, &cap);
+      if (full < 0) return -1;
+      if (full) break;
+    }
+    bl_sh_word *w = &out->w[out->n];
+    memset(w, 0, sizeof *w);
+    w->s = i;
+    if (c == '#') { /* a comment to the end of the line */
+      while (i < e && text[i] != '\n') i++;
+      continue;
+    }
+    if (op_char(c)) {
+      i = read_operator(text, i, e, w);
+      out->n++;
+      continue;
+    }
+    char *o = read_word(text, &i, e, buf, w);
+    w->e = i;
+    w->len = (size_t)(o - buf);
+    *o++ = 0;
+    w->text = buf;
+    buf = o;
+    out->n++;
+  }
+  return 0;
+}
+
+/* ---- Simple commands ------------------------------------------------------------------------ */
+
+static int is_assignment(const bl_sh_word *w) {
+  if (w->op || !w->len || w->quoted) return 0;
+  const char *t = w->text;
+  if (!((*t >= 'A' && *t <= 'Z') || (*t >= 'a' && *t <= 'z') || *t == '_')) return 0;
+  for (; *t && *t != '='; t++)
+    if (!((*t >= 'A' && *t <= 'Z') || (*t >= 'a' && *t <= 'z') || (*t >= '0' && *t <= '9') ||
+          *t == '_'))
+      return 0;
+  return *t == '=';
+}
+
+/* The command word of the simple command [cmd->b, cmd->e): after assignments and wrappers
+ * (sudo with its options, env, nohup, time, exec, command); cmd->e when there is none. Sets
+ * cmd->sudo. */
+static size_t command_word(const bl_sh_script *sc, bl_sh_cmd *cmd) {
+  const bl_sh_word *w = sc->w;
+  size_t c = cmd->b;
+  for (;;) {
+    while (c < cmd->e && is_assignment(&w[c])) c++;
+    if (c >= cmd->e) return c;
+    const char *n = bl_sh_base_name(&w[c]);
+    if (bl_eq(n, "sudo")) {
+      cmd->sudo = (int)c + 1;
+      c++;
+      while (c < cmd->e && w[c].text[0] == '-') {
+        /* options with a value: -u user, -g group, -C n, -h host */
+        int takes = strlen(w[c].text) == 2 && strchr("ugCh", w[c].text[1]);
+        c += takes ? 2 : 1;
+      }
+    } else if (bl_eq(n, "env") || bl_eq(n, "nohup") || bl_eq(n, "time") || bl_eq(n, "exec") ||
+               bl_eq(n, "command")) {
+      c++;
+      while (c < cmd->e && w[c].text[0] == '-') c++;
+    } else {
+      return c;
+    }
+  }
+}
+
+int bl_sh_next_cmd(const bl_sh_script *sc, bl_sh_cmd *cmd) {
+  size_t i = cmd->e; /* after the previous command (0 at the start) */
+  for (;;) {
+    int pipe_in = 0;
+    while (i < sc->n && sc->w[i].op) {
+      pipe_in = sc->w[i].op == 'p';
+      i++;
+    }
+    if (i >= sc->n) return 0;
+    cmd->b = cmd->e = i;
+    cmd->sudo = 0;
+    cmd->pipe_in = pipe_in;
+    while (cmd->e < sc->n && !sc->w[cmd->e].op) cmd->e++;
+    cmd->pipe_out = cmd->e < sc->n && sc->w[cmd->e].op == 'p';
+    cmd->c = command_word(sc, cmd);
+    if (cmd->c < cmd->e) return 1;
+    i = cmd->e; /* only assignments and wrappers: no command */
+  }
+}

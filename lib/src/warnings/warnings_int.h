@@ -1,0 +1,132 @@
+/* Private to lib/src/warnings/. Sections follow the files:
+ * shell.c (RUN scripts cut into words and simple commands) -> run.c (the RUN rules) and
+ * secrets.c (secret-in-command) -> warnings.c (the entry points, the dispatch per instruction,
+ * the other keywords' rules and the user rules). Everything here runs on every command when the
+ * warnings are on: the small helpers are `static inline`, the rest is called once per script,
+ * instruction or match, never per byte. */
+#ifndef boxlint_WARNINGS_INT_H
+#define boxlint_WARNINGS_INT_H
+
+#include <string.h>
+#include "config/config_int.h"
+#include "dockerfile/dockerfile_int.h"
+
+/*==============================================================================================
+ * MARK: Shared by the rules (warnings.c)
+ *============================================================================================*/
+
+/* Indexes into BL_WARNINGS (same order). */
+enum {
+  WI_UNKNOWN_FIELD,
+  WI_UNUSED_SUPPRESSION,
+  WI_REGEX_LIMIT,
+  WI_FINAL_USER_NOT_ROOT,
+  WI_STOPSIGNAL_OVERRIDES_SYSTEMD,
+  WI_APT_GET_MISSING_YES,
+  WI_PIP_NO_CACHE_DIR,
+  WI_APT_LISTS_NOT_CLEANED,
+  WI_CURL_PIPE_SHELL,
+  WI_SECRET_IN_COMMAND,
+  WI_RUN_MOUNT_CONTEXT,
+  WI_RUN_MOUNT_FROM_IMAGE,
+  WI_SUDO_USAGE,
+  WI_SYSTEMCTL_IN_BUILD,
+  WI_APT_GET_UPGRADE,
+  WI_ENV_OVERRIDES_RUNTIME,
+  WI_HEALTHCHECK_IN_TEMPLATE,
+  WI_RUN_INSECURE,
+  WI_WORKDIR_RELATIVE,
+};
+
+/* Whether warning `wi` (WI_*) is on under the check's config. */
+static inline int bl_warn_on(const bl_check *ck, size_t wi) {
+  return ck->opts->config->sev[wi] != BOXLINT_SEVERITY_OFF;
+}
+
+/* The check's PCRE2 match data, made on first use and freed by bl_warn_free; NULL (and
+ * ck->cx.oom set) when memory ran out. */
+pcre2_match_data *bl_warn_match_data(bl_check *ck);
+
+/* strcmp(a, b) == 0, inline: the rules compare words with short literals many times per
+ * command, and a library call costs more than the comparison. */
+static inline int bl_eq(const char *a, const char *b) {
+  while (*b && *a == *b) a++, b++;
+  return *a == *b;
+}
+
+/*==============================================================================================
+ * MARK: Shell words and simple commands (shell.c)
+ *============================================================================================*/
+
+typedef struct bl_sh_word {
+  size_t s, e;       /* raw extent in the script */
+  char *text;        /* unquoted (arena), NUL-terminated */
+  size_t len;
+  int quoted;        /* some part was quoted */
+  unsigned char op;  /* 0 for a word; else an operator: '&' (&&), '|' (||), 'p' (|), ';' (; & or
+                        newline), '(' ')' */
+} bl_sh_word;
+
+typedef struct bl_sh_script {
+  bl_sh_word *w;
+  size_t n;
+  /* where the script's offsets point: logical line of `rd`, or input bytes */
+  int in_input;
+} bl_sh_script;
+
+/* Split [s, e) of `text` into words and operators (in the report arena). Quotes and
+ * backslashes are removed from the text of words; `$(...)` and backquotes stay inside the word
+ * they are in. Returns 0, or -1 when memory ran out. */
+int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script *out);
+
+/* A simple command: words [b, e) of the script, the command word at c (after assignments and
+ * wrappers such as env, sudo, nohup). */
+typedef struct bl_sh_cmd {
+  size_t b, e, c;
+  int sudo;       /* index of a sudo word + 1, or 0 */
+  int pipe_in;    /* fed by a pipe */
+  int pipe_out;   /* feeds a pipe */
+} bl_sh_cmd;
+
+/* Walk the simple commands of a script: start with a zeroed `cmd`; each call fills it with the
+ * next command that has a command word (after the previous one's words) and returns 1, or
+ * returns 0 at the end. */
+int bl_sh_next_cmd(const bl_sh_script *sc, bl_sh_cmd *cmd);
+
+/* The command name of word w: its basename ("/usr/bin/apt-get" -> "apt-get"). */
+static inline const char *bl_sh_base_name(const bl_sh_word *w) {
+  const char *p = strrchr(w->text, '/');
+  return p ? p + 1 : w->text;
+}
+
+static inline int bl_sh_word_is(const bl_sh_word *w, const char *s) {
+  return !w->op && w->text && bl_eq(w->text, s);
+}
+
+static inline int bl_sh_is_shell(const char *n) {
+  return bl_eq(n, "sh") || bl_eq(n, "bash") || bl_eq(n, "dash") || bl_eq(n, "zsh") ||
+         bl_eq(n, "ash") || bl_eq(n, "ksh");
+}
+
+/*==============================================================================================
+ * MARK: The rules of RUN (run.c) and secret-in-command (secrets.c)
+ *============================================================================================*/
+
+/* RUN's flags (run-mount-*, run-insecure) and its script: the shell-form arguments, the exec
+ * form's words, and a heredoc body that is the script. */
+void bl_warn_run(bl_check *ck, const bl_read *rd, const bl_cmdline *c);
+
+/* Secrets in [s, e) of `text` (the logical line of `rd`, or input bytes when `in_input`): known
+ * token formats, passwords in URLs, and with `assignments` password=... and the like. Masked
+ * in the report; one report per secret (ck->sec_s/sec_e). */
+void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s, size_t e,
+                     int in_input, int assignments);
+
+/* ENV/ARG `name` (nl bytes) set to `val` (unquoted; [vs, ve) of the logical line): a
+ * secret-looking name with a literal value, or with a literal default. `one_word`: the value is
+ * one word (only then may it be a path). */
+void bl_warn_env_arg_secret(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
+                            const char *name, size_t nl, const char *val, size_t vs, size_t ve,
+                            int one_word);
+
+#endif
