@@ -1,6 +1,6 @@
 /*
- * Arguments and flags as BuildKit's instruction parser checks them (buildkit-semantics.md §7,
- * §8, §10, §11), plus the strict JSON reader that decides exec form (Go's encoding/json).
+ * Arguments as BuildKit's instruction parser checks them (buildkit-semantics.md §7, §11), plus
+ * the strict JSON reader that decides exec form (Go's encoding/json). Flags are in flags.c.
  */
 #include <string.h>
 #include "dockerfile/dockerfile_int.h"
@@ -241,77 +241,101 @@ int bl_json_element(const boxlint__mem *m, const char *s, size_t n, size_t i, bl
 /* ---- parseWords (ENV, LABEL, ARG): word boundaries only; words keep their quotes -------- */
 
 typedef struct pw_word { size_t s, e, eq; } pw_word; /* eq: offset of the first '=' or SIZE_MAX */
+typedef void (*pw_fn)(void *ctx, const pw_word *w);
 
-/* Calls `fn` for each word of logical [s, e). Returns the number of words. */
-static size_t parse_words(const bl_check *ck, const char *L, size_t s, size_t e,
-                          void (*fn)(void *ctx, const pw_word *w), void *ctx) {
-  enum { SP, WORD, QUOTE } phase = SP;
-  const unsigned char *p = (const unsigned char *)L;
-  unsigned char quote = 0, esc = (unsigned char)ck->cx.esc;
-  int blank_ok = 0;
-  size_t n = 0, len_in_word = 0;
-  pw_word w = {0, 0, SIZE_MAX};
-  size_t pos = s, width = 0;
-  uint32_t ch = 0;
-  /* Fast path: printable ASCII without the escape character. Words split at spaces outside
-   * quotes; a raw word is never empty, so it always counts (a quoted "" is a blank word). */
-  if (bl_lex_printable(p + s, e - s, esc) == e - s) {
-    /* 1: space, 2: a quote, 3: '=' */
-    static const unsigned char CLS[256] = {[' '] = 1, ['\''] = 2, ['"'] = 2, ['='] = 3};
-    for (size_t k = s; k < e;) {
-      while (k < e && p[k] == ' ') k++;
-      if (k == e) break;
-      w.s = k;
-      w.eq = SIZE_MAX;
-      for (; k < e; k++) {
-        unsigned char cls = CLS[p[k]];
-        if (!cls) continue;
-        if (cls == 1) break;
-        if (cls == 3) {
-          if (w.eq == SIZE_MAX) w.eq = k;
-          continue;
-        }
-        /* A quote: to its closing quote, or the end ('=' inside counts too). */
-        unsigned char q = p[k++];
-        while (k < e && p[k] != q) {
-          if (p[k] == '=' && w.eq == SIZE_MAX) w.eq = k;
-          k++;
-        }
-        if (k == e) break;
-      }
-      w.e = k;
-      n++;
-      if (fn) fn(ctx, &w);
+/* Byte classes of the ASCII path: 1 space, 2 a quote, 3 '='. */
+static const unsigned char PW_CLS[256] = {[' '] = 1, ['\''] = 2, ['"'] = 2, ['='] = 3};
+
+/* The word of printable ASCII that starts at p[k] (not a space): returns its end, with w->eq
+ * set. A quote runs to its closing quote, or the end ('=' inside counts too). */
+static inline size_t pw_ascii_word(const unsigned char *p, size_t k, size_t e, pw_word *w) {
+  w->eq = SIZE_MAX;
+  for (; k < e; k++) {
+    unsigned char cls = PW_CLS[p[k]];
+    if (!cls) continue;
+    if (cls == 1) break;
+    if (cls == 3) {
+      if (w->eq == SIZE_MAX) w->eq = k;
+      continue;
     }
-    return n;
+    unsigned char q = p[k++];
+    while (k < e && p[k] != q) {
+      if (p[k] == '=' && w->eq == SIZE_MAX) w->eq = k;
+      k++;
+    }
+    if (k == e) break;
   }
-  for (; pos <= e; pos += width) {
+  return k;
+}
+
+/* The fast path: printable ASCII without the escape character. Words split at spaces outside
+ * quotes; a raw word is never empty, so it always counts (a quoted "" is a blank word). */
+static size_t parse_words_ascii(const unsigned char *p, size_t s, size_t e, pw_fn fn, void *ctx) {
+  size_t n = 0;
+  pw_word w = {0, 0, SIZE_MAX};
+  for (size_t k = s; k < e;) {
+    while (k < e && p[k] == ' ') k++;
+    if (k == e) break;
+    w.s = k;
+    k = w.e = pw_ascii_word(p, k, e, &w);
+    n++;
+    if (fn) fn(ctx, &w);
+  }
+  return n;
+}
+
+/* Go's unicode.IsSpace. */
+static inline int pw_space(uint32_t ch) {
+  return ch == ' ' || (ch >= 0x80 ? bl_is_space_rune(ch) : (ch >= 0x09 && ch <= 0x0D));
+}
+
+/* The rune at p[pos] (pos < e) and its width; an invalid byte is U+FFFD of width 1. */
+static inline size_t pw_decode(const unsigned char *p, size_t pos, size_t e, uint32_t *ch) {
+  size_t width = boxlint__utf8_decode(p + pos, e - pos, ch);
+  if (!width) { *ch = 0xFFFD; width = 1; }
+  return width;
+}
+
+/* The end of word `w` at `pos`: counted, and given to `fn`. */
+static inline void pw_emit(pw_word *w, size_t pos, size_t *n, pw_fn fn, void *ctx) {
+  w->e = pos;
+  ++*n;
+  if (fn) fn(ctx, w);
+}
+
+/* The general path, rune by rune as Go's parseWords: white space splits words outside quotes,
+ * the escape character takes the next rune (not inside single quotes), and a word that held a
+ * quote counts even when it is blank. */
+static size_t parse_words_runes(const unsigned char *p, size_t s, size_t e, unsigned char esc,
+                                pw_fn fn, void *ctx) {
+  enum { SP, WORD, QUOTE } phase = SP;
+  unsigned char quote = 0;
+  int blank_ok = 0;
+  size_t n = 0, len_in_word = 0, width = 0;
+  pw_word w = {0, 0, SIZE_MAX};
+  uint32_t ch = 0;
+  for (size_t pos = s; pos <= e; pos += width) {
     width = 0;
     if (pos != e) {
-      if (p[pos] < 0x80) {
-        ch = p[pos];
-        width = 1;
-      } else {
-        width = boxlint__utf8_decode(p + pos, e - pos, &ch);
-        if (!width) { ch = 0xFFFD; width = 1; }
-      }
+      if (p[pos] < 0x80) { ch = p[pos]; width = 1; }
+      else width = pw_decode(p, pos, e, &ch);
     }
     if (phase == SP) {
       if (pos == e) break;
-      if (ch == ' ' || (ch >= 0x80 ? bl_is_space_rune(ch) : (ch >= 0x09 && ch <= 0x0D))) continue;
+      if (pw_space(ch)) continue;
       phase = WORD;
       w.s = pos;
       w.eq = SIZE_MAX;
       len_in_word = 0;
     }
     if (pos == e) {
-      if (blank_ok || len_in_word) { w.e = pos; n++; if (fn) fn(ctx, &w); }
+      if (blank_ok || len_in_word) pw_emit(&w, pos, &n, fn, ctx);
       break;
     }
     if (phase == WORD) {
-      if (ch == ' ' || (ch >= 0x80 ? bl_is_space_rune(ch) : (ch >= 0x09 && ch <= 0x0D))) {
+      if (pw_space(ch)) {
         phase = SP;
-        if (blank_ok || len_in_word) { w.e = pos; n++; if (fn) fn(ctx, &w); }
+        if (blank_ok || len_in_word) pw_emit(&w, pos, &n, fn, ctx);
         blank_ok = 0;
         continue;
       }
@@ -324,8 +348,7 @@ static size_t parse_words(const bl_check *ck, const char *L, size_t s, size_t e,
         if (pos + width == e) continue;
         len_in_word++;
         pos += width;
-        width = boxlint__utf8_decode(p + pos, e - pos, &ch);
-        if (!width) { ch = 0xFFFD; width = 1; }
+        width = pw_decode(p, pos, e, &ch);
       } else if (ch == '=' && w.eq == SIZE_MAX) {
         w.eq = pos;
       }
@@ -338,14 +361,22 @@ static size_t parse_words(const bl_check *ck, const char *L, size_t s, size_t e,
       if (pos + width == e) { phase = WORD; continue; }
       len_in_word++;
       pos += width;
-      width = boxlint__utf8_decode(p + pos, e - pos, &ch);
-      if (!width) { ch = 0xFFFD; width = 1; }
+      width = pw_decode(p, pos, e, &ch);
     } else if (ch == '=' && w.eq == SIZE_MAX) {
       w.eq = pos;
     }
     len_in_word++;
   }
   return n;
+}
+
+/* Calls `fn` for each word of logical [s, e). Returns the number of words. */
+static size_t parse_words(const bl_check *ck, const char *L, size_t s, size_t e, pw_fn fn,
+                          void *ctx) {
+  const unsigned char *p = (const unsigned char *)L;
+  unsigned char esc = (unsigned char)ck->cx.esc;
+  if (bl_lex_printable(p + s, e - s, esc) == e - s) return parse_words_ascii(p, s, e, fn, ctx);
+  return parse_words_runes(p, s, e, esc, fn, ctx);
 }
 
 typedef struct kv_ctx {
@@ -386,42 +417,6 @@ static void json_nonstring(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
                               "when using JSON array syntax, arrays must be comprised of strings "
                               "only");
   bl_hint(ck, d, "quote every element, e.g. [\"sleep\", \"10\"]");
-}
-
-/* Go's time.ParseDuration, enough to compare with 1ms: returns 0 and the value in ns (saturated),
- * or -1 when BuildKit would fail to parse it. */
-static int parse_duration(const char *s, size_t n, double *ns) {
-  size_t i = 0;
-  double total = 0;
-  int neg = 0;
-  if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
-  if (i == n) return -1;
-  if (n - i == 1 && s[i] == '0') { *ns = 0; return 0; }
-  while (i < n) {
-    double v = 0, frac = 0, scale = 1;
-    int digits = 0;
-    while (i < n && boxlint__is_digit((unsigned char)s[i])) { v = v * 10 + (s[i++] - '0'); digits++; }
-    if (i < n && s[i] == '.') {
-      i++;
-      while (i < n && boxlint__is_digit((unsigned char)s[i])) { frac = frac * 10 + (s[i++] - '0'); scale *= 10; digits++; }
-    }
-    if (!digits) return -1;
-    size_t u = i;
-    while (i < n && s[i] != '.' && !boxlint__is_digit((unsigned char)s[i])) i++;
-    size_t ul = i - u;
-    double unit;
-    if (ul == 2 && !memcmp(s + u, "ns", 2)) unit = 1;
-    else if (ul == 2 && (!memcmp(s + u, "us", 2))) unit = 1e3;
-    else if (ul == 3 && (!memcmp(s + u, "\xc2\xb5s", 3) || !memcmp(s + u, "\xce\xbcs", 3))) unit = 1e3;
-    else if (ul == 2 && !memcmp(s + u, "ms", 2)) unit = 1e6;
-    else if (ul == 1 && s[u] == 's') unit = 1e9;
-    else if (ul == 1 && s[u] == 'm') unit = 60e9;
-    else if (ul == 1 && s[u] == 'h') unit = 3600e9;
-    else return -1;
-    total += (v + frac / scale) * unit;
-  }
-  *ns = neg ? -total : total;
-  return 0;
 }
 
 static void check_healthcheck(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
@@ -579,197 +574,4 @@ void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   default:
     return;
   }
-}
-
-/* ---- Flags ------------------------------------------------------------------------------ */
-
-typedef struct flag_def {
-  const char *name;
-  int repeat; /* stringsType: may repeat */
-} flag_def;
-
-static const flag_def RUN_FLAGS[] = {{"device", 1}, {"mount", 1}, {"network", 0}, {"security", 0}, {0, 0}};
-static const flag_def HEALTH_FLAGS[] = {{"interval", 0}, {"retries", 0}, {"start-interval", 0},
-                                        {"start-period", 0}, {"timeout", 0}, {0, 0}};
-static const flag_def COPY_FLAGS[] = {{"chmod", 0}, {"chown", 0}, {"exclude", 1}, {"from", 0},
-                                      {"link", 0}, {"parents", 0}, {0, 0}};
-static const flag_def ADD_FLAGS[] = {{"checksum", 0}, {"chmod", 0}, {"chown", 0}, {"exclude", 1},
-                                     {"keep-git-dir", 0}, {"link", 0}, {"unpack", 0}, {0, 0}};
-static const flag_def FROM_FLAGS[] = {{"platform", 0}, {0, 0}};
-static const flag_def NO_FLAGS[] = {{0, 0}};
-
-static size_t lev(const char *a, size_t an, const char *b, size_t bn) {
-  size_t row[32];
-  if (bn >= 32 || an >= 64) return 99;
-  for (size_t j = 0; j <= bn; j++) row[j] = j;
-  for (size_t i = 1; i <= an; i++) {
-    size_t prev = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= bn; j++) {
-      size_t cur = row[j];
-      size_t sub = prev + (a[i - 1] != b[j - 1]);
-      size_t del = row[j] + 1, ins = row[j - 1] + 1;
-      row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-      prev = cur;
-    }
-  }
-  return row[bn];
-}
-
-static int mount_check(bl_check *ck, const bl_read *rd, const bl_flag *f, const char *v, size_t n);
-
-static int span_is(const char *p, size_t n, const char *w) {
-  return strlen(w) == n && !memcmp(p, w, n);
-}
-
-void bl_check_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
-  const flag_def *defs;
-  switch (c->folded) {
-  case BOXLINT_KW_RUN: defs = RUN_FLAGS; break;
-  case BOXLINT_KW_HEALTHCHECK: defs = HEALTH_FLAGS; break;
-  case BOXLINT_KW_COPY: defs = COPY_FLAGS; break;
-  case BOXLINT_KW_ADD: defs = ADD_FLAGS; break;
-  case BOXLINT_KW_FROM: defs = FROM_FLAGS; break;
-  default: defs = NO_FLAGS; break;
-  }
-  const char *kwname = c->folded ? boxlint_keyword_name(c->folded) : "this instruction";
-  unsigned used = 0;
-  for (size_t i = 0; i < c->nflags; i++) {
-    const bl_flag *f = &ck->cx.flags[c->flag0 + i];
-    const char *v = f->value.ptr;
-    size_t n = f->value.len;
-    if (n < 2 || v[0] != '-' || v[1] != '-') {
-      bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "arg should start with -- : %s",
-                bl_q(ck, v, n));
-      continue;
-    }
-    const char *eq = memchr(v, '=', n);
-    size_t nl = (eq ? (size_t)(eq - v) : n) - 2;
-    const char *name = v + 2;
-    size_t k = 0;
-    for (; defs[k].name; k++)
-      if (strlen(defs[k].name) == nl && !memcmp(defs[k].name, name, nl)) break;
-    if (!defs[k].name) {
-      const char *best = NULL;
-      size_t bd = 3;
-      for (size_t j = 0; defs[j].name; j++) {
-        size_t d = lev(name, nl, defs[j].name, strlen(defs[j].name));
-        if (d < bd) { bd = d; best = defs[j].name; }
-      }
-      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
-                                  "unknown flag: --%s", bl_q(ck, name, nl));
-      if (best) bl_hint(ck, d, "did you mean --%s?", best);
-      else if (defs == NO_FLAGS) bl_hint(ck, d, "%s takes no flags", kwname);
-      continue;
-    }
-    if ((used >> k) & 1 && !defs[k].repeat) {
-      bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "duplicate flag specified: --%s",
-                defs[k].name);
-      continue;
-    }
-    used |= 1u << k;
-    int is_bool = defs == COPY_FLAGS ? !strcmp(defs[k].name, "link") || !strcmp(defs[k].name, "parents")
-                : defs == ADD_FLAGS ? !strcmp(defs[k].name, "link") || !strcmp(defs[k].name, "keep-git-dir") || !strcmp(defs[k].name, "unpack")
-                : 0;
-    const char *val = eq ? eq + 1 : NULL;
-    size_t vl = eq ? n - (size_t)(eq + 1 - v) : 0;
-    if (is_bool) {
-      if (eq && !vl)
-        bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "missing a value on flag: --%s", defs[k].name);
-      else if (eq && !boxlint__ieq(val, vl, "true") && !boxlint__ieq(val, vl, "false"))
-        bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
-                  "expecting boolean value for flag --%s, not: %s", defs[k].name, bl_q(ck, val, vl));
-      continue;
-    }
-    if (!eq) {
-      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
-                                  "missing a value on flag: --%s", defs[k].name);
-      bl_hint(ck, d, "write --%s=<value>", defs[k].name);
-      continue;
-    }
-    if (defs == RUN_FLAGS) {
-      /* BuildKit looks the values up in case-sensitive maps. */
-      if (!strcmp(defs[k].name, "network") && !span_is(val, vl, "default") &&
-          !span_is(val, vl, "none") && !span_is(val, vl, "host")) {
-        boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
-                                    "invalid network mode \"%s\"", bl_q(ck, val, vl));
-        bl_hint(ck, d, "--network takes default, none or host");
-      } else if (!strcmp(defs[k].name, "security") && !span_is(val, vl, "sandbox") &&
-                 !span_is(val, vl, "insecure")) {
-        boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
-                                    "security \"%s\" is not valid", bl_q(ck, val, vl));
-        bl_hint(ck, d, "--security takes sandbox or insecure");
-      } else if (!strcmp(defs[k].name, "mount")) {
-        mount_check(ck, rd, f, val, vl);
-      }
-    } else if (defs == HEALTH_FLAGS && vl) { /* BuildKit skips empty values */
-      if (!strcmp(defs[k].name, "retries")) {
-        size_t j = 0;
-        int neg = vl && val[0] == '-';
-        if (neg || (vl && val[0] == '+')) j = 1;
-        int ok = j < vl;
-        for (; j < vl; j++) ok &= boxlint__is_digit((unsigned char)val[j]);
-        if (!ok)
-          bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
-                    "invalid value for --retries: %s", bl_q(ck, val, vl));
-        else if (neg && vl > 1 && !(vl == 2 && val[1] == '0'))
-          bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "--retries cannot be negative (%s)",
-                    bl_q(ck, val, vl));
-      } else {
-        double ns;
-        if (parse_duration(val, vl, &ns))
-          bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "time: invalid duration \"%s\"",
-                    bl_q(ck, val, vl));
-        else if (ns != 0 && ns < 1e6) {
-          boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
-                                      "Interval \"%s\" cannot be less than 1ms", defs[k].name);
-          bl_hint(ck, d, "use a duration such as 30s");
-        }
-      }
-    }
-  }
-}
-
-/* RUN --mount: BuildKit's key set and value checks, for what can be decided without the
- * build (fields with quotes are left alone: csv quoting is not modelled). */
-static int mount_check(bl_check *ck, const bl_read *rd, const bl_flag *f, const char *v, size_t n) {
-  if (memchr(v, '"', n)) return 0;
-  static const char *const types[] = {"bind", "cache", "tmpfs", "secret", "ssh", 0};
-  static const char *const keys[] = {"type", "from", "source", "src", "target", "dst",
-                                     "destination", "readonly", "ro", "readwrite", "rw",
-                                     "required", "size", "id", "sharing", "mode", "uid", "gid",
-                                     "env", 0};
-  size_t s = 0;
-  while (s <= n) {
-    size_t e = s;
-    while (e < n && v[e] != ',') e++;
-    const char *fld = v + s;
-    size_t fl = e - s;
-    const char *eq = memchr(fld, '=', fl);
-    size_t kl = eq ? (size_t)(eq - fld) : fl;
-    if (fl) {
-      size_t k = 0;
-      for (; keys[k]; k++)
-        if (boxlint__ieq(fld, kl, keys[k])) break;
-      if (!keys[k]) {
-        bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "unexpected key '%s' in '%s'",
-                  bl_q(ck, fld, kl), bl_q(ck, fld, fl));
-      } else if (!eq && k != 7 && k != 8 && k != 9 && k != 10 && k != 11) {
-        bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
-                  "invalid field '%s' must be a key=value pair", bl_q(ck, fld, fl));
-      } else if (k == 0) {
-        const char *tv = eq + 1;
-        size_t tl = fl - kl - 1, t = 0;
-        for (; types[t]; t++)
-          if (boxlint__ieq(tv, tl, types[t])) break;
-        if (!types[t]) {
-          boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
-                                      "unsupported mount type \"%s\"", bl_q(ck, tv, tl));
-          bl_hint(ck, d, "type is one of bind, cache, tmpfs, secret, ssh");
-        }
-      }
-    }
-    s = e + 1;
-  }
-  return 0;
 }

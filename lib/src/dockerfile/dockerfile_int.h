@@ -1,4 +1,12 @@
-/* Private interfaces of the Dockerfile reader, the shell-word model and the argument checks. */
+/*
+ * dockerfile/: reading a command exactly as BuildKit does, and the instruction checks of DESIGN
+ * §2.1. The folder owns the re2c reader (lexer.re, generated at build time: byte classes,
+ * keywords, continuations, splitCommand, extractBuilderFlags, heredoc openers) and BuildKit's
+ * shell-word lexer (shlex.c); the instruction record filled from what was read, with the errors
+ * of §2.1 (instruction.c, the folder's door); and the checks of arguments (args.c, with the
+ * JSON exec-form reader) and flags (flags.c). This header is private to the folder and to the
+ * folders above that read instructions (warnings/, lint/). It may call report/ only.
+ */
 #ifndef boxlint_DOCKERFILE_INT_H
 #define boxlint_DOCKERFILE_INT_H
 
@@ -26,7 +34,7 @@ static inline const char *bl_word(const bl_words *w, size_t i, size_t *len) {
   return w->text.p + s;
 }
 
-/* ---- Lexer primitives (dockerfile_lexer.re) --------------------------------------------- */
+/* ---- Lexer primitives (lexer.re) -------------------------------------------------------- */
 
 /* Length of the Unicode white-space character (Go's unicode.IsSpace) at p, or 0. */
 size_t bl_lex_space(const unsigned char *p, const unsigned char *lim);
@@ -60,7 +68,7 @@ int bl_shlex_words_full(const boxlint__mem *m, bl_words *out, const char *s, siz
 /* Go's unicode.IsSpace for a code point. */
 int bl_is_space_rune(uint32_t c);
 
-/* ---- JSON exec form (dockerfile_args.c) ------------------------------------------------- */
+/* ---- JSON exec form (args.c) ------------------------------------------------------------ */
 enum { BL_JSON_NO = 0, BL_JSON_STRINGS = 1, BL_JSON_NONSTRING = 2 };
 /* Go's parseJSON: left-trim white space, require '[', then encoding/json into []any. Returns
  * BL_JSON_NO (not JSON: BuildKit falls back to shell form), BL_JSON_STRINGS (sets *count),
@@ -70,7 +78,7 @@ int bl_json_array(const char *p, size_t n, size_t *count);
  * Returns 0, or -1 on OOM / missing element. */
 int bl_json_element(const boxlint__mem *m, const char *p, size_t n, size_t i, bl_buf *out);
 
-/* ---- The reader (dockerfile_lexer.re) --------------------------------------------------- */
+/* ---- The reader (lexer.re) -------------------------------------------------------------- */
 
 /* Logical bytes [l, l+n) came from input bytes [p, p+n). */
 typedef struct bl_seg {
@@ -145,7 +153,7 @@ int bl_is_comment(const unsigned char *p, const unsigned char *e);
 /* End of line content at/after p: the LF position or the end, and after trailing CRs trimmed. */
 size_t bl_line_end(const bl_ctx *cx, size_t pos, size_t *next);
 
-/* ---- The checker (dockerfile_check.c) --------------------------------------------------- */
+/* ---- The checker (instruction.c) -------------------------------------------------------- */
 typedef struct bl_check {
   bl_ctx cx;
   bl_sink em;         /* where diagnostics go: command index, input and its coordinates */
@@ -188,7 +196,7 @@ void bl_warn_instruction(bl_check *ck, const bl_read *rd);
 void bl_warn_finish(bl_check *ck);
 void bl_warn_free(bl_check *ck);
 
-/* Argument and flag checks of one instruction or ONBUILD trigger (dockerfile_args.c). */
+/* Argument (args.c) and flag (flags.c) checks of one instruction or ONBUILD trigger. */
 void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c);
 void bl_check_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c);
 

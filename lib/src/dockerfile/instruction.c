@@ -1,8 +1,11 @@
 /*
- * The instruction checks of DESIGN §2.1: what is wrong with one command as the reader
- * (lexer.re) says BuildKit sees it: bytes, the keyword (unknown, denied, non-ASCII), ONBUILD,
- * heredocs, anything after the instruction, and (args.c) arguments and flags. Emits through the
- * check's sink (report/emit.h); calls nothing above dockerfile/.
+ * dockerfile/: reading a command exactly as BuildKit does (the re2c reader in lexer.re, the
+ * shell-word lexer in shlex.c), the instruction record, and the instruction checks of DESIGN
+ * §2.1. This file is the folder's door: it fills the instruction record from what the reader
+ * read, and checks what is wrong with one command as BuildKit sees it: bytes, the keyword
+ * (unknown, denied, non-ASCII), ONBUILD, heredocs, anything after the instruction; the argument
+ * checks are in args.c and the flag checks in flags.c. It emits through the check's sink
+ * (report/emit.h) and may call report/ only; warnings/ and lint/ call it.
  */
 #include <stdio.h>
 #include <string.h>

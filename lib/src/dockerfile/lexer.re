@@ -568,66 +568,73 @@ static int heredoc_capable(const bl_read *rd) {
           c->folded == BOXLINT_KW_ADD) && c->json != BL_JSON_STRINGS;
 }
 
-int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
-  memset(rd, 0, offsetof(bl_read, trig));
-  rd->seg0 = cx->nsegs;
-  size_t llen = 0;
-  size_t next, e;
+/* A line of the input being read: [pos, e) is its content, `next` the start of the line after. */
+typedef struct rd_line {
+  size_t pos, e, next;
+  uint32_t line;
+} rd_line;
+
+/* Skip blank and comment lines from ln->pos: returns 1 with ln on the instruction's first line
+ * (rd->start, rd->first and the comment right before it set), or 0 at the end of the input. */
+static int skip_to_instruction(const bl_ctx *cx, rd_line *ln, bl_read *rd) {
   size_t prev_comment_s = SIZE_MAX, prev_comment_e = 0;
-  /* Top level: skip blank and comment lines. */
   for (;;) {
-    if (pos >= cx->len) {
+    if (ln->pos >= cx->len) {
       rd->start = rd->end = rd->first = cx->len;
-      rd->line = rd->end_line = line;
+      rd->line = rd->end_line = ln->line;
       return 0;
     }
-    e = bl_line_end(cx, pos, &next);
-    const unsigned char *f = skip_space(cx->buf + pos, cx->buf + e);
+    ln->e = bl_line_end(cx, ln->pos, &ln->next);
+    const unsigned char *f = skip_space(cx->buf + ln->pos, cx->buf + ln->e);
     size_t first = (size_t)(f - cx->buf);
-    if (first == e) { /* blank */
+    if (first == ln->e) { /* blank */
       prev_comment_s = SIZE_MAX;
     } else if (*f == '#') {
-      prev_comment_s = pos;
-      prev_comment_e = e;
+      prev_comment_s = ln->pos;
+      prev_comment_e = ln->e;
     } else {
-      rd->start = pos;
+      rd->start = ln->pos;
       rd->first = first;
       break;
     }
-    pos = next;
-    line++;
+    ln->pos = ln->next;
+    ln->line++;
   }
   if (prev_comment_s != SIZE_MAX) {
     rd->comment_start = prev_comment_s;
     rd->comment_end = prev_comment_e;
   }
-  rd->found = 1;
-  rd->line = line;
-  /* The first line (left-trimmed), then continuation lines. */
-  size_t esc_at = continuation_at(cx, rd->first, e);
-  if (push_seg(cx, &llen, rd->first, (esc_at == SIZE_MAX ? e : esc_at) - rd->first)) goto oom;
+  return 1;
+}
+
+/* The first line (left-trimmed), then the continuation lines: their segments, and the logical
+ * length in *llen. Leaves ln on the last line read. Returns 0, or -1 when memory ran out. */
+static int read_continuations(bl_ctx *cx, rd_line *ln, bl_read *rd, size_t *llen) {
+  size_t esc_at = continuation_at(cx, rd->first, ln->e);
+  if (push_seg(cx, llen, rd->first, (esc_at == SIZE_MAX ? ln->e : esc_at) - rd->first)) return -1;
   while (esc_at != SIZE_MAX) {
     rd->dangling_at = esc_at;
-    if (next >= cx->len) {
+    if (ln->next >= cx->len) {
       rd->dangling = 1;
       break;
     }
-    pos = next;
-    line++;
-    e = bl_line_end(cx, pos, &next);
-    const unsigned char *f = skip_space(cx->buf + pos, cx->buf + e);
-    if (f < cx->buf + e && *f == '#') continue; /* a comment line */
-    if (f == cx->buf + e) {                      /* a blank line */
+    ln->pos = ln->next;
+    ln->line++;
+    ln->e = bl_line_end(cx, ln->pos, &ln->next);
+    const unsigned char *f = skip_space(cx->buf + ln->pos, cx->buf + ln->e);
+    if (f < cx->buf + ln->e && *f == '#') continue; /* a comment line */
+    if (f == cx->buf + ln->e) {                      /* a blank line */
       rd->empty_continuation = 1;
       continue;
     }
-    esc_at = continuation_at(cx, pos, e);
-    if (push_seg(cx, &llen, pos, (esc_at == SIZE_MAX ? e : esc_at) - pos)) goto oom;
+    esc_at = continuation_at(cx, ln->pos, ln->e);
+    if (push_seg(cx, llen, ln->pos, (esc_at == SIZE_MAX ? ln->e : esc_at) - ln->pos)) return -1;
   }
-  rd->nsegs = cx->nsegs - rd->seg0;
-  rd->end = next;
-  rd->end_line = line;
-  /* The logical line, copied once into the report. */
+  return 0;
+}
+
+/* The logical line, copied once into the report from the segments. 0, or -1 on OOM. */
+static int copy_logical(bl_ctx *cx, bl_read *rd, size_t llen) {
   char *L = boxlint__ralloc(cx->r, llen + 1);
   if (!L) return -1;
   for (size_t i = rd->seg0; i < cx->nsegs; i++)
@@ -635,16 +642,23 @@ int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
   L[llen] = 0;
   rd->logical = L;
   rd->llen = llen;
+  return 0;
+}
 
-  /* The instruction, and an ONBUILD trigger (parseSubCommand). */
+/* The instruction, and an ONBUILD trigger (parseSubCommand). 0, or -1 on OOM. */
+static int split_instruction(bl_ctx *cx, bl_read *rd) {
   if (split_command(cx, rd->logical, 0, rd->llen, &rd->cmd)) return -1;
   if (rd->cmd.folded == BOXLINT_KW_ONBUILD && rd->cmd.args_n) {
     rd->has_trigger = 1;
     if (split_command(cx, rd->logical, rd->cmd.args_l, rd->cmd.args_l + rd->cmd.args_n, &rd->trig))
       return -1;
   }
+  return 0;
+}
 
-  /* Heredocs: only where BuildKit looks for them, then their bodies, in order. */
+/* The heredoc names of the logical line, where BuildKit looks for them. Returns 1 when there
+ * are bodies to read, 0 when not (none, or rd->hd_status says why), -1 when memory ran out. */
+static int read_heredoc_names(bl_ctx *cx, bl_read *rd) {
   if (rd->dangling || !heredoc_capable(rd) || !has_lt_lt(rd->logical, rd->llen)) return 0;
   int rc = bl_shlex_words(cx->m, &cx->w1, rd->logical, rd->llen, 1, 1, cx->shpool);
   if (rc == BL_SHLEX_NOMEM) return -1;
@@ -666,43 +680,67 @@ int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
       return 0;
     }
   }
-  pos = next;
-  for (size_t i = 0; i < rd->nheredocs; i++) {
-    boxlint_heredoc *h = &rd->heredocs[i];
-    size_t body = pos;
-    h->line = line + 1;
-    int terminated = 0;
-    while (pos < cx->len) {
-      e = bl_line_end(cx, pos, &next);
-      line++;
-      size_t s = pos;
-      if (h->chomp)
-        while (s < e && cx->buf[s] == '\t') s++;
-      if (e - s == h->name.len && memcmp(cx->buf + s, h->name.ptr, e - s) == 0) {
-        terminated = 1;
-        h->body.ptr = (const char *)cx->buf + body;
-        h->body.len = pos - body;
-        h->end_line = line;
-        pos = next;
-        break;
-      }
-      pos = next;
-    }
-    if (!terminated) {
+  return 1;
+}
+
+/* The body of heredoc h from ln->next: up to its terminator line (then 1, ln on that line) or
+ * the end of the input (then 0). */
+static int read_heredoc_body(const bl_ctx *cx, rd_line *ln, boxlint_heredoc *h) {
+  size_t body = ln->next;
+  h->line = ln->line + 1;
+  ln->pos = ln->next;
+  while (ln->pos < cx->len) {
+    ln->e = bl_line_end(cx, ln->pos, &ln->next);
+    ln->line++;
+    size_t s = ln->pos;
+    if (h->chomp)
+      while (s < ln->e && cx->buf[s] == '\t') s++;
+    if (ln->e - s == h->name.len && memcmp(cx->buf + s, h->name.ptr, ln->e - s) == 0) {
       h->body.ptr = (const char *)cx->buf + body;
-      h->body.len = cx->len - body;
-      h->end_line = line;
+      h->body.len = ln->pos - body;
+      h->end_line = ln->line;
+      return 1;
+    }
+    ln->pos = ln->next;
+  }
+  h->body.ptr = (const char *)cx->buf + body;
+  h->body.len = cx->len - body;
+  h->end_line = ln->line;
+  return 0;
+}
+
+/* The heredoc bodies after the instruction's last line, in order. */
+static void read_heredoc_bodies(const bl_ctx *cx, rd_line *ln, bl_read *rd) {
+  for (size_t i = 0; i < rd->nheredocs; i++) {
+    if (!read_heredoc_body(cx, ln, &rd->heredocs[i])) {
       rd->hd_status = BL_HD_UNTERMINATED;
       rd->hd_bad = i;
       rd->nheredocs = i + 1; /* the later ones are never read */
       rd->end = cx->len;
-      rd->end_line = line;
-      return 0;
+      rd->end_line = ln->line;
+      return;
     }
   }
-  rd->end = pos;
-  rd->end_line = line;
+  rd->end = ln->next;
+  rd->end_line = ln->line;
+}
+
+int bl_read_instruction(bl_ctx *cx, size_t pos, uint32_t line, bl_read *rd) {
+  memset(rd, 0, offsetof(bl_read, trig));
+  rd->seg0 = cx->nsegs;
+  rd_line ln = {pos, 0, 0, line};
+  size_t llen = 0;
+  if (!skip_to_instruction(cx, &ln, rd)) return 0;
+  rd->found = 1;
+  rd->line = ln.line;
+  if (read_continuations(cx, &ln, rd, &llen)) return -1;
+  rd->nsegs = cx->nsegs - rd->seg0;
+  rd->end = ln.next;
+  rd->end_line = ln.line;
+  if (copy_logical(cx, rd, llen) || split_instruction(cx, rd)) return -1;
+  /* Heredocs: only where BuildKit looks for them, then their bodies, in order. */
+  int names = read_heredoc_names(cx, rd);
+  if (names <= 0) return names;
+  read_heredoc_bodies(cx, &ln, rd);
   return 0;
-oom:
-  return -1;
 }

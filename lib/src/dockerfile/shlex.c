@@ -207,6 +207,64 @@ static void process_name(sh *st, bl_buf *out) {
   }
 }
 
+/* Appends buffer `b` (maybe never allocated) to `res`. */
+static inline void put_buf(sh *st, bl_buf *res, const bl_buf *b) {
+  put_str(st, res, b->p ? b->p : "", b->len);
+}
+
+/* ${name<op>word}: the operators :- :+ :? - + ? # % (ch is the first byte after the name).
+ * Returns 0 or -1 (st->status set). */
+static int dollar_modifier(sh *st, bl_buf *res, uint32_t ch, const bl_buf *name, bl_buf *word) {
+  char chs[8];
+  size_t nchs = 0;
+  int null_is_unset = 0;
+  if (ch == ':') {
+    null_is_unset = 1;
+    chs[nchs++] = ':';
+    ch = sh_next(st);
+    if (ch == SH_EOF || ch >= 0x80) { /* an error either way in BuildKit, or unmodelled */
+      sh_fail(st, ch == SH_EOF ? BL_SHLEX_ERROR : BL_SHLEX_UNSURE);
+      return -1;
+    }
+  }
+  chs[nchs++] = (char)ch;
+  int raw = ch == '#' || ch == '%';
+  if (null_is_unset && raw) {
+    sh_fail(st, BL_SHLEX_ERROR);
+    return -1;
+  }
+  sh_words discard = {NULL, 0};
+  if (stop_on(st, '}', raw, word, &discard, NULL)) return -1;
+  put_str(st, res, "${", 2);
+  put_buf(st, res, name);
+  put_str(st, res, chs, nchs);
+  put_buf(st, res, word);
+  put_str(st, res, "}", 1);
+  return 0;
+}
+
+/* ${name/pattern/replacement} and ${name//pattern/replacement} (after the first '/').
+ * Returns 0 or -1. */
+static int dollar_replace(sh *st, bl_buf *res, const bl_buf *name, bl_buf *word) {
+  if (sh_peek(st) == '/') sh_next(st);
+  int rc = -1;
+  bl_buf repl = {0};
+  sh_words discard = {NULL, 0};
+  if (stop_on(st, '/', 1, word, &discard, NULL) == 0 &&
+      stop_on(st, '}', 1, &repl, &discard, NULL) == 0) {
+    put_str(st, res, "${", 2);
+    put_buf(st, res, name);
+    put_str(st, res, "/", 1);
+    put_buf(st, res, word);
+    put_str(st, res, "/", 1);
+    put_buf(st, res, &repl);
+    put_str(st, res, "}", 1);
+    rc = 0;
+  }
+  bl_buf_free(st->m, &repl);
+  return rc;
+}
+
 /* processDollar: appends its result to `res`. Returns 0 or -1 (error, st->status set). */
 static int process_dollar(sh *st, bl_buf *res) {
   sh_next(st); /* '$' */
@@ -229,62 +287,16 @@ static int process_dollar(sh *st, bl_buf *res) {
   switch (ch) {
   case '}':
     put_str(st, res, "${", 2);
-    put_str(st, res, name.p ? name.p : "", name.len);
+    put_buf(st, res, &name);
     put_str(st, res, "}", 1);
     rc = 0;
     break;
-  case ':':
-  case '+':
-  case '-':
-  case '?':
-  case '#':
-  case '%': {
-    char chs[8];
-    size_t nchs = 0;
-    int null_is_unset = 0;
-    if (ch == ':') {
-      null_is_unset = 1;
-      chs[nchs++] = ':';
-      ch = sh_next(st);
-      if (ch == SH_EOF || ch >= 0x80) { /* an error either way in BuildKit, or unmodelled */
-        sh_fail(st, ch == SH_EOF ? BL_SHLEX_ERROR : BL_SHLEX_UNSURE);
-        break;
-      }
-    }
-    chs[nchs++] = (char)ch;
-    int raw = ch == '#' || ch == '%';
-    if (null_is_unset && raw) {
-      sh_fail(st, BL_SHLEX_ERROR);
-      break;
-    }
-    sh_words discard = {NULL, 0};
-    if (stop_on(st, '}', raw, &word, &discard, NULL)) break;
-    put_str(st, res, "${", 2);
-    put_str(st, res, name.p ? name.p : "", name.len);
-    put_str(st, res, chs, nchs);
-    put_str(st, res, word.p ? word.p : "", word.len);
-    put_str(st, res, "}", 1);
-    rc = 0;
+  case ':': case '+': case '-': case '?': case '#': case '%':
+    rc = dollar_modifier(st, res, ch, &name, &word);
     break;
-  }
-  case '/': {
-    if (sh_peek(st) == '/') sh_next(st);
-    bl_buf repl = {0};
-    sh_words discard = {NULL, 0};
-    if (stop_on(st, '/', 1, &word, &discard, NULL) == 0 &&
-        stop_on(st, '}', 1, &repl, &discard, NULL) == 0) {
-      put_str(st, res, "${", 2);
-      put_str(st, res, name.p ? name.p : "", name.len);
-      put_str(st, res, "/", 1);
-      put_str(st, res, word.p ? word.p : "", word.len);
-      put_str(st, res, "/", 1);
-      put_str(st, res, repl.p ? repl.p : "", repl.len);
-      put_str(st, res, "}", 1);
-      rc = 0;
-    }
-    bl_buf_free(st->m, &repl);
+  case '/':
+    rc = dollar_replace(st, res, &name, &word);
     break;
-  }
   default:
     sh_fail(st, BL_SHLEX_ERROR);
     break;
