@@ -8,6 +8,7 @@
 
 void cli_usage(FILE *f) {
   fputs("usage: boxlint [lint] [options] FILE...    lint templates and Dockerfile fragments\n"
+        "       boxlint [lint] [options] DIR...     lint what a directory tree holds\n"
         "       boxlint [lint] [options] -c CMD...   lint commands given inline (repeatable)\n"
         "       boxlint policy FILE [--host H] [--ip A] [--compat e2b] [--unmatched allow|deny]\n"
         "       boxlint render --base FILE TEMPLATE  print the Dockerfile the platform builds\n"
@@ -16,14 +17,26 @@ void cli_usage(FILE *f) {
         "A .json FILE is a template object {name, commands, cpu_count, memory_mb,\n"
         "network_policy} or an array of command strings; any other FILE is a Dockerfile\n"
         "fragment, split into instructions as BuildKit does; - reads standard input.\n"
+        "A DIR is walked in sorted order for *.py, *.json (templates, bindings, policies),\n"
+        "*.Dockerfile and Dockerfile.* files, skipping hidden directories, node_modules,\n"
+        "virtual environments and what git ignores.\n"
         "\n"
         "options:\n"
         "  --format text|json|sarif|github   output format (default text)\n"
         "  --config FILE        configuration (default: .boxlint.json searched upward)\n"
         "  --base FILE          the platform's base Dockerfile (appendability, escape)\n"
+        "  --exclude GLOB       skip what GLOB matches in a walked DIR: a name, or with '/' a\n"
+        "                       path from DIR (repeatable)\n"
         "  --fail-on error|warning|info   lowest severity that makes the exit code 1\n"
         "  --compat e2b         add E2B's own NetworkPolicy rejections\n"
         "  --no-color           no colours (also NO_COLOR=1)\n"
+        "  --stdin-filename NAME  the name of standard input (-): its kind (NAME.py is Python,\n"
+        "                       NAME.json JSON), its config, and the path in the findings\n"
+        "  --fix                apply every fix in place (atomically, never leaving a file that\n"
+        "                       no longer parses), then report what remains; with -, the fixed\n"
+        "                       text goes to standard output and the findings to standard error\n"
+        "  --diff               print the fixes as a unified diff (patch -p1) and write nothing;\n"
+        "                       exit code 1 when a file would change\n"
         "exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, I/O or malformed input\n",
         f);
 }
@@ -35,9 +48,13 @@ int cli_usage_error(cli *c, const char *what, const char *arg) {
 }
 
 /* The options that take a value, as "--opt V" or "--opt=V". */
-enum lint_opt { OPT_FORMAT, OPT_FAIL_ON, OPT_BASE, OPT_CONFIG, OPT_COMPAT, OPT_INLINE, OPT_COUNT };
-static const char *const LINT_OPTS[OPT_COUNT] = {"--format", "--fail-on", "--base",
-                                                 "--config", "--compat",  "-c"};
+enum lint_opt {
+  OPT_FORMAT, OPT_FAIL_ON, OPT_BASE, OPT_CONFIG, OPT_COMPAT, OPT_INLINE, OPT_EXCLUDE,
+  OPT_STDIN_NAME, OPT_COUNT
+};
+static const char *const LINT_OPTS[OPT_COUNT] = {"--format", "--fail-on", "--base",   "--config",
+                                                 "--compat", "-c",        "--exclude",
+                                                 "--stdin-filename"};
 
 /* Is argv[*i] option `name`? 1 with *val set (and *i past a separate value), 0 when it is
  * another argument, -1 when the value is missing. */
@@ -83,6 +100,8 @@ static int set_option(cli *c, lint_args *a, enum lint_opt o, const char *val) {
     a->inline_cmds[a->ninline].len = strlen(val);
     a->ninline++;
     break;
+  case OPT_EXCLUDE: a->excludes[a->nexcludes++] = val; break;
+  case OPT_STDIN_NAME: c->stdin_name = val; break;
   case OPT_COUNT: break;
   }
   return CLI_ARGS_GO;
@@ -100,6 +119,11 @@ static int parse_arg(cli *c, int argc, char **argv, int *i, lint_args *a) {
   if (m > 0) return set_option(c, a, (enum lint_opt)o, val);
   if (!strcmp(arg, "--no-color")) {
     c->color = 0;
+  } else if (!strcmp(arg, "--fix") || !strcmp(arg, "--diff")) {
+    int mode = arg[2] == 'f' ? FIX_APPLY : FIX_DIFF;
+    if (a->fix && a->fix != mode)
+      return cli_usage_error(c, "--fix and --diff exclude each other", NULL);
+    a->fix = mode;
   } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
     cli_usage(c->out);
     return EXIT_CLEAN;
@@ -115,7 +139,8 @@ int cli_args_parse(cli *c, int argc, char **argv, lint_args *a) {
   memset(a, 0, sizeof *a);
   a->paths = calloc((size_t)argc, sizeof *a->paths);
   a->inline_cmds = calloc((size_t)argc, sizeof *a->inline_cmds);
-  if (!a->paths || !a->inline_cmds) {
+  a->excludes = calloc((size_t)argc, sizeof *a->excludes);
+  if (!a->paths || !a->inline_cmds || !a->excludes) {
     fputs("boxlint: out of memory\n", c->err);
     return EXIT_USAGE;
   }
@@ -123,7 +148,8 @@ int cli_args_parse(cli *c, int argc, char **argv, lint_args *a) {
     int rc = parse_arg(c, argc, argv, &i, a);
     if (rc != CLI_ARGS_GO) return rc;
   }
-  if (c->config_path && !(c->config = cli_load_config(c, c->config_path))) return EXIT_USAGE;
+  if (c->config_path && !(c->config = cli_load_config_frag(c, c->config_path, &c->config_frag)))
+    return EXIT_USAGE;
   return CLI_ARGS_GO;
 }
 
@@ -131,5 +157,6 @@ void cli_args_free(cli *c, lint_args *a) {
   cli_configs_free(c);
   free(a->paths);
   free(a->inline_cmds);
+  free(a->excludes);
   memset(a, 0, sizeof *a);
 }

@@ -20,7 +20,8 @@ enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
 enum format { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB };
 /* UNIT_POLICY: `boxlint policy FILE`, a NetworkPolicy file or a template's network_policy; its
  * findings' paths ("network_policy.allow_out[2]") are resolved from `policy_off`. */
-enum unit_kind { UNIT_FRAGMENT, UNIT_JSON, UNIT_INLINE, UNIT_POLICY };
+/* UNIT_PYTHON: a .py file; its findings carry file positions and file edits, as a fragment's. */
+enum unit_kind { UNIT_FRAGMENT, UNIT_JSON, UNIT_INLINE, UNIT_POLICY, UNIT_PYTHON };
 
 #define CLI_MAX_INPUT_BYTES (16u * 1024u * 1024u) /* larger inputs are refused, not read */
 
@@ -40,6 +41,14 @@ typedef struct unit {
   size_t nextra;
 } unit;
 
+/* The "fragments" globs of a config (input.c): which files a walk (walk.c) reads as Dockerfile
+ * fragments. A glob with a '/' is relative to `dir`, the config file's directory (absolute). */
+typedef struct cli_fragments {
+  char *dir;
+  char **globs;
+  size_t n;
+} cli_fragments;
+
 typedef struct cli {
   enum format format;
   boxlint_severity fail_on;
@@ -54,8 +63,11 @@ typedef struct cli {
   json_t *sarif_rules;       /* rule id -> index (object) */
   json_t *sarif_rule_list;
   int worst;                 /* exit code so far */
-  struct cfg_cache { char *path; boxlint_config *cfg; } *cache; /* configs found upward */
+  /* configs found upward, each with its "fragments" */
+  struct cfg_cache { char *path; boxlint_config *cfg; cli_fragments frag; } *cache;
   size_t ncache;
+  cli_fragments config_frag; /* --config's "fragments" */
+  const char *stdin_name;    /* --stdin-filename: what standard input is named and read as */
 } cli;
 
 /*==============================================================================================
@@ -83,6 +95,9 @@ typedef struct lint_args {
   boxlint_span *inline_cmds;   /* -c CMD... in order */
   size_t ninline;
   const char *base;            /* --base FILE, or NULL */
+  const char **excludes;       /* --exclude GLOB... (walk.c) */
+  size_t nexcludes;
+  int fix;                     /* --fix, --diff: an enum fix_mode (FIX_NONE without) */
 } lint_args;
 
 enum { CLI_ARGS_GO = -1 };
@@ -99,21 +114,6 @@ void cli_usage(FILE *f);
 int cli_usage_error(cli *c, const char *what, const char *arg);
 
 /*==============================================================================================
- * MARK: lint_run.c: one input through config, load, library and output
- * Each returns 0, or -1 after printing why the input could not be checked (the exit code 2).
- *============================================================================================*/
-
-/* A file's bytes: JSON (cli_looks_like_json) or a Dockerfile fragment. */
-int cli_lint_text(cli *c, const char *path, const char *text, size_t len);
-/* The same, reading `path` first ("-": standard input). */
-int cli_lint_path(cli *c, const char *path);
-/* Commands given with -c. */
-int cli_lint_inline(cli *c, const boxlint_span *cmds, size_t n);
-/* Check the platform's base Dockerfile: sets c->opts.escape from it and *appendable, reports its
- * findings like a file's. *text holds the file (the caller frees it, also on failure). */
-int cli_lint_base(cli *c, const char *path, char **text, size_t *len, int *appendable);
-
-/*==============================================================================================
  * MARK: template_load.c: a .json input into spans
  *============================================================================================*/
 
@@ -124,7 +124,11 @@ typedef struct loaded_json {
   size_t ncmds;
   size_t cmds_off;             /* offset of the commands array in the text, or SIZE_MAX */
   int is_template;
+  enum { LJ_COMMANDS, LJ_TEMPLATE, LJ_BINDING, LJ_POLICY } kind; /* what the root is */
+  int looks_template;          /* LJ_TEMPLATE with at least one template key */
   boxlint_template tpl;
+  boxlint_binding bind;        /* LJ_BINDING */
+  char tid_text[64];           /* a template_id that is not a string, as written */
   boxlint_span *extra;         /* the template's unknown keys (tpl.extra_fields) */
   char num_text[2][64];        /* cpu_count, memory_mb as written when not integers */
   json_t *policy;              /* network_policy object, or NULL */
@@ -144,6 +148,93 @@ int cli_load_policy_spec(cli *c, const char *path, const char *text, size_t len,
 void cli_loaded_free(loaded_json *l);
 
 /*==============================================================================================
+ * MARK: lint_run.c: one input through config, load, library and output
+ * Each returns 0, or -1 after printing why the input could not be checked (the exit code 2).
+ *============================================================================================*/
+
+/* An input checked, its findings not yet printed: the unit and what it points into. */
+typedef struct checked {
+  unit u;
+  loaded_json l;
+  boxlint_report *r, *pr;
+  int skipped;                 /* found by a walk and not a template, binding or policy */
+} checked;
+/* Check a file's bytes (Python, cli_is_python; JSON, cli_looks_like_json; or a Dockerfile
+ * fragment) into `k`, which cli_checked_free releases in every case. Returns 0, or -1 (why
+ * printed). `path` "-" is standard input, named by --stdin-filename if given. With `found`
+ * (the file came from a walk), JSON that is not a template, binding or policy is skipped:
+ * 0 is returned with k->skipped set. */
+int cli_check_text(cli *c, const char *path, const char *text, size_t len, checked *k);
+int cli_check_found(cli *c, const char *path, const char *text, size_t len, int found,
+                    checked *k);
+/* Is `path` (or standard input's --stdin-filename) a Python source file? */
+int cli_is_python(const cli *c, const char *path);
+void cli_checked_free(checked *k);
+/* cli_check_text, then the findings out through output.c. */
+int cli_lint_text(cli *c, const char *path, const char *text, size_t len);
+/* The same, reading `path` first ("-": standard input). */
+int cli_lint_path(cli *c, const char *path);
+/* A file found by a walk: as cli_lint_path, but a JSON file that is not a template, an array of
+ * commands, a binding or a policy is skipped silently (0). */
+int cli_lint_found(cli *c, const char *path);
+/* Commands given with -c. */
+int cli_lint_inline(cli *c, const boxlint_span *cmds, size_t n);
+/* Check the platform's base Dockerfile: sets c->opts.escape from it and *appendable, reports its
+ * findings like a file's. *text holds the file (the caller frees it, also on failure). */
+int cli_lint_base(cli *c, const char *path, char **text, size_t *len, int *appendable);
+
+/*==============================================================================================
+ * MARK: fix_run.c, fix_edits.c, fix_diff.c: --fix and --diff (DESIGN §7)
+ *============================================================================================*/
+
+enum fix_mode { FIX_NONE, FIX_APPLY, FIX_DIFF };
+/* Fix one path (lint_cmd.c calls this instead of cli_lint_path): check it, apply its fixes
+ * (boxlint_apply_fixes), check the result again, and repeat while fixes apply (at most 10
+ * passes); a result that no longer loads is never kept. FIX_APPLY: the file is replaced
+ * atomically (its permission bits kept; "-": the fixed text goes to `text_out`), then the
+ * findings that remain are emitted. FIX_DIFF: a unified diff on `text_out`, nothing written, no
+ * finding emitted, c->worst raised to EXIT_FINDINGS when the file would change. Returns 0, or -1
+ * after printing why (the exit code 2). */
+int cli_fix_path(cli *c, const char *path, enum fix_mode mode, FILE *text_out);
+
+/* A unit's fixes as edits of its file (fix_edits.c), ready for boxlint_apply_fixes. */
+typedef struct fix_edits {
+  boxlint_fix *fix;         /* `n` edits; each `text` malloc'd, owned here */
+  const boxlint_fix **ptr;  /* `n` pointers to them */
+  size_t n, cap;
+} fix_edits;
+/* Every shown finding's fix in `u` as an edit of u->text (identical edits once). `e` is
+ * initialised in every case; cli_fix_edits_free releases it. Returns 0, or -1 out of memory. */
+int cli_fix_edits(const unit *u, fix_edits *e);
+void cli_fix_edits_free(fix_edits *e);
+/* `a` -> `b` as a unified diff of `path` ("--- a/PATH", "+++ b/PATH", 3 lines of context) on
+ * `f`; nothing when they are equal. Returns 0, or -1 out of memory (nothing printed). */
+int cli_diff_print(FILE *f, const char *path, const char *a, size_t alen, const char *b,
+                   size_t blen);
+
+/*==============================================================================================
+ * MARK: walk.c: a directory given to lint (DESIGN §6)
+ *============================================================================================*/
+
+/* What a walk calls for each file it finds, with its path: the directory as given, then the
+ * path inside it ("src/a/t.py"). Nonzero counts as a failure (the walk goes on). */
+typedef int (*cli_walk_fn)(cli *c, const char *path, void *ctx);
+/* Walk directory `dir` depth first, the entries of each directory in bytewise (strcmp) order,
+ * calling `each` for every *.py, *.json, *.Dockerfile, Dockerfile.* file and every file the
+ * "fragments" globs of the directory's config name. Skipped: hidden directories (but `dir`
+ * itself is walked whatever its name), node_modules, __pycache__, site-packages, virtual
+ * environments (a directory holding pyvenv.cfg or conda-meta/), symbolic links to directories,
+ * what an --exclude glob matches (`excludes`: without '/', a name; with one, a path from `dir`)
+ * and what git ignores (.gitignore files from the work tree's root down, .git/info/exclude).
+ * Returns 0, or -1 when something could not be walked (each printed as `boxlint: PATH:
+ * reason`, the rest still walked) or a call of `each` failed. */
+int cli_walk(cli *c, const char *dir, const char *const *excludes, size_t nexcludes,
+             cli_walk_fn each, void *ctx);
+/* lint_run.c: lint a file found by a walk: as cli_lint_path, but a JSON file that is not a
+ * template, an array of commands, a binding or a policy is skipped silently, returning 0. */
+int cli_lint_found(cli *c, const char *path);
+
+/*==============================================================================================
  * MARK: input.c: files and configuration
  *============================================================================================*/
 
@@ -152,8 +243,15 @@ void cli_loaded_free(loaded_json *l);
 int cli_read_file(cli *c, const char *path, char **buf, size_t *len);
 /* Load a config file; prints the problem with its position and returns NULL on failure. */
 boxlint_config *cli_load_config(cli *c, const char *path);
+/* The same, keeping its "fragments" in *frag (left empty on failure; cli_fragments_free it). */
+boxlint_config *cli_load_config_frag(cli *c, const char *path, cli_fragments *frag);
+void cli_fragments_free(cli_fragments *frag);
 /* The config that applies to `path`: --config, else .boxlint.json searched upward (cached). */
 int cli_config_for(cli *c, const char *path, const boxlint_config **out);
+/* The "fragments" of the config that applies to the files of directory `dir` (as
+ * cli_config_for finds it; c->config_frag with --config). Returns 0, or -1 (why printed).
+ * *out stays valid until the next call of cli_config_for or cli_fragments_for. */
+int cli_fragments_for(cli *c, const char *dir, const cli_fragments **out);
 void cli_configs_free(cli *c);
 
 /*==============================================================================================

@@ -1,8 +1,9 @@
 /* Files and configuration: reading an input whole (a file or standard input, up to
  * CLI_MAX_INPUT_BYTES), loading a .boxlint.json into a boxlint_config (every problem reported at
- * its line and column), and finding the config that applies to a file (--config, or the nearest
- * .boxlint.json upward, each loaded once). Owns the config file's format. Called by args.c,
- * lint_run.c and render_cmd.c; calls the library's config API and jsonpos.c. */
+ * its line and column; its "fragments" globs, which the library does not need, kept for walk.c),
+ * and finding the config that applies to a file (--config, or the nearest .boxlint.json upward,
+ * each loaded once). Owns the config file's format. Called by args.c, lint_run.c, render_cmd.c
+ * and walk.c; calls the library's config API and jsonpos.c. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <limits.h>
@@ -112,16 +113,17 @@ static boxlint_keyword keyword_of(const char *s) {
   return BOXLINT_KW_NONE;
 }
 
-/* The top level has "rules" and "user_rules" only. */
+/* The top level has "rules", "user_rules" and "fragments" only. */
 static int config_keys(const cfg_src *src, json_t *root) {
   char msg[512];
   const char *key;
   json_t *val;
   json_object_foreach(root, key, val) {
-    if (strcmp(key, "rules") && strcmp(key, "user_rules")) {
+    if (strcmp(key, "rules") && strcmp(key, "user_rules") && strcmp(key, "fragments")) {
       size_t ko = SIZE_MAX;
       jp_member(src->text, src->len, jp_ws(src->text, src->len, 0), key, &ko);
-      snprintf(msg, sizeof msg, "unknown key \"%s\" (expected \"rules\" or \"user_rules\")", key);
+      snprintf(msg, sizeof msg,
+               "unknown key \"%s\" (expected \"rules\", \"user_rules\" or \"fragments\")", key);
       config_error(src, ko, msg);
       return -1;
     }
@@ -248,7 +250,55 @@ static int config_rules(const cfg_src *src, boxlint_config *cfg, json_t *root) {
   return 0;
 }
 
+void cli_fragments_free(cli_fragments *frag) {
+  for (size_t i = 0; i < frag->n; i++) free(frag->globs[i]);
+  free(frag->globs);
+  free(frag->dir);
+  memset(frag, 0, sizeof *frag);
+}
+
+/* "fragments": ["glob", ...], kept in `frag` (when not NULL) with the config's directory. */
+static int config_fragments(const cfg_src *src, json_t *root, cli_fragments *frag) {
+  json_t *fr = json_object_get(root, "fragments"), *val;
+  if (!fr) return 0;
+  if (!json_is_array(fr)) {
+    config_error(src, jp_path(src->text, src->len, "fragments"),
+                 "\"fragments\" must be an array of globs");
+    return -1;
+  }
+  size_t i;
+  json_array_foreach(fr, i, val) {
+    if (!json_is_string(val) || !json_string_value(val)[0]) {
+      char where[64];
+      snprintf(where, sizeof where, "fragments[%zu]", i);
+      config_error(src, jp_path(src->text, src->len, where),
+                   "a fragments glob must be a non-empty string");
+      return -1;
+    }
+  }
+  if (!frag || !json_array_size(fr)) return 0;
+  char dir[PATH_MAX], abs[PATH_MAX];
+  const char *slash = strrchr(src->path, '/');
+  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - src->path) : 1, slash ? src->path : ".");
+  if (!dir[0]) strcpy(dir, "/");
+  frag->dir = strdup(realpath(dir, abs) ? abs : dir);
+  frag->globs = calloc(json_array_size(fr), sizeof *frag->globs);
+  int oom = !frag->dir || !frag->globs;
+  json_array_foreach(fr, i, val) {
+    if (oom || !(frag->globs[i] = strdup(json_string_value(val)))) oom = 1;
+    else frag->n++;
+  }
+  if (!oom) return 0;
+  fprintf(src->c->err, "boxlint: out of memory\n");
+  cli_fragments_free(frag);
+  return -1;
+}
+
 boxlint_config *cli_load_config(cli *c, const char *path) {
+  return cli_load_config_frag(c, path, NULL);
+}
+
+boxlint_config *cli_load_config_frag(cli *c, const char *path, cli_fragments *frag) {
   char *text;
   size_t len;
   if (cli_read_file(c, path, &text, &len)) return NULL;
@@ -264,13 +314,79 @@ boxlint_config *cli_load_config(cli *c, const char *path) {
     fprintf(c->err, "boxlint: out of memory\n");
   } else if (config_keys(&src, root) ||
              /* user rules first, so that "rules" can set their severities too */
-             config_user_rules(&src, cfg, root) || config_rules(&src, cfg, root)) {
+             config_user_rules(&src, cfg, root) || config_rules(&src, cfg, root) ||
+             config_fragments(&src, root, frag)) {
     boxlint_config_free(cfg);
     cfg = NULL;
   }
   json_decref(root);
   free(text);
   return cfg;
+}
+
+/* The nearest .boxlint.json in directory `dir` or above it into `found` ("" when there is none).
+ * `dir` is used as scratch. */
+static void find_config(char dir[PATH_MAX], char found[PATH_MAX + 16]) {
+  found[0] = 0;
+  for (;;) {
+    char cand[PATH_MAX + 16];
+    snprintf(cand, PATH_MAX + 16, "%s/.boxlint.json", dir);
+    struct stat st;
+    if (stat(cand, &st) == 0 && S_ISREG(st.st_mode)) {
+      snprintf(found, PATH_MAX + 16, "%s", cand);
+      return;
+    }
+    char *slash = strrchr(dir, '/');
+    if (!slash) {
+      /* a relative path: continue from the working directory's absolute form */
+      char abs[PATH_MAX];
+      if (!realpath(dir, abs) || !strcmp(abs, dir)) return;
+      snprintf(dir, PATH_MAX, "%s", abs);
+      continue;
+    }
+    if (slash == dir) {
+      if (!dir[1]) return;
+      dir[1] = 0;
+      continue;
+    }
+    *slash = 0;
+  }
+}
+
+/* The cached config for the files of directory `dir` (scratch), loaded when first needed. */
+static int config_entry(cli *c, char dir[PATH_MAX], struct cfg_cache **out) {
+  char found[PATH_MAX + 16];
+  find_config(dir, found);
+  for (size_t i = 0; i < c->ncache; i++) {
+    if (!strcmp(c->cache[i].path, found)) {
+      *out = &c->cache[i];
+      return 0;
+    }
+  }
+  boxlint_config *cfg = NULL;
+  cli_fragments frag = {NULL, NULL, 0};
+  if (found[0]) {
+    cfg = cli_load_config_frag(c, found, &frag);
+    if (!cfg) return -1;
+  } else if (boxlint_config_new(&cfg, NULL) != BOXLINT_OK) {
+    fprintf(c->err, "boxlint: out of memory\n");
+    return -1;
+  }
+  void *nc = realloc(c->cache, (c->ncache + 1) * sizeof *c->cache);
+  char *p = strdup(found);
+  if (!nc || !p) {
+    free(p);
+    if (nc) c->cache = nc;
+    boxlint_config_free(cfg);
+    cli_fragments_free(&frag);
+    return -1;
+  }
+  c->cache = nc;
+  c->cache[c->ncache].path = p;
+  c->cache[c->ncache].cfg = cfg;
+  c->cache[c->ncache].frag = frag;
+  *out = &c->cache[c->ncache++];
+  return 0;
 }
 
 int cli_config_for(cli *c, const char *path, const boxlint_config **out) {
@@ -287,57 +403,23 @@ int cli_config_for(cli *c, const char *path, const boxlint_config **out) {
     *strrchr(dir, '/') = 0;
     if (!dir[0]) strcpy(dir, "/");
   }
-  char found[PATH_MAX + 16] = "";
-  for (;;) {
-    char cand[PATH_MAX + 16];
-    snprintf(cand, sizeof cand, "%s/.boxlint.json", dir);
-    struct stat st;
-    if (stat(cand, &st) == 0 && S_ISREG(st.st_mode)) {
-      snprintf(found, sizeof found, "%s", cand);
-      break;
-    }
-    char *slash = strrchr(dir, '/');
-    if (!slash) {
-      /* a relative path: continue from the working directory's absolute form */
-      char abs[PATH_MAX];
-      if (!realpath(dir, abs) || !strcmp(abs, dir)) break;
-      snprintf(dir, sizeof dir, "%s", abs);
-      continue;
-    }
-    if (slash == dir) {
-      if (!dir[1]) break;
-      dir[1] = 0;
-      continue;
-    }
-    *slash = 0;
+  struct cfg_cache *e;
+  if (config_entry(c, dir, &e)) return -1;
+  *out = e->cfg;
+  return 0;
+}
+
+int cli_fragments_for(cli *c, const char *dir, const cli_fragments **out) {
+  if (c->config) {
+    *out = &c->config_frag;
+    return 0;
   }
-  for (size_t i = 0; i < c->ncache; i++) {
-    if (!strcmp(c->cache[i].path, found)) {
-      *out = c->cache[i].cfg;
-      return 0;
-    }
-  }
-  boxlint_config *cfg = NULL;
-  if (found[0]) {
-    cfg = cli_load_config(c, found);
-    if (!cfg) return -1;
-  } else if (boxlint_config_new(&cfg, NULL) != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: out of memory\n");
-    return -1;
-  }
-  void *nc = realloc(c->cache, (c->ncache + 1) * sizeof *c->cache);
-  char *p = strdup(found);
-  if (!nc || !p) {
-    free(p);
-    if (nc) c->cache = nc;
-    boxlint_config_free(cfg);
-    return -1;
-  }
-  c->cache = nc;
-  c->cache[c->ncache].path = p;
-  c->cache[c->ncache].cfg = cfg;
-  c->ncache++;
-  *out = cfg;
+  char d[PATH_MAX];
+  snprintf(d, sizeof d, "%s", dir);
+  for (size_t n = strlen(d); n > 1 && d[n - 1] == '/'; n--) d[n - 1] = 0;
+  struct cfg_cache *e;
+  if (config_entry(c, d, &e)) return -1;
+  *out = &e->frag;
   return 0;
 }
 
@@ -345,10 +427,12 @@ void cli_configs_free(cli *c) {
   for (size_t i = 0; i < c->ncache; i++) {
     free(c->cache[i].path);
     boxlint_config_free(c->cache[i].cfg);
+    cli_fragments_free(&c->cache[i].frag);
   }
   free(c->cache);
   c->cache = NULL;
   c->ncache = 0;
   boxlint_config_free(c->config);
   c->config = NULL;
+  cli_fragments_free(&c->config_frag);
 }

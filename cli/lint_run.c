@@ -26,16 +26,20 @@ static int check_policy(cli *c, const char *path, const char *text, size_t len, 
   return 0;
 }
 
-/* A .json input: the template (or the bare commands) into `r`, its network_policy into *pr. */
+/* A .json input: the template (or the bare commands, or a binding) into `r`, its
+ * network_policy (or the policy that is the whole file) into *pr. */
 static int check_json(cli *c, unit *u, const boxlint_options *opts, loaded_json *l,
                       boxlint_report *r, boxlint_report **pr, boxlint_status *st) {
   if (cli_load_json(c, u->path, u->text, u->len, l)) return -1;
-  u->kind = UNIT_JSON;
+  u->kind = l->kind == LJ_POLICY ? UNIT_POLICY : UNIT_JSON;
   u->cmds = l->cmds;
   u->ncmds = l->ncmds;
   u->cmds_off = l->cmds_off;
-  *st = l->is_template ? boxlint_check_template(r, &l->tpl, opts)
-                       : boxlint_check_commands(r, l->cmds, l->ncmds, opts);
+  u->policy_off = l->kind == LJ_POLICY ? l->policy_off : SIZE_MAX;
+  *st = l->kind == LJ_TEMPLATE  ? boxlint_check_template(r, &l->tpl, opts)
+        : l->kind == LJ_BINDING ? boxlint_check_binding(r, &l->bind, opts)
+        : l->kind == LJ_POLICY  ? BOXLINT_OK
+                                : boxlint_check_commands(r, l->cmds, l->ncmds, opts);
   if (*st == BOXLINT_OK && l->policy) {
     if (boxlint_report_new(pr, NULL) != BOXLINT_OK ||
         check_policy(c, u->path, u->text, u->len, l, *pr))
@@ -44,54 +48,129 @@ static int check_json(cli *c, unit *u, const boxlint_options *opts, loaded_json 
   return 0;
 }
 
-int cli_lint_text(cli *c, const char *path, const char *text, size_t len) {
-  boxlint_options opts = c->opts;
-  if (cli_config_for(c, path, &opts.config)) return -1;
-  boxlint_report *r = NULL, *pr = NULL;
-  if (boxlint_report_new(&r, NULL) != BOXLINT_OK) return -1;
-  unit u;
-  memset(&u, 0, sizeof u);
-  u.path = path;
-  u.text = text;
-  u.len = len;
-  u.config = opts.config;
-  u.cmds_off = SIZE_MAX;
-  int rc = 0;
-  loaded_json l;
-  memset(&l, 0, sizeof l);
-  boxlint_status st;
-  if (cli_looks_like_json(path, text, len)) {
-    if (check_json(c, &u, &opts, &l, r, &pr, &st)) {
-      rc = -1;
-      goto out;
-    }
-  } else {
-    u.kind = UNIT_FRAGMENT;
-    st = boxlint_check_fragment(r, text, len, &opts);
+/* Is a JSON text found by a walk something boxlint checks? Invalid JSON and other documents
+ * (package.json, tsconfig.json) are not. */
+static int json_is_ours(const char *text, size_t len) {
+  json_error_t e;
+  json_t *root = json_loadb(text, len, JSON_ALLOW_NUL, &e);
+  int ours = 0;
+  if (json_is_array(root)) {
+    ours = json_array_size(root) > 0;
+    for (size_t i = 0; i < json_array_size(root); i++)
+      if (!json_is_string(json_array_get(root, i))) ours = 0;
+  } else if (json_is_object(root)) {
+    static const char *const keys[] = {"name", "commands", "cpu_count", "memory_mb",
+                                       "network_policy", "template_id", "type", "allow_out",
+                                       "deny_out"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+      if (json_object_get(root, keys[k])) ours = 1;
+    /* A policy's "type" alone is too common a key: it needs its values too. */
+    if (ours && !json_object_get(root, "commands") && !json_object_get(root, "template_id") &&
+        !json_object_get(root, "allow_out") && !json_object_get(root, "deny_out") &&
+        !json_object_get(root, "name") && !json_object_get(root, "cpu_count") &&
+        !json_object_get(root, "memory_mb"))
+      ours = json_is_string(json_object_get(root, "type")) && json_object_size(root) == 1;
+  }
+  json_decref(root);
+  return ours;
+}
+
+int cli_is_python(const cli *c, const char *path) {
+  if (!strcmp(path, "-") && c->stdin_name) path = c->stdin_name;
+  size_t n = strlen(path);
+  return n >= 3 && !strcmp(path + n - 3, ".py");
+}
+
+/* A Python file: its SDK calls checked by the library. */
+static int check_python(cli *c, unit *u, const boxlint_options *opts, boxlint_report *r) {
+  boxlint_policy_options po;
+  boxlint_policy_options_init(&po);
+  po.compat = c->compat;
+  u->kind = UNIT_PYTHON;
+  boxlint_status st = boxlint_check_python(r, u->text, u->len, opts, &po);
+  if (st == BOXLINT_ESYNTAX && boxlint_report_diag_count(r)) {
+    const boxlint_diag *d = boxlint_report_diag(r, boxlint_report_diag_count(r) - 1);
+    fprintf(c->err, "boxlint: %s:%u:%u: %s\n", u->path, d->line, d->column, d->message);
+    return -1;
   }
   if (st != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: %s: %s\n", path, boxlint_status_str(st));
-    rc = -1;
-    goto out;
+    fprintf(c->err, "boxlint: %s: %s\n", u->path, boxlint_status_str(st));
+    return -1;
   }
-  u.reports[0] = r;
-  u.reports[1] = pr;
-  cli_emit_unit(c, &u);
-out:
-  cli_loaded_free(&l);
-  boxlint_report_free(r);
-  boxlint_report_free(pr);
+  return 0;
+}
+
+void cli_checked_free(checked *k) {
+  cli_loaded_free(&k->l);
+  boxlint_report_free(k->r);
+  boxlint_report_free(k->pr);
+  memset(k, 0, sizeof *k);
+}
+
+int cli_check_found(cli *c, const char *path, const char *text, size_t len, int found,
+                    checked *k) {
+  memset(k, 0, sizeof *k);
+  const char *name = !strcmp(path, "-") && c->stdin_name ? c->stdin_name : path;
+  int python = cli_is_python(c, path), json = !python && cli_looks_like_json(name, text, len);
+  if (found && json && !json_is_ours(text, len)) {
+    k->skipped = 1;
+    return 0;
+  }
+  boxlint_options opts = c->opts;
+  if (cli_config_for(c, name, &opts.config)) return -1;
+  if (boxlint_report_new(&k->r, NULL) != BOXLINT_OK) return -1;
+  unit *u = &k->u;
+  u->path = name;
+  u->text = text;
+  u->len = len;
+  u->config = opts.config;
+  u->cmds_off = SIZE_MAX;
+  u->policy_off = SIZE_MAX;
+  boxlint_status st = BOXLINT_OK;
+  if (python) {
+    if (check_python(c, u, &opts, k->r)) return -1;
+  } else if (json) {
+    if (check_json(c, u, &opts, &k->l, k->r, &k->pr, &st)) return -1;
+  } else {
+    u->kind = UNIT_FRAGMENT;
+    st = boxlint_check_fragment(k->r, text, len, &opts);
+  }
+  if (st != BOXLINT_OK) {
+    fprintf(c->err, "boxlint: %s: %s\n", name, boxlint_status_str(st));
+    return -1;
+  }
+  u->reports[0] = k->r;
+  u->reports[1] = k->pr;
+  return 0;
+}
+
+int cli_check_text(cli *c, const char *path, const char *text, size_t len, checked *k) {
+  return cli_check_found(c, path, text, len, 0, k);
+}
+
+int cli_lint_text(cli *c, const char *path, const char *text, size_t len) {
+  checked k;
+  int rc = cli_check_text(c, path, text, len, &k);
+  if (rc == 0) cli_emit_unit(c, &k.u);
+  cli_checked_free(&k);
   return rc;
 }
 
-int cli_lint_path(cli *c, const char *path) {
+static int lint_read(cli *c, const char *path, int found) {
   char *buf;
   size_t len;
   if (cli_read_file(c, path, &buf, &len)) return -1;
-  int rc = cli_lint_text(c, path, buf, len);
+  checked k;
+  int rc = cli_check_found(c, path, buf, len, found, &k);
+  if (rc == 0 && !k.skipped) cli_emit_unit(c, &k.u);
+  cli_checked_free(&k);
   free(buf);
   return rc;
 }
+
+int cli_lint_path(cli *c, const char *path) { return lint_read(c, path, 0); }
+
+int cli_lint_found(cli *c, const char *path) { return lint_read(c, path, 1); }
 
 int cli_lint_inline(cli *c, const boxlint_span *cmds, size_t n) {
   boxlint_options opts = c->opts;

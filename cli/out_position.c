@@ -46,7 +46,7 @@ static int field_span(const unit *u, const char *path, size_t *s, size_t *e) {
 
 void cli_position(const unit *u, const boxlint_diag *d, fpos *p) {
   memset(p, 0, sizeof *p);
-  if (u->kind == UNIT_FRAGMENT) {
+  if (u->kind == UNIT_FRAGMENT || u->kind == UNIT_PYTHON) {
     if (!d->line) return;
     p->has = 1;
     p->line = d->line;

@@ -235,7 +235,7 @@ static json_t *sarif_fix(const unit *u, const boxlint_diag *d) {
   if (!d->fix || !u->text) return NULL;
   size_t s, e;
   json_t *text;
-  if (u->kind == UNIT_FRAGMENT) {
+  if (u->kind == UNIT_FRAGMENT || u->kind == UNIT_PYTHON) {
     s = d->fix->offset;
     e = s + d->fix->length;
     text = json_stringn(d->fix->text, d->fix->text_len);

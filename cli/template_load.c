@@ -118,6 +118,48 @@ static int load_template_field(cli *c, const char *path, const char *text, size_
   return 0;
 }
 
+/* An object whose keys are only a NetworkPolicy's. */
+static int is_policy_object(json_t *o) {
+  const char *key;
+  json_t *v;
+  size_t n = 0;
+  json_object_foreach(o, key, v) {
+    if (strcmp(key, "type") && strcmp(key, "allow_out") && strcmp(key, "deny_out")) return 0;
+    n++;
+  }
+  return n > 0;
+}
+
+/* One member of a binding object (`vo`: its value's offset). Returns 0, or -1 (printed). */
+static int load_binding_field(cli *c, const char *path, const char *text, size_t len,
+                              const char *key, json_t *v, size_t vo, loaded_json *l) {
+  boxlint_binding *b = &l->bind;
+  if (!strcmp(key, "template_id")) {
+    b->has_template_id = 1;
+    if (json_is_string(v)) {
+      b->template_id.ptr = json_string_value(v);
+      b->template_id.len = json_string_length(v);
+    } else {
+      char *t = json_dumps(v, JSON_ENCODE_ANY);
+      snprintf(l->tid_text, sizeof l->tid_text, "%s", t ? t : "this value");
+      free(t);
+      b->template_id_not_string = 1;
+      b->template_text = l->tid_text;
+    }
+  } else if (!strcmp(key, "version")) {
+    number_field(v, &b->version, l->num_text[0], sizeof l->num_text[0]);
+  } else if (!strcmp(key, "lifespan_seconds")) {
+    number_field(v, &b->lifespan_seconds, l->num_text[1], sizeof l->num_text[1]);
+  } else if (!strcmp(key, "network_policy")) {
+    return load_template_field(c, path, text, len, key, v, vo, l);
+  } else {
+    l->extra[l->tpl.nextra_fields].ptr = key;
+    l->extra[l->tpl.nextra_fields].len = strlen(key);
+    l->tpl.nextra_fields++;
+  }
+  return 0;
+}
+
 int cli_load_json(cli *c, const char *path, const char *text, size_t len, loaded_json *l) {
   memset(l, 0, sizeof *l);
   json_error_t e;
@@ -127,22 +169,35 @@ int cli_load_json(cli *c, const char *path, const char *text, size_t len, loaded
     return -1;
   }
   size_t root_off = jp_ws(text, len, 0);
+  l->kind = LJ_COMMANDS;
   if (json_is_array(l->root)) return load_commands(c, path, text, len, l->root, root_off, l);
   if (!json_is_object(l->root)) {
     bad_input(c, path, text, len, root_off,
               "expected a template object or an array of command strings");
     return -1;
   }
-  l->is_template = 1;
   l->cmds_off = SIZE_MAX;
   l->extra = calloc(json_object_size(l->root) + 1, sizeof *l->extra);
   if (!l->extra) return -1;
+  l->kind = json_object_get(l->root, "template_id") ? LJ_BINDING
+            : is_policy_object(l->root)             ? LJ_POLICY
+                                                    : LJ_TEMPLATE;
+  l->is_template = l->kind == LJ_TEMPLATE;
+  if (l->kind == LJ_POLICY) {
+    l->policy = l->root;
+    l->policy_off = root_off;
+    return 0;
+  }
   const char *key;
   json_t *v;
   json_object_foreach(l->root, key, v) {
     size_t vo = jp_member(text, len, root_off, key, NULL);
-    if (load_template_field(c, path, text, len, key, v, vo, l)) return -1;
+    if (l->kind == LJ_BINDING ? load_binding_field(c, path, text, len, key, v, vo, l)
+                              : load_template_field(c, path, text, len, key, v, vo, l))
+      return -1;
   }
+  l->bind.extra_fields = l->extra;
+  l->bind.nextra_fields = l->kind == LJ_BINDING ? l->tpl.nextra_fields : 0;
   l->tpl.extra_fields = l->extra;
   l->tpl.commands = l->cmds;
   l->tpl.ncommands = l->ncmds;

@@ -13,6 +13,8 @@
 #include "boxlint/dockerfile.h"
 #include "boxlint/config.h"
 #include "boxlint/policy.h"
+#include "boxlint/fix.h"
+#include "boxlint/source.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,12 +1,19 @@
-/* Template-wide checks: name, resources, required fields (DESIGN §2.2). */
+/* Template-wide checks: name, resources, required fields (DESIGN §2.2); and the field checks
+ * that bindings share (lint_int.h: field diagnostics, the slug rule, unknown-field). Calls
+ * report/, config/ (severities) and lint/check.c (the commands). */
 #include <stdio.h>
 #include <string.h>
-#include "report/internal.h"
+#include "lint/lint_int.h"
 
-static boxlint_diag *field(boxlint_report *r, const char *rule, const char *path) {
-  boxlint_diag *d = boxlint__report_add(r, rule, BOXLINT_SEVERITY_ERROR, -1);
+boxlint_diag *bl_field_diag(boxlint_report *r, const char *rule, boxlint_severity sev,
+                            const char *path) {
+  boxlint_diag *d = boxlint__report_add(r, rule, sev, -1);
   if (d) d->path = path;
   return d;
+}
+
+static boxlint_diag *field(boxlint_report *r, const char *rule, const char *path) {
+  return bl_field_diag(r, rule, BOXLINT_SEVERITY_ERROR, path);
 }
 
 /* A slug close to `p` (lower-cased, other characters as '-'), for the hint. */
@@ -27,45 +34,54 @@ static const char *slugify(boxlint_report *r, const char *p, size_t n) {
   return k - s ? o : NULL;
 }
 
-static void check_name(boxlint_report *r, boxlint_span name) {
-  const char *why = NULL;
-  size_t bad = SIZE_MAX;
-  if (name.len == 0) why = "is empty";
-  else if (name.len > 63) why = "is longer than 63 characters";
-  else {
-    for (size_t i = 0; i < name.len; i++) {
-      unsigned char c = (unsigned char)name.ptr[i];
-      if (!((c >= 'a' && c <= 'z') || boxlint__is_digit(c) || c == '-' || c == '_')) {
-        bad = i;
-        break;
-      }
+/* Why `s` breaks the slug rule, or NULL; `*bad` the first character outside the set. */
+static const char *slug_problem(boxlint_span s, size_t *bad) {
+  *bad = SIZE_MAX;
+  if (s.len == 0) return "is empty";
+  if (s.len > 63) return "is longer than 63 characters";
+  for (size_t i = 0; i < s.len; i++) {
+    unsigned char c = (unsigned char)s.ptr[i];
+    if (!((c >= 'a' && c <= 'z') || boxlint__is_digit(c) || c == '-' || c == '_')) {
+      *bad = i;
+      return "may only hold a-z, 0-9, '-' and '_'";
     }
-    unsigned char f = (unsigned char)name.ptr[0], l = (unsigned char)name.ptr[name.len - 1];
-    if (bad != SIZE_MAX) why = "may only hold a-z, 0-9, '-' and '_'";
-    else if (!((f >= 'a' && f <= 'z') || boxlint__is_digit(f)) ||
-             !((l >= 'a' && l <= 'z') || boxlint__is_digit(l)))
-      why = "must start and end with a letter or digit";
   }
-  if (!why) return;
-  boxlint_diag *d = field(r, "invalid-name", "name");
-  if (!d) return;
-  const char *q = boxlint__quote(r, name.ptr, name.len, 80);
-  d->message = boxlint__rprintf(r, "template name \"%s\" %s", q ? q : "", why);
+  unsigned char f = (unsigned char)s.ptr[0], l = (unsigned char)s.ptr[s.len - 1];
+  if (!((f >= 'a' && f <= 'z') || boxlint__is_digit(f)) ||
+      !((l >= 'a' && l <= 'z') || boxlint__is_digit(l)))
+    return "must start and end with a letter or digit";
+  return NULL;
+}
+
+boxlint_diag *bl_check_slug(boxlint_report *r, boxlint_span s, const char *rule, const char *path,
+                            const char *what, const char *fallback_hint, const char **slug) {
+  size_t bad;
+  const char *why = slug_problem(s, &bad);
+  *slug = NULL;
+  if (!why) return NULL;
+  boxlint_diag *d = field(r, rule, path);
+  if (!d) return NULL;
+  const char *q = boxlint__quote(r, s.ptr, s.len, 80);
+  d->message = boxlint__rprintf(r, "%s \"%s\" %s", what, q ? q : "", why);
   if (!d->message) d->message = "";
   if (bad != SIZE_MAX) {
-    /* The offending character, into the name (a whole UTF-8 sequence when it is one). */
+    /* The offending character, into the value (a whole UTF-8 sequence when it is one). */
     uint32_t cp;
-    size_t l = boxlint__utf8_decode((const unsigned char *)name.ptr + bad, name.len - bad, &cp);
+    size_t l = boxlint__utf8_decode((const unsigned char *)s.ptr + bad, s.len - bad, &cp);
     d->offset = bad;
     d->end_offset = bad + (l ? l : 1);
   }
-  const char *slug = slugify(r, name.ptr, name.len);
-  if (slug) {
-    d->hint = boxlint__rprintf(r, "did you mean \"%s\"?", slug);
-    boxlint__diag_fix(r, d, 0, name.len, slug, strlen(slug), "use the slug");
-  } else {
-    d->hint = "use 1-63 characters of a-z, 0-9, '-' and '_', e.g. \"my-template\"";
-  }
+  *slug = slugify(r, s.ptr, s.len);
+  d->hint = *slug ? boxlint__rprintf(r, "did you mean \"%s\"?", *slug) : fallback_hint;
+  return d;
+}
+
+static void check_name(boxlint_report *r, boxlint_span name) {
+  const char *slug;
+  boxlint_diag *d = bl_check_slug(r, name, "invalid-name", "name", "template name",
+                                  "use 1-63 characters of a-z, 0-9, '-' and '_', e.g. "
+                                  "\"my-template\"", &slug);
+  if (d && slug) boxlint__diag_fix(r, d, 0, name.len, slug, strlen(slug), "use the slug");
 }
 
 static void check_number(boxlint_report *r, const boxlint_number *v, const char *path,
@@ -107,9 +123,26 @@ static size_t edit_distance(const char *a, size_t an, const char *b) {
   return row[bn];
 }
 
-static void unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *opts) {
-  static const char *const known[] = {"name", "commands", "cpu_count", "memory_mb",
-                                      "network_policy"};
+/* "known fields: a, b, c" into the report's arena; NULL on OOM. */
+static const char *known_list(boxlint_report *r, const char *const *known, size_t nknown) {
+  static const char head[] = "known fields: ";
+  size_t n = sizeof head - 1;
+  for (size_t i = 0; i < nknown; i++) n += strlen(known[i]) + (i ? 2 : 0);
+  char *o = boxlint__ralloc(r, n + 1), *p = o;
+  if (!o) return NULL;
+  memcpy(p, head, sizeof head - 1);
+  p += sizeof head - 1;
+  for (size_t i = 0; i < nknown; i++) {
+    if (i) *p++ = ',', *p++ = ' ';
+    memcpy(p, known[i], strlen(known[i]));
+    p += strlen(known[i]);
+  }
+  *p = 0;
+  return o;
+}
+
+void bl_unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *opts,
+                      const char *const *known, size_t nknown, const char *why) {
   boxlint_severity sev = boxlint_config_get_severity(opts->config, "unknown-field", 13,
                                                      BOXLINT_SEVERITY_WARNING);
   if (sev == BOXLINT_SEVERITY_OFF) return;
@@ -117,11 +150,11 @@ static void unknown_field(boxlint_report *r, boxlint_span f, const boxlint_optio
   boxlint_diag *d = boxlint__report_add(r, "unknown-field", sev, -1);
   if (!d) return;
   d->path = boxlint__rstrdup(r, f.ptr, f.len);
-  d->message = boxlint__rprintf(r, "unknown field \"%s\": the platform ignores it", q ? q : "");
+  d->message = boxlint__rprintf(r, "unknown field \"%s\": %s", q ? q : "", why);
   if (!d->message) d->message = "";
   /* The nearest known key; a prefix or substring relation (cpus, memory) counts as close. */
   size_t best = 99, bi = 0;
-  for (size_t i = 0; i < 5; i++) {
+  for (size_t i = 0; i < nknown; i++) {
     size_t dist = edit_distance(f.ptr, f.len, known[i]);
     size_t kl = strlen(known[i]);
     size_t pre = 0;
@@ -135,7 +168,13 @@ static void unknown_field(boxlint_report *r, boxlint_span f, const boxlint_optio
   if (best <= 4 && best < f.len + 3)
     d->hint = boxlint__rprintf(r, "did you mean \"%s\"?", known[bi]);
   else
-    d->hint = "known fields: name, commands, cpu_count, memory_mb, network_policy";
+    d->hint = known_list(r, known, nknown);
+}
+
+static void unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *opts) {
+  static const char *const known[] = {"name", "commands", "cpu_count", "memory_mb",
+                                      "network_policy"};
+  bl_unknown_field(r, f, opts, known, sizeof known / sizeof known[0], "the platform ignores it");
 }
 
 boxlint_status boxlint_check_template(boxlint_report *r, const boxlint_template *t,

@@ -16,6 +16,8 @@ const char *const BL_WARNINGS[] = {
   /* NetworkPolicy warnings (policy/ emits them; a config may set their severity) */
   "allow-without-effect", "deny-without-effect", "filtered-empty-is-open", "duplicate-entry",
   "shadowed-entry", "broad-wildcard", "any-host", "mapped-address",
+  /* Agent bindings (lint/binding.c) and Python sources (DESIGN §6) */
+  "unusual-lifespan", "not-static",
 };
 const size_t BL_NWARNINGS = sizeof BL_WARNINGS / sizeof BL_WARNINGS[0];
 
@@ -130,7 +132,8 @@ static const boxlint_rule_info RULES[] = {
    "(the embedding program may set other bounds). A fraction, a string or a value out of range "
    "fails the request.", "{\"cpu_count\": 32}", "{\"cpu_count\": 2}"},
   {"missing-field", E, "a required template field is absent",
-   "A template needs name, commands, cpu_count and memory_mb.", "{\"name\": \"t\"}",
+   "A template needs name, commands, cpu_count and memory_mb; an agent binding needs "
+   "template_id.", "{\"name\": \"t\"}",
    "{\"name\": \"t\", \"commands\": [], \"cpu_count\": 2, \"memory_mb\": 4096}"},
   {"unknown-field", W, "a template field that the platform does not know",
    "Unknown fields are ignored by the platform, which usually means a typo (cpus for "
@@ -227,6 +230,46 @@ static const boxlint_rule_info RULES[] = {
    "A relative WORKDIR is resolved against the base image's working directory, which the "
    "platform owns and may change: the template's later commands then run somewhere else.",
    "WORKDIR app", "WORKDIR /home/user/app"},
+  /* Agent bindings (lint/binding.c) and Python sources (DESIGN §6). */
+  {"invalid-template-id", E, "an agent binding's template_id is not a valid template id",
+   "template_id names the template that the agent's sandboxes start from: a builtin id such "
+   "as python-4g, or the name of one of your templates, which follows the name rule (1 to 63 "
+   "characters of a-z, 0-9, '-' and '_', starting and ending with a letter or digit). A "
+   "value that is empty, not a string, or outside that rule can name no template: the agent "
+   "gets no working code interpreter.",
+   "{\"template_id\": \"My Template\"}", "{\"template_id\": \"my-template\"}"},
+  {"invalid-version", E, "an agent binding's version is not an integer of 1 or more",
+   "version is the agent version the code interpreter is attached to; agent versions are "
+   "numbered from 1 (the default). A fraction, a string or a number below 1 names no "
+   "agent version.", "{\"template_id\": \"python-4g\", \"version\": 0}",
+   "{\"template_id\": \"python-4g\", \"version\": 1}"},
+  {"invalid-lifespan", E, "an agent binding's lifespan_seconds is not a positive integer",
+   "lifespan_seconds is the sandbox's idle-kill timeout in whole seconds (default 1200). Zero, "
+   "a negative number, a fraction or a string is not such a timeout.",
+   "{\"template_id\": \"python-4g\", \"lifespan_seconds\": 0}",
+   "{\"template_id\": \"python-4g\", \"lifespan_seconds\": 1200}"},
+  {"unusual-lifespan", W, "an idle timeout under a minute or over a day",
+   "lifespan_seconds is how long an idle sandbox lives. Under 60 seconds the sandbox is killed "
+   "between two cells, or while the model thinks before the next one, and its state (variables, "
+   "files, installed packages) is lost; over 86400 seconds an idle sandbox, with the "
+   "memory and CPU it holds, is kept for more than a day. The default is 1200.",
+   "{\"template_id\": \"python-4g\", \"lifespan_seconds\": 10}",
+   "{\"template_id\": \"python-4g\", \"lifespan_seconds\": 1200}"},
+  {"not-static", BOXLINT_SEVERITY_INFO, "the value is known only at run time",
+   "boxlint reads Python source without running it. An SDK argument that is computed (a call, "
+   "an f-string, a variable assigned more than once or inside a function) cannot be checked, "
+   "and boxlint says so rather than guess. Write the value as a literal, or as a module-level "
+   "name bound once to a literal, to have it checked; or switch the rule off in the config.",
+   "client.templates.create(name=f\"py-{env}\", commands=build(), cpu_count=2, memory_mb=4096)",
+   "client.templates.create(name=\"py-extra\", commands=[\"RUN pip install --no-cache-dir "
+   "pandas\"], cpu_count=2, memory_mb=4096)"},
+  {"python-syntax", E, "the Python file is not valid Python",
+   "boxlint finds the SDK calls in a .py file with a reader that follows Python's grammar. A "
+   "file that Python itself would reject (an unclosed bracket or string, bad indentation) "
+   "cannot be read reliably, so boxlint reports the first problem and checks nothing else in "
+   "the file.",
+   "client.agents.add_code_interpreter(\"prm_abc\", template_id=\"python-4g\"",
+   "client.agents.add_code_interpreter(\"prm_abc\", template_id=\"python-4g\")"},
   /* NetworkPolicy rules (policy/ emits them): keep them last, from R_TYPE on. */
 #define R_TYPE "invalid-policy-type"
 #define R_ENTRY "invalid-policy-entry"

@@ -1,0 +1,229 @@
+/* `boxlint --fix` and `--diff` on one path (DESIGN §7): read it, check it (lint_run.c's
+ * cli_check_text), turn the findings' fixes into edits of the file (fix_edits.c), apply them
+ * (boxlint_apply_fixes), check the result again, and repeat while fixes apply, since fixes left
+ * out for overlapping apply in the next pass (at most FIX_MAX_PASSES). A result that no longer
+ * loads (invalid JSON, a Python syntax error) is never kept: nothing is written and stderr says
+ * why. Then, --fix: the file is replaced atomically (a temporary file in the same directory,
+ * fsync, rename over it, its permission bits kept; standard input: the text goes to stdout) and
+ * the findings that remain are emitted; --diff: a unified diff (fix_diff.c), nothing written.
+ * Owns the passes, the writing and their messages. Called by lint_cmd.c; calls lint_run.c,
+ * fix_edits.c, fix_diff.c, input.c, output.c and the library's boxlint_apply_fixes. */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+
+enum { FIX_MAX_PASSES = 10 };
+
+/* A path's text before and after its fixes, and both checked. */
+typedef struct fix_state {
+  char *orig;       /* as read (malloc'd) */
+  size_t olen;
+  char *cur;        /* after the passes so far: `orig`, or a boxlint_apply_fixes buffer */
+  size_t clen;
+  checked k0, k;    /* `orig` checked; `cur` checked when it is not `orig` */
+  int changed;
+} fix_state;
+
+static const unit *current(const fix_state *fs) { return fs->changed ? &fs->k.u : &fs->k0.u; }
+
+/* One pass: the unit's fixes applied to its text into *out (NULL when none applies, or the
+ * text would not change). Returns 0, or -1 out of memory. */
+static int fix_pass(const unit *u, char **out, size_t *out_len) {
+  *out = NULL;
+  fix_edits e;
+  if (cli_fix_edits(u, &e)) {
+    cli_fix_edits_free(&e);
+    return -1;
+  }
+  int rc = 0;
+  if (e.n) {
+    char *buf;
+    size_t len;
+    if (boxlint_apply_fixes(u->text, u->len, e.ptr, e.n, &buf, &len, NULL, NULL) != BOXLINT_OK)
+      rc = -1;
+    else if (len == u->len && !memcmp(buf, u->text, len))
+      boxlint_buffer_free(buf, NULL);
+    else
+      *out = buf, *out_len = len;
+  }
+  cli_fix_edits_free(&e);
+  return rc;
+}
+
+/* cli_check_text on a fixed text, with what it would print about the text kept in *why
+ * (malloc'd, or NULL) instead of printed. */
+static int recheck(cli *c, const char *path, const char *text, size_t len, checked *k,
+                   char **why) {
+  size_t wl = 0;
+  *why = NULL;
+  FILE *saved = c->err, *m = open_memstream(why, &wl);
+  if (m) c->err = m;
+  int rc = cli_check_text(c, path, text, len, k);
+  c->err = saved;
+  if (m) fclose(m);
+  return rc;
+}
+
+/* The passes. Returns 0, or -1 (why printed: a fixed text would not load, or no memory). */
+static int fix_loop(cli *c, const char *path, fix_state *fs) {
+  for (int pass = 0; pass < FIX_MAX_PASSES; pass++) {
+    char *next;
+    size_t nl;
+    if (fix_pass(current(fs), &next, &nl)) {
+      fprintf(c->err, "boxlint: %s: out of memory while fixing; nothing written\n", path);
+      return -1;
+    }
+    if (!next) break;
+    checked nk;
+    char *why;
+    if (recheck(c, path, next, nl, &nk, &why)) {
+      const char *w = why && !strncmp(why, "boxlint: ", 9) ? why + 9 : why;
+      size_t wn = w ? strlen(w) : 0;
+      while (wn && w[wn - 1] == '\n') wn--;
+      fprintf(c->err,
+              "boxlint: %s: fixes not applied: the fixed file would not load (%.*s); nothing "
+              "written\n",
+              path, (int)(wn < INT_MAX ? wn : 0), w ? w : "");
+      free(why);
+      cli_checked_free(&nk);
+      boxlint_buffer_free(next, NULL);
+      return -1;
+    }
+    free(why);
+    if (fs->changed) {
+      cli_checked_free(&fs->k);
+      boxlint_buffer_free(fs->cur, NULL);
+    }
+    fs->k = nk;
+    fs->cur = next;
+    fs->clen = nl;
+    fs->changed = 1;
+  }
+  return 0;
+}
+
+/* Fill the temporary file `fd` and close it: `text`, the original's permission bits (and owner,
+ * where allowed), fsync. Returns NULL, or what failed with *err set. */
+static const char *write_sync(int fd, const char *text, size_t len, const struct stat *st,
+                              int *err) {
+  const char *what = NULL;
+  for (size_t done = 0; done < len && !what;) {
+    ssize_t w = write(fd, text + done, len - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) what = "cannot write a temporary file in its directory";
+    else done += (size_t)w;
+  }
+  if (fchown(fd, st->st_uid, st->st_gid)) { /* only root may give a file away: best effort */
+  }
+  if (!what && fchmod(fd, st->st_mode & 07777)) what = "cannot set the temporary file's mode";
+  if (!what && fsync(fd)) what = "cannot sync the temporary file";
+  if (what) *err = errno;
+  if (close(fd) && !what) {
+    what = "cannot write a temporary file in its directory";
+    *err = errno;
+  }
+  return what;
+}
+
+/* Write `text` over `path` atomically: a temporary file beside the real file (symbolic links
+ * followed), write_sync, rename over, sync the directory. Returns 0, or -1 with the reason
+ * printed and the file untouched. */
+static int write_atomic(cli *c, const char *path, const char *text, size_t len) {
+  static const char tmpl[] = ".boxlint-fix-XXXXXX";
+  char *real = realpath(path, NULL), *tmp = NULL;
+  const char *target = real ? real : path, *slash = strrchr(target, '/'), *what = NULL;
+  size_t dl = slash ? (size_t)(slash - target) + 1 : 0;
+  struct stat st;
+  int err = 0, created = 0;
+  if (stat(target, &st)) {
+    what = "cannot read its permissions";
+    err = errno;
+  } else if (!(tmp = malloc(dl + sizeof tmpl))) {
+    what = "out of memory";
+    err = ENOMEM;
+  } else {
+    memcpy(tmp, target, dl);
+    memcpy(tmp + dl, tmpl, sizeof tmpl);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+      what = "cannot create a temporary file in its directory";
+      err = errno;
+    } else {
+      created = 1;
+      what = write_sync(fd, text, len, &st, &err);
+      if (!what && rename(tmp, target)) {
+        what = "cannot rename a temporary file over it";
+        err = errno;
+      }
+    }
+  }
+  if (what) {
+    if (created) unlink(tmp);
+    fprintf(c->err, "boxlint: %s: not fixed: %s: %s; the file is unchanged\n", path, what,
+            strerror(err));
+  } else { /* the directory, synced so that the rename lasts (best effort) */
+    tmp[dl] = 0;
+    int dfd = open(dl ? tmp : ".", O_RDONLY);
+    if (dfd >= 0) {
+      if (fsync(dfd)) { /* some file systems refuse fsync on a directory */
+      }
+      close(dfd);
+    }
+  }
+  free(tmp);
+  free(real);
+  return what ? -1 : 0;
+}
+
+/* After the passes: write, print or diff the result, and emit what remains. */
+static int fix_finish(cli *c, const char *path, enum fix_mode mode, fix_state *fs,
+                      FILE *text_out) {
+  int same = fs->clen == fs->olen && !memcmp(fs->cur, fs->orig, fs->olen);
+  if (mode == FIX_DIFF) {
+    if (same) return 0;
+    if (cli_diff_print(text_out, path, fs->orig, fs->olen, fs->cur, fs->clen)) {
+      fprintf(c->err, "boxlint: %s: out of memory while making the diff\n", path);
+      return -1;
+    }
+    if (c->worst < EXIT_FINDINGS) c->worst = EXIT_FINDINGS;
+    return 0;
+  }
+  if (!strcmp(path, "-")) {
+    fwrite(fs->cur, 1, fs->clen, text_out);
+    fflush(text_out);
+  } else if (!same && write_atomic(c, path, fs->cur, fs->clen)) {
+    cli_emit_unit(c, &fs->k0.u); /* the file keeps its findings */
+    return -1;
+  }
+  cli_emit_unit(c, current(fs));
+  return 0;
+}
+
+int cli_fix_path(cli *c, const char *path, enum fix_mode mode, FILE *text_out) {
+  fix_state fs;
+  memset(&fs, 0, sizeof fs);
+  if (cli_read_file(c, path, &fs.orig, &fs.olen)) return -1;
+  int rc = -1;
+  if (cli_check_text(c, path, fs.orig, fs.olen, &fs.k0)) goto out;
+  fs.cur = fs.orig;
+  fs.clen = fs.olen;
+  if (fix_loop(c, path, &fs)) {
+    if (mode == FIX_APPLY) cli_emit_unit(c, &fs.k0.u);
+    goto out;
+  }
+  rc = fix_finish(c, path, mode, &fs, text_out);
+out:
+  if (fs.changed) {
+    cli_checked_free(&fs.k);
+    boxlint_buffer_free(fs.cur, NULL);
+  }
+  cli_checked_free(&fs.k0);
+  free(fs.orig);
+  return rc;
+}

@@ -1,0 +1,367 @@
+/* Walking a directory given to `boxlint [lint]` (DESIGN §6): depth first, the entries of each
+ * directory in bytewise order, calling back for every file that holds templates (*.py, *.json,
+ * *.Dockerfile, Dockerfile.*, and the config's "fragments" globs). Owns what a walk skips:
+ * hidden directories, node_modules, __pycache__, virtual environments (pyvenv.cfg, conda-meta,
+ * site-packages), symbolic links to directories, what --exclude names, and what git ignores in
+ * the repository the directory is in (and in repositories found inside it). Walk errors are
+ * printed as `boxlint: PATH: reason` and the walk goes on. Called by lint_cmd.c; calls
+ * gitignore.c (the patterns) and input.c (cli_fragments_for). */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli.h"
+#include "gitignore.h"
+
+/* A path that grows and shrinks as the walk goes down and up. */
+typedef struct pbuf {
+  char *s;
+  size_t len, cap;
+} pbuf;
+
+/* Append '/' (unless the path is empty or ends with one) and `name`. Returns 0, or -1. */
+static int pb_add(pbuf *b, const char *name) {
+  size_t n = strlen(name), sep = b->len && b->s[b->len - 1] != '/';
+  if (b->len + sep + n + 1 > b->cap) {
+    size_t cap = (b->len + sep + n + 1) * 2;
+    char *s = realloc(b->s, cap);
+    if (!s) return -1;
+    b->s = s;
+    b->cap = cap;
+  }
+  if (sep) b->s[b->len++] = '/';
+  memcpy(b->s + b->len, name, n + 1);
+  b->len += n;
+  return 0;
+}
+
+static void pb_cut(pbuf *b, size_t len) {
+  b->len = len;
+  if (b->s) b->s[len] = 0;
+}
+
+/* An --exclude or "fragments" glob, read once: with a '/' it matches a path, else a name. */
+typedef struct glob {
+  char *p;
+  size_t len;
+  int slash, dir_only;
+} glob;
+
+typedef struct walk {
+  cli *c;
+  cli_walk_fn each;
+  void *ctx;
+  glob *excl, *frag;
+  size_t nexcl, nfrag;
+  pbuf abs;        /* the real path of the walked directory, then the path inside it */
+  pbuf disp;       /* the same, spelled from the directory as given: what is reported */
+  size_t rel_off;  /* where in `abs` the path inside the walked directory starts */
+  size_t frag_off; /* where the path from the config's directory starts, or SIZE_MAX */
+  gi_stack gi;
+  int failed;
+} walk;
+
+static void walk_error(walk *w, const char *path, int err) {
+  fprintf(w->c->err, "boxlint: %s: %s\n", path, strerror(err));
+  w->failed = 1;
+}
+
+/* `s` as a glob: a leading "./" or "/" dropped (it is relative anyway), a trailing '/' meaning
+ * directories only. The text is copied. Returns 0, or -1 out of memory. */
+static int glob_init(glob *g, const char *s) {
+  while (s[0] == '.' && s[1] == '/') s += 2;
+  while (s[0] == '/') s++;
+  size_t n = strlen(s);
+  g->dir_only = 0;
+  while (n && s[n - 1] == '/') n--, g->dir_only = 1;
+  g->len = n;
+  g->slash = memchr(s, '/', n) != NULL;
+  if (!(g->p = malloc(n + 1))) return -1;
+  memcpy(g->p, s, n);
+  g->p[n] = 0;
+  return 0;
+}
+
+/* Does one of the globs match the entry `name`, at `path` (NULL: the globs with a '/' match
+ * nothing here)? */
+static int glob_hit(const glob *g, size_t n, const char *name, const char *path, int is_dir) {
+  for (size_t i = 0; i < n; i++) {
+    if (g[i].dir_only && !is_dir) continue;
+    if (g[i].slash ? path && gi_wildmatch(g[i].p, g[i].len, path, strlen(path), GI_PATHNAME)
+                   : gi_wildmatch(g[i].p, g[i].len, name, strlen(name), GI_PATHNAME))
+      return 1;
+  }
+  return 0;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+/* Is the file `name` (at w->abs) one that can hold templates? */
+static int wanted(const walk *w, const char *name) {
+  if (ends_with(name, ".py") || ends_with(name, ".json") || ends_with(name, ".Dockerfile") ||
+      !strncmp(name, "Dockerfile.", 11))
+    return 1;
+  const char *from_cfg = w->frag_off == SIZE_MAX ? NULL : w->abs.s + w->frag_off;
+  return glob_hit(w->frag, w->nfrag, name, from_cfg, 0);
+}
+
+/* Does directory `dir` hold `name`: a directory ('d'), a regular file ('f'), either ('e')? */
+static int holds(pbuf *dir, const char *name, char kind) {
+  size_t len = dir->len;
+  struct stat st;
+  int r = pb_add(dir, name) == 0 && stat(dir->s, &st) == 0 &&
+          (kind == 'd'   ? S_ISDIR(st.st_mode)
+           : kind == 'f' ? S_ISREG(st.st_mode)
+                         : S_ISDIR(st.st_mode) || S_ISREG(st.st_mode));
+  pb_cut(dir, len);
+  return r;
+}
+
+/* Push the ignore frame of directory `dir` (its .gitignore; a repository's root: also its
+ * info/exclude), whose paths start at byte `base` of w->abs. Returns 0, or -1 (nothing
+ * pushed, why printed). A file that cannot be read is reported and the walk goes on. */
+static int push_frame(walk *w, const char *dir, size_t base, int root) {
+  pbuf p = {NULL, 0, 0};
+  char *gtext = NULL, *etext = NULL, *epath = NULL;
+  size_t glen = 0, elen = 0;
+  int err = pb_add(&p, dir) || pb_add(&p, ".gitignore") ? ENOMEM : 0;
+  if (!err && (err = gi_read(p.s, 1, &gtext, &glen))) walk_error(w, p.s, err);
+  if (root && (err = gi_exclude_path(dir, &epath)) == 0 && epath &&
+      (err = gi_read(epath, 0, &etext, &elen)))
+    walk_error(w, epath, err);
+  int rc = 0;
+  if (err == ENOMEM || gi_stack_push(&w->gi, gtext, glen, etext, elen, base, root)) {
+    fprintf(w->c->err, "boxlint: %s: out of memory\n", dir);
+    w->failed = 1;
+    rc = -1;
+  }
+  free(p.s);
+  free(gtext);
+  free(etext);
+  free(epath);
+  return rc;
+}
+
+static void walk_dir(walk *w);
+
+/* A directory met in the walk (at w->abs, w->disp): skipped, or walked with its own frame. */
+static void visit_dir(walk *w, const char *name) {
+  if (name[0] == '.' || !strcmp(name, "node_modules") || !strcmp(name, "__pycache__") ||
+      !strcmp(name, "site-packages"))
+    return;
+  if (glob_hit(w->excl, w->nexcl, name, w->abs.s + w->rel_off, 1) ||
+      gi_stack_ignored(&w->gi, w->abs.s, w->abs.len, 1) || holds(&w->disp, "pyvenv.cfg", 'f') ||
+      holds(&w->disp, "conda-meta", 'd'))
+    return;
+  int root = holds(&w->disp, ".git", 'e'); /* a repository inside the walked one */
+  if (push_frame(w, w->disp.s, w->abs.len + 1, root)) return;
+  walk_dir(w);
+  gi_stack_pop(&w->gi);
+}
+
+/* An entry of the directory being walked. */
+static void visit(walk *w, const char *name) {
+  size_t alen = w->abs.len, dlen = w->disp.len;
+  struct stat st;
+  if (pb_add(&w->abs, name) || pb_add(&w->disp, name)) {
+    walk_error(w, w->disp.s, ENOMEM);
+  } else if (lstat(w->disp.s, &st) != 0) {
+    walk_error(w, w->disp.s, errno);
+  } else if (S_ISDIR(st.st_mode)) {
+    visit_dir(w, name);
+  } else if ((S_ISREG(st.st_mode) ||
+              /* a link to a file is read; one to a directory is not followed (no loops) */
+              (S_ISLNK(st.st_mode) && stat(w->disp.s, &st) == 0 && S_ISREG(st.st_mode))) &&
+             wanted(w, name) && !glob_hit(w->excl, w->nexcl, name, w->abs.s + w->rel_off, 0) &&
+             !gi_stack_ignored(&w->gi, w->abs.s, w->abs.len, 0)) {
+    if (w->each(w->c, w->disp.s, w->ctx)) w->failed = 1;
+  }
+  pb_cut(&w->abs, alen);
+  pb_cut(&w->disp, dlen);
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in directory w->disp, sorted bytewise, into *out (NULL-terminated, malloc'd).
+ * Returns 0, or -1 (why printed; *out NULL). */
+static int read_names(walk *w, char ***out) {
+  *out = NULL;
+  DIR *d = opendir(w->disp.s);
+  if (!d) {
+    walk_error(w, w->disp.s, errno);
+    return -1;
+  }
+  char **v = NULL;
+  size_t n = 0, cap = 0;
+  int err = 0;
+  for (;;) {
+    errno = 0;
+    struct dirent *e = readdir(d);
+    if (!e) {
+      err = errno;
+      break;
+    }
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+    if (n + 1 >= cap) {
+      char **nv = realloc(v, (cap = cap ? cap * 2 : 32) * sizeof *v);
+      if (!nv) {
+        err = ENOMEM;
+        break;
+      }
+      v = nv;
+    }
+    if (!(v[n] = strdup(e->d_name))) {
+      err = ENOMEM;
+      break;
+    }
+    n++;
+  }
+  closedir(d);
+  if (v) v[n] = NULL;
+  if (err) {
+    walk_error(w, w->disp.s, err);
+    for (size_t i = 0; i < n; i++) free(v[i]);
+    free(v);
+    return -1;
+  }
+  if (n) qsort(v, n, sizeof *v, by_name);
+  *out = v;
+  return 0;
+}
+
+static void walk_dir(walk *w) {
+  char **names;
+  if (read_names(w, &names) || !names) return;
+  for (size_t i = 0; names[i]; i++) visit(w, names[i]);
+  for (size_t i = 0; names[i]; i++) free(names[i]);
+  free(names);
+}
+
+/* `n` bytes of `s` as the whole path. Returns 0, or -1. */
+static int pb_setn(pbuf *b, const char *s, size_t n) {
+  pb_cut(b, 0);
+  if (pb_add(b, "")) return -1;
+  if (n + 1 > b->cap) {
+    char *ns = realloc(b->s, n + 1);
+    if (!ns) return -1;
+    b->s = ns;
+    b->cap = n + 1;
+  }
+  memcpy(b->s, s, n);
+  pb_cut(b, n);
+  return 0;
+}
+
+/* The length of the work tree's path when the real directory `abs` is in a git repository (a
+ * prefix of `abs`; 1 for "/"), else SIZE_MAX. */
+static size_t find_repo(const char *abs) {
+  size_t n = strlen(abs), r = SIZE_MAX;
+  pbuf d = {NULL, 0, 0};
+  while (pb_setn(&d, abs, n) == 0) {
+    if (holds(&d, ".git", 'e')) {
+      r = n;
+      break;
+    }
+    if (n <= 1) break;
+    while (n > 0 && abs[n - 1] != '/') n--;
+    if (n > 1) n--; /* the parent, without its trailing '/' unless it is "/" */
+  }
+  free(d.s);
+  return r;
+}
+
+/* The frames of the repository's .gitignore files from its root `abs`[0, root) down to the
+ * walked directory `abs`, then the walked directory's path in w->abs. Returns 0, or -1. */
+static int start_frames(walk *w, char *abs, size_t root) {
+  size_t n = strlen(abs);
+  for (size_t k = root;;) {
+    char c = abs[k];
+    abs[k] = 0;
+    int rc = push_frame(w, abs, k + (abs[k - 1] != '/'), k == root);
+    abs[k] = c;
+    if (rc) return -1;
+    if (k == n) return 0;
+    const char *next = strchr(abs + k + 1, '/');
+    k = next ? (size_t)(next - abs) : n;
+  }
+}
+
+/* The "fragments" globs of the config that applies to the directory, copied (the cache they
+ * live in may move during the walk); frag_off where the path from the config's directory starts
+ * in w->abs. Returns 0, or -1 (why printed). */
+static int start_fragments(walk *w, const char *dir) {
+  const cli_fragments *f;
+  if (cli_fragments_for(w->c, dir, &f)) return -1;
+  w->frag_off = SIZE_MAX;
+  if (f->n && !(w->frag = calloc(f->n, sizeof *w->frag))) goto oom;
+  for (; w->nfrag < f->n; w->nfrag++)
+    if (glob_init(&w->frag[w->nfrag], f->globs[w->nfrag])) goto oom;
+  if (f->dir) { /* the walked directory is the config's, or below it */
+    size_t k = strlen(f->dir);
+    const char *a = w->abs.s;
+    if (!strncmp(a, f->dir, k) && (a[k] == 0 || a[k] == '/' || (k && f->dir[k - 1] == '/')))
+      w->frag_off = k + (k && f->dir[k - 1] != '/');
+  }
+  return 0;
+oom:
+  fprintf(w->c->err, "boxlint: out of memory\n");
+  return -1;
+}
+
+static void walk_free(walk *w) {
+  for (size_t i = 0; i < w->nexcl; i++) free(w->excl[i].p);
+  for (size_t i = 0; i < w->nfrag; i++) free(w->frag[i].p);
+  free(w->excl);
+  free(w->frag);
+  free(w->abs.s);
+  free(w->disp.s);
+  gi_stack_free(&w->gi);
+}
+
+int cli_walk(cli *c, const char *dir, const char *const *excludes, size_t nexcludes,
+             cli_walk_fn each, void *ctx) {
+  walk w;
+  memset(&w, 0, sizeof w);
+  w.c = c;
+  w.each = each;
+  w.ctx = ctx;
+  char *abs = realpath(dir, NULL);
+  if (!abs) {
+    walk_error(&w, dir, errno);
+    return -1;
+  }
+  int rc = -1;
+  if (pb_setn(&w.abs, abs, strlen(abs)) || pb_setn(&w.disp, dir, strlen(dir)) ||
+      (nexcludes && !(w.excl = calloc(nexcludes, sizeof *w.excl)))) {
+    fprintf(c->err, "boxlint: out of memory\n");
+    goto out;
+  }
+  for (; w.nexcl < nexcludes; w.nexcl++) {
+    if (glob_init(&w.excl[w.nexcl], excludes[w.nexcl])) {
+      fprintf(c->err, "boxlint: out of memory\n");
+      goto out;
+    }
+  }
+  w.rel_off = w.abs.len + (w.abs.s[w.abs.len - 1] != '/');
+  size_t root = find_repo(abs);
+  if (start_fragments(&w, dir) || (root != SIZE_MAX && start_frames(&w, abs, root))) goto out;
+  walk_dir(&w);
+  rc = w.failed ? -1 : 0;
+out:
+  walk_free(&w);
+  free(abs);
+  return rc;
+}
+
+#ifndef BOXLINT_HAVE_LINT_FOUND
+/* TEMPORARY, until lint_run.c defines it: every file found is linted as if given by name. */
+int cli_lint_found(cli *c, const char *path) { return cli_lint_path(c, path); }
+#endif

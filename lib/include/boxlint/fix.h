@@ -1,0 +1,40 @@
+/* boxlint/fix.h: applying fixes to a buffer, one implementation for the command line, the
+ * bindings and the editor server. */
+#ifndef boxlint_FIX_H
+#define boxlint_FIX_H
+
+#include "boxlint/export.h"
+#include "boxlint/alloc.h"
+#include "boxlint/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Apply edits to `buf` (`len` bytes): each fix replaces [offset, offset + length) of the buffer
+ * with its `text`. Fixes are taken in offset order (ties: insertions first, then input order);
+ * a fix that overlaps one already taken, or that touches the same point as one (two insertions
+ * at one offset), or lies outside the buffer, is left for a later run and not applied. The input
+ * is never written.
+ *
+ * @param fixes `n` pointers (NULL entries are skipped); the array is not modified.
+ * @param out receives a new buffer of `*out_len` bytes plus a NUL, allocated with `alloc`
+ *            (NULL: libc); free it with boxlint_buffer_free and the same allocator.
+ * @param applied if not NULL, `n` flags: 1 where the fix was applied, else 0.
+ * @return BOXLINT_OK, BOXLINT_EINVAL (NULL `out`/`out_len`, or `buf`/`fixes` NULL with a
+ *         length), BOXLINT_ENOMEM (*out NULL).
+ */
+BOXLINT_API boxlint_status boxlint_apply_fixes(const char *buf, size_t len,
+                                               const boxlint_fix *const *fixes, size_t n,
+                                               char **out, size_t *out_len,
+                                               unsigned char *applied,
+                                               const boxlint_alloc *alloc);
+
+/** Free a buffer returned by boxlint_apply_fixes. NULL is a no-op. */
+BOXLINT_API void boxlint_buffer_free(char *buf, const boxlint_alloc *alloc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

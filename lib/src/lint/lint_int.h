@@ -1,0 +1,31 @@
+/* Private to lint/: the field checks that templates (template.c) and agent bindings
+ * (binding.c) share: field diagnostics, the slug rule of template names and ids, and
+ * unknown-field with the nearest known key. Implemented in template.c; calls report/ and
+ * config/ (a config's severity for unknown-field). */
+#ifndef boxlint_LINT_INT_H
+#define boxlint_LINT_INT_H
+
+#include "report/internal.h"
+
+/* Append a diagnostic of `rule` about a field: command -1, `path` the field's name (static
+ * storage). NULL on OOM. */
+boxlint_diag *bl_field_diag(boxlint_report *r, const char *rule, boxlint_severity sev,
+                            const char *path);
+
+/* Check `s` against the slug rule (1-63 characters of a-z, 0-9, '-' and '_', starting and ending
+ * with a letter or digit). When it breaks it, append an error of `rule` at `path` whose message
+ * is `<what> "<s>" <why>`, whose offset and end offset cover the first character outside the
+ * set (a whole UTF-8 sequence), and whose hint names the nearest slug, or is `fallback_hint`
+ * when none is near. Returns that diagnostic and stores the slug (or NULL) in `*slug`, so the
+ * caller may attach a fix; NULL when `s` is valid or on OOM. */
+boxlint_diag *bl_check_slug(boxlint_report *r, boxlint_span s, const char *rule, const char *path,
+                            const char *what, const char *fallback_hint, const char **slug);
+
+/* An `unknown-field` for the field named `f` (its severity under `opts->config`; nothing when
+ * switched off): the message is `unknown field "<f>": <why>`, the hint the nearest of the
+ * `nknown` keys (edit distance, or a shared prefix or substring of 3 characters or more), else
+ * the list of known keys. */
+void bl_unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *opts,
+                      const char *const *known, size_t nknown, const char *why);
+
+#endif

@@ -1,0 +1,507 @@
+/* boxlint_check_python: each SDK call that reader.c found, checked as the platform would check
+ * it. `templates.create` and `.update` as a template (lint/), `add_code_interpreter` as a binding
+ * (lint/binding.c) with its network_policy, a `NetworkPolicy(...)` on its own as a policy
+ * (policy/). Arguments known only at run time are reported as not-static and left out.
+ * place.c moves each finding into the file; the suppressions are applied here. Calls
+ * reader.c, scan.c, place.c, lint/ and policy/ through the public API. */
+#include <string.h>
+#include "python/python_int.h"
+#include "boxlint/source.h"
+
+typedef struct pyck {
+  boxlint_report *r;       /* the caller's */
+  boxlint_report *tmp;     /* one call's checks */
+  bl_pyreader *rd;
+  const boxlint_options *opts;
+  const boxlint_policy_options *popts;
+  const size_t *done;      /* policy values already checked (their start offsets) */
+  size_t ndone;
+} pyck;
+
+static const char *const CALL_NAME[] = {"templates.create", "templates.update",
+                                        "add_code_interpreter", "NetworkPolicy"};
+
+/* The not-static info for argument `what` of `call`. */
+static int not_static(pyck *k, const bl_pycall *call, const char *what, const bl_pyval *v) {
+  boxlint_diag *d = boxlint__report_add(k->r, "not-static", BOXLINT_SEVERITY_INFO, -1);
+  if (!d) return -1;
+  d->path = what;
+  d->message = boxlint__rprintf(k->r, "%s of %s is %s, known only when the code runs: not "
+                                "checked", what, CALL_NAME[call->kind], v->why ? v->why : "dynamic");
+  d->hint = "give the value as a literal, or as a name bound once at module level to one";
+  d->offset = v->start;
+  d->end_offset = v->end;
+  bl_py_line_col(k->rd->s, k->rd->n, v->start, &d->line, &d->column);
+  bl_py_line_col(k->rd->s, k->rd->n, v->end, &d->end_line, &d->end_column);
+  return d->message ? 0 : -1;
+}
+
+/* A value with names resolved; NULL when out of memory. */
+static const bl_pyval *value(pyck *k, const bl_pyval *v) {
+  if (v && v->kind == BL_PV_NAME) return bl_py_resolve(k->rd, v);
+  return v;
+}
+
+/* The argument that fills parameter `pos` (or keyword `kw`) of a call; NULL when not given.
+ * Sets *unknown when a *args or **kwargs could be giving it. */
+static const bl_pyval *arg(const bl_pyarg *args, size_t n, size_t pos, const char *kw,
+                           int *unknown) {
+  size_t p = 0;
+  size_t kl = strlen(kw);
+  for (size_t i = 0; i < n; i++) {
+    if (args[i].star) {
+      *unknown = 1;
+      continue;
+    }
+    if (args[i].name_end == args[i].name) {
+      if (p++ == pos) return args[i].v;
+    }
+  }
+  (void)kl;
+  return NULL;
+}
+
+static const bl_pyval *kwarg(const char *s, const bl_pyarg *args, size_t n, const char *kw) {
+  size_t kl = strlen(kw);
+  for (size_t i = 0; i < n; i++)
+    if (args[i].name_end - args[i].name == kl && !memcmp(s + args[i].name, kw, kl))
+      return args[i].v;
+  return NULL;
+}
+
+/* Parameter `pos`/`kw` of the call: positional or keyword. */
+static const bl_pyval *param(pyck *k, const bl_pyarg *args, size_t n, size_t pos, const char *kw,
+                             int *unknown) {
+  const bl_pyval *v = kwarg(k->rd->s, args, n, kw);
+  if (!v) v = arg(args, n, pos, kw, unknown);
+  return v;
+}
+
+static int is_list(const bl_pyval *v) {
+  return v && (v->kind == BL_PV_LIST || v->kind == BL_PV_TUPLE);
+}
+
+/* A type the platform rejects. */
+static int bad_type(pyck *k, const char *path, const bl_pyval *v, const char *want) {
+  boxlint_diag *d = boxlint__report_add(k->r, "invalid-argument-type", BOXLINT_SEVERITY_ERROR, -1);
+  if (!d) return -1;
+  d->path = path;
+  d->message = boxlint__rprintf(k->r, "%s must be %s", path, want);
+  d->offset = v->start;
+  d->end_offset = v->end;
+  bl_py_line_col(k->rd->s, k->rd->n, v->start, &d->line, &d->column);
+  bl_py_line_col(k->rd->s, k->rd->n, v->end, &d->end_line, &d->end_column);
+  return d->message ? 0 : -1;
+}
+
+/* A number field into `out` (the text of anything that is not an integer). */
+static void number(pyck *k, const bl_pyval *v, boxlint_number *out) {
+  memset(out, 0, sizeof *out);
+  if (!v) return;
+  out->present = 1;
+  if (v->kind == BL_PV_INT && !v->overflow) {
+    out->is_integer = 1;
+    out->value = v->ival;
+    return;
+  }
+  const char *q = boxlint__quote(k->tmp, k->rd->s + v->start, v->end - v->start, 40);
+  out->text = q ? q : "this value";
+}
+
+/*----------------------------------------------------------------------------------------------
+ * Policies
+ *--------------------------------------------------------------------------------------------*/
+
+/* The fields of a policy value (a dict or NetworkPolicy(...)). Returns 0, -1 out of memory. */
+static int policy_fields(pyck *k, const bl_pyval *v, bl_pypolicy *p, const char *prefix) {
+  (void)prefix;
+  memset(p, 0, sizeof *p);
+  p->v = v;
+  static const char *const names[] = {"type", "allow_out", "deny_out"};
+  for (int f = 0; f < 3; f++) {
+    const bl_pyval *x = NULL;
+    if (v->kind == BL_PV_DICT) {
+      for (size_t i = 0; i < v->nitems; i++) {
+        const bl_pyval *key = v->keys[i];
+        if (key && key->kind == BL_PV_STR && key->str.len == strlen(names[f]) &&
+            !memcmp(key->str.bytes, names[f], key->str.len))
+          x = v->items[i];
+      }
+    } else {
+      int unknown = 0;
+      x = param(k, v->args, v->nargs, (size_t)f, names[f], &unknown);
+    }
+    x = value(k, x);
+    if (f == 0) p->type = x;
+    else p->lists[f - 1] = x;
+    if (k->rd->oom) return -1;
+  }
+  return 0;
+}
+
+/* One list of the policy into spans (dynamic entries reported and left out). */
+static int policy_list(pyck *k, const bl_pycall *call, bl_pypolicy *p, int l,
+                       const char *path, boxlint_span **out, size_t *nout) {
+  const bl_pyval *v = p->lists[l];
+  *out = NULL;
+  *nout = 0;
+  if (!v || v->kind == BL_PV_CONST) return 0;
+  if (v->kind == BL_PV_DYNAMIC) return not_static(k, call, path, v);
+  if (!is_list(v)) return bad_type(k, path, v, "a list of strings");
+  *out = boxlint__ralloc(k->tmp, (v->nitems + 1) * sizeof **out);
+  p->map[l] = boxlint__ralloc(k->tmp, (v->nitems + 1) * sizeof *p->map[l]);
+  if (!*out || !p->map[l]) return -1;
+  for (size_t i = 0; i < v->nitems; i++) {
+    const bl_pyval *e = value(k, v->items[i]);
+    if (!e) return -1;
+    const char *ep = boxlint__rprintf(k->r, "%s[%zu]", path, i);
+    if (!ep) return -1;
+    if (e->kind == BL_PV_DYNAMIC) {
+      if (not_static(k, call, ep, e)) return -1;
+      continue;
+    }
+    if (e->kind != BL_PV_STR) {
+      if (bad_type(k, ep, e, "a string")) return -1;
+      continue;
+    }
+    (*out)[*nout].ptr = e->str.bytes;
+    (*out)[*nout].len = e->str.len;
+    p->map[l][(*nout)++] = i;
+  }
+  p->nchecked[l] = *nout;
+  return 0;
+}
+
+/* Check a policy value; `prefix` "network_policy" in a binding, "" on its own. */
+static int check_policy(pyck *k, const bl_pycall *call, const bl_pyval *v, const char *prefix,
+                        bl_pypolicy *p) {
+  if (policy_fields(k, v, p, prefix)) return -1;
+  boxlint_policy_spec spec;
+  memset(&spec, 0, sizeof spec);
+  const char *pt = *prefix ? "network_policy.type" : "type";
+  if (p->type && p->type->kind == BL_PV_DYNAMIC) return not_static(k, call, pt, p->type);
+  if (p->type && p->type->kind == BL_PV_STR) {
+    spec.type.ptr = p->type->str.bytes;
+    spec.type.len = p->type->str.len;
+  } else if (p->type && p->type->kind != BL_PV_CONST) {
+    return bad_type(k, pt, p->type, "a string");
+  }
+  boxlint_span *lists[2];
+  const char *paths[2] = {*prefix ? "network_policy.allow_out" : "allow_out",
+                          *prefix ? "network_policy.deny_out" : "deny_out"};
+  for (int l = 0; l < 2; l++)
+    if (policy_list(k, call, p, l, paths[l], &lists[l], l ? &spec.n_deny : &spec.n_allow))
+      return -1;
+  spec.allow_out = lists[0];
+  spec.deny_out = lists[1];
+  boxlint_policy_options po;
+  if (k->popts) po = *k->popts;
+  else boxlint_policy_options_init(&po);
+  po.path_prefix.ptr = prefix;
+  po.path_prefix.len = strlen(prefix);
+  boxlint_policy *pol = NULL;
+  boxlint_status st = boxlint_policy_new(&pol, k->tmp, &spec, &po, k->r->mem.a.malloc ? &k->r->mem.a : NULL);
+  boxlint_policy_free(pol);
+  return st == BOXLINT_ENOMEM ? -1 : 0;
+}
+
+/*----------------------------------------------------------------------------------------------
+ * Templates and bindings
+ *--------------------------------------------------------------------------------------------*/
+
+static const char *const TPL_PARAMS[] = {"name", "commands", "cpu_count", "memory_mb"};
+static const char *const BIND_PARAMS[] = {"template_id", "agent_id", "version",
+                                          "lifespan_seconds", "network_policy"};
+
+/* Keyword arguments the call's parameters do not name, as unknown fields. */
+static int extras(pyck *k, const bl_pycall *c, const char *const *known, size_t nknown,
+                  boxlint_span **out, size_t *n) {
+  *out = boxlint__ralloc(k->tmp, (c->nargs + 1) * sizeof **out);
+  *n = 0;
+  if (!*out) return -1;
+  for (size_t i = 0; i < c->nargs; i++) {
+    const bl_pyarg *a = &c->args[i];
+    if (a->name_end == a->name) continue;
+    size_t kl = a->name_end - a->name, j = 0;
+    while (j < nknown && !(strlen(known[j]) == kl && !memcmp(k->rd->s + a->name, known[j], kl))) j++;
+    if (j == nknown) (*out)[(*n)++] = (boxlint_span){k->rd->s + a->name, kl};
+  }
+  return 0;
+}
+
+/* The commands argument into spans; dynamic elements reported and left out. */
+static int commands(pyck *k, const bl_pycall *c, const bl_pyval *v, bl_pytarget *t,
+                    boxlint_span **spans) {
+  *spans = NULL;
+  if (v->kind == BL_PV_DYNAMIC) return not_static(k, c, "commands", v);
+  if (!is_list(v)) return bad_type(k, "commands", v, "a list of strings");
+  *spans = boxlint__ralloc(k->tmp, (v->nitems + 1) * sizeof **spans);
+  t->cmds = boxlint__ralloc(k->tmp, (v->nitems + 1) * sizeof *t->cmds);
+  t->cmd_index = boxlint__ralloc(k->tmp, (v->nitems + 1) * sizeof *t->cmd_index);
+  if (!*spans || !t->cmds || !t->cmd_index) return -1;
+  for (size_t i = 0; i < v->nitems; i++) {
+    const bl_pyval *e = value(k, v->items[i]);
+    if (!e) return -1;
+    const char *ep = boxlint__rprintf(k->r, "commands[%zu]", i);
+    if (!ep) return -1;
+    if (e->kind == BL_PV_DYNAMIC) {
+      if (not_static(k, c, ep, e)) return -1;
+    } else if (e->kind != BL_PV_STR) {
+      if (bad_type(k, ep, e, "a string")) return -1;
+    } else {
+      (*spans)[t->ncmds] = (boxlint_span){e->str.bytes, e->str.len};
+      t->cmd_index[t->ncmds] = i;
+      t->cmds[t->ncmds++] = e;
+    }
+  }
+  return 0;
+}
+
+/* Drop the findings [first, end) of tmp about fields that were skipped (`skip` bits) and, for
+ * an update, the fields it does not need. */
+static void drop(boxlint_report *tmp, size_t first, unsigned skip, int update,
+                 const char *const *names, size_t nnames) {
+  size_t w = first;
+  for (size_t i = first; i < tmp->ndiags; i++) {
+    const boxlint_diag *d = &tmp->diags[i];
+    int gone = update && !strcmp(d->rule, "missing-field");
+    for (size_t f = 0; f < nnames && d->path && !gone; f++)
+      if ((skip >> f & 1u) && !strcmp(d->path, names[f])) gone = 1;
+    if (!gone) tmp->diags[w++] = *d;
+  }
+  tmp->ndiags = w;
+}
+
+static int check_template(pyck *k, const bl_pycall *c, bl_pytarget *t) {
+  boxlint_template tpl;
+  memset(&tpl, 0, sizeof tpl);
+  unsigned skip = 0;
+  int unknown = 0;
+  for (size_t f = 0; f < 4; f++) {
+    const bl_pyval *v = value(k, param(k, c->args, c->nargs, f, TPL_PARAMS[f], &unknown));
+    if (k->rd->oom) return -1;
+    t->field[f] = v;
+    if (!v) continue;
+    if (v->kind == BL_PV_DYNAMIC && f != 1) {
+      skip |= 1u << f;
+      if (not_static(k, c, TPL_PARAMS[f], v)) return -1;
+      continue;
+    }
+    if (f == 0 && v->kind != BL_PV_STR) {
+      if (bad_type(k, "name", v, "a string")) return -1;
+      skip |= 1u;
+    } else if (f == 0) {
+      tpl.has_name = 1;
+      tpl.name = (boxlint_span){v->str.bytes, v->str.len};
+    } else if (f == 1) {
+      boxlint_span *spans;
+      if (commands(k, c, v, t, &spans)) return -1;
+      tpl.has_commands = 1;
+      tpl.commands = spans;
+      tpl.ncommands = t->ncmds;
+    } else {
+      number(k, v, f == 2 ? &tpl.cpu_count : &tpl.memory_mb);
+    }
+  }
+  boxlint_span *ex;
+  if (extras(k, c, TPL_PARAMS, 4, &ex, &tpl.nextra_fields)) return -1;
+  tpl.extra_fields = ex;
+  boxlint_status st = boxlint_check_template(k->tmp, &tpl, k->opts);
+  if (st == BOXLINT_ENOMEM) return -1;
+  drop(k->tmp, 0, skip, c->kind == BL_CALL_UPDATE || unknown, TPL_PARAMS, 4);
+  return 0;
+}
+
+static int check_binding(pyck *k, const bl_pycall *c, bl_pytarget *t, bl_pypolicy *pol) {
+  boxlint_binding b;
+  memset(&b, 0, sizeof b);
+  unsigned skip = 0;
+  int unknown = 0;
+  static const size_t pos[] = {1, 0, 2, 3, 4}; /* agent_id is the first positional */
+  const bl_pyval *vals[5];
+  for (size_t f = 0; f < 5; f++) {
+    vals[f] = value(k, param(k, c->args, c->nargs, pos[f], BIND_PARAMS[f], &unknown));
+    if (k->rd->oom) return -1;
+    if (vals[f] && vals[f]->kind == BL_PV_DYNAMIC && f != 1) {
+      skip |= 1u << f;
+      if (not_static(k, c, BIND_PARAMS[f], vals[f])) return -1;
+      vals[f] = NULL;
+    }
+  }
+  t->field[BL_F_TEMPLATE_ID] = vals[0];
+  t->field[BL_F_VERSION] = vals[2];
+  t->field[BL_F_LIFESPAN] = vals[3];
+  if (vals[0]) {
+    b.has_template_id = 1;
+    if (vals[0]->kind == BL_PV_STR) b.template_id = (boxlint_span){vals[0]->str.bytes, vals[0]->str.len};
+    else {
+      b.template_id_not_string = 1;
+      b.template_text = boxlint__quote(k->tmp, k->rd->s + vals[0]->start,
+                                       vals[0]->end - vals[0]->start, 40);
+    }
+  }
+  number(k, vals[2], &b.version);
+  number(k, vals[3], &b.lifespan_seconds);
+  boxlint_span *ex;
+  if (extras(k, c, BIND_PARAMS, 5, &ex, &b.nextra_fields)) return -1;
+  b.extra_fields = ex;
+  if (boxlint_check_binding(k->tmp, &b, k->opts) == BOXLINT_ENOMEM) return -1;
+  drop(k->tmp, 0, skip, unknown, BIND_PARAMS, 5);
+  const bl_pyval *np = vals[4];
+  if (np && np->kind != BL_PV_CONST) {
+    if (np->kind != BL_PV_DICT && np->kind != BL_PV_POLICY)
+      return bad_type(k, "network_policy", np, "a dict or a NetworkPolicy");
+    if (check_policy(k, c, np, "network_policy", pol)) return -1;
+    t->policy = pol;
+  }
+  return 0;
+}
+
+/*----------------------------------------------------------------------------------------------
+ * The file
+ *--------------------------------------------------------------------------------------------*/
+
+/* One call: its checks into k->tmp, then into the file's report. */
+static int check_call(pyck *k, const bl_pycall *c, size_t *policies, size_t *npolicies) {
+  bl_pytarget t;
+  bl_pypolicy pol;
+  memset(&t, 0, sizeof t);
+  t.call = c;
+  boxlint_report_clear(k->tmp);
+  int rc = 0;
+  if (c->kind == BL_CALL_CREATE || c->kind == BL_CALL_UPDATE) {
+    rc = check_template(k, c, &t);
+  } else if (c->kind == BL_CALL_BIND) {
+    rc = check_binding(k, c, &t, &pol);
+    if (!rc && t.policy) policies[(*npolicies)++] = pol.v->start;
+  } else {
+    for (size_t i = 0; i < *npolicies; i++)
+      if (policies[i] == c->policy->start) return 0; /* checked as a binding's */
+    rc = check_policy(k, c, c->policy, "", &pol);
+    t.policy = &pol;
+  }
+  if (rc == 0) rc = bl_py_place(k->r, k->tmp, 0, k->rd->s, k->rd->n, &t);
+  return rc || k->tmp->oom ? -1 : 0;
+}
+
+static int rule_listed(const char *s, const bl_pysup *p, const char *rule) {
+  size_t rl = strlen(rule);
+  for (size_t i = p->ids; i < p->ids_end;) {
+    while (i < p->ids_end && (s[i] == ',' || s[i] == ' ' || s[i] == '\t')) i++;
+    size_t e = i;
+    while (e < p->ids_end && s[e] != ',' && s[e] != ' ' && s[e] != '\t') e++;
+    if (e > i && e - i == rl && !memcmp(s + i, rule, rl)) return 1;
+    i = e;
+  }
+  return 0;
+}
+
+/* Suppressions: a non-error finding [first, end) on a suppression's line or the line after it
+ * goes; each listed id that removed nothing is an unused-suppression. */
+static int suppress(pyck *k, size_t first) {
+  const char *s = k->rd->s;
+  boxlint_report *r = k->r;
+  size_t end = r->ndiags, w = first;
+  unsigned char *used = boxlint__ralloc(r, k->rd->nsups + 1);
+  if (!used) return -1;
+  memset(used, 0, k->rd->nsups + 1);
+  for (size_t i = first; i < end; i++) {
+    boxlint_diag d = r->diags[i];
+    int gone = 0;
+    for (size_t j = 0; j < k->rd->nsups && !gone; j++) {
+      const bl_pysup *p = &k->rd->sups[j];
+      if ((d.line == p->line || d.line == p->line + 1) && d.severity < BOXLINT_SEVERITY_ERROR &&
+          rule_listed(s, p, d.rule))
+        gone = used[j] = 1;
+    }
+    if (!gone) r->diags[w++] = d;
+  }
+  r->ndiags = w;
+  for (size_t j = 0; j < k->rd->nsups; j++) {
+    if (used[j]) continue;
+    const bl_pysup *p = &k->rd->sups[j];
+    boxlint_diag *d = boxlint__report_add(r, "unused-suppression", BOXLINT_SEVERITY_WARNING, -1);
+    if (!d) return -1;
+    d->offset = p->ids;
+    d->end_offset = p->ids_end;
+    bl_py_line_col(s, k->rd->n, p->ids, &d->line, &d->column);
+    bl_py_line_col(s, k->rd->n, p->ids_end, &d->end_line, &d->end_column);
+    const char *q = boxlint__quote(r, s + p->ids, p->ids_end - p->ids, 60);
+    d->message = boxlint__rprintf(r, "the suppression of %s suppresses nothing on this line or "
+                                  "the next (errors cannot be suppressed)", q ? q : "");
+    d->hint = "remove the comment, or name the rule of a warning on that line";
+    if (!d->message) return -1;
+  }
+  return 0;
+}
+
+static int by_offset(const boxlint_diag *a, const boxlint_diag *b) {
+  return a->offset < b->offset ? -1 : a->offset > b->offset ? 1 : 0;
+}
+
+/* Stable insertion sort by file offset (findings per file are few). */
+static void sort(boxlint_report *r, size_t first) {
+  for (size_t i = first + 1; i < r->ndiags; i++) {
+    boxlint_diag d = r->diags[i];
+    size_t j = i;
+    while (j > first && by_offset(&r->diags[j - 1], &d) > 0) {
+      r->diags[j] = r->diags[j - 1];
+      j--;
+    }
+    r->diags[j] = d;
+  }
+}
+
+static boxlint_status syntax_error(boxlint_report *r, const bl_pyreader *rd) {
+  boxlint_diag *d = boxlint__report_add(r, "python-syntax", BOXLINT_SEVERITY_ERROR, -1);
+  if (!d) return BOXLINT_ENOMEM;
+  d->offset = d->end_offset = rd->err_off;
+  bl_py_line_col(rd->s, rd->n, rd->err_off, &d->line, &d->column);
+  d->end_line = d->line;
+  d->end_column = d->column;
+  d->message = boxlint__rprintf(r, "invalid Python: %s", rd->err);
+  if (!d->message) d->message = rd->err;
+  return r->oom ? BOXLINT_ENOMEM : BOXLINT_ESYNTAX;
+}
+
+boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t len,
+                                    const boxlint_options *opts,
+                                    const boxlint_policy_options *popts) {
+  if (!r || (!buf && len)) return BOXLINT_EINVAL;
+  if (!buf) buf = "";
+  boxlint_options def;
+  if (!opts) {
+    boxlint_options_init(&def);
+    opts = &def;
+  }
+  bl_pyreader rd;
+  pyck k = {r, NULL, &rd, opts, popts, NULL, 0};
+  size_t first = r->ndiags, *policies = NULL, npol = 0;
+  boxlint_status st = BOXLINT_ENOMEM;
+  if (bl_py_read(&rd, &r->mem, buf, len)) goto out;
+  if (rd.err) {
+    st = syntax_error(r, &rd);
+    goto out;
+  }
+  if (boxlint_report_new(&k.tmp, &r->mem.a) != BOXLINT_OK) goto out;
+  policies = boxlint__malloc(&r->mem, (rd.ncalls + 1) * sizeof *policies);
+  if (!policies) goto out;
+  /* Bindings first, so that a policy they take is checked once, as theirs. */
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < rd.ncalls; i++)
+      if ((rd.calls[i].kind == BL_CALL_BIND) == (pass == 0) && check_call(&k, &rd.calls[i], policies, &npol))
+        goto out;
+  if (rd.err) {
+    r->ndiags = first;
+    st = syntax_error(r, &rd);
+    goto out;
+  }
+  if (suppress(&k, first)) goto out;
+  sort(r, first);
+  st = r->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
+out:
+  boxlint__free(&r->mem, policies);
+  boxlint_report_free(k.tmp);
+  bl_py_reader_free(&rd);
+  return st;
+}

@@ -1,0 +1,164 @@
+/* Moving a call's findings into the Python file: a finding inside a command goes to the
+ * character of the literal that produced the offending byte (an escape's backslash), across
+ * concatenated pieces and triple-quoted lines; a finding about a field to that value's literal;
+ * a policy entry's to the entry (its index in the file's list, dynamic entries counted); the
+ * rest to the called name. Fixes become edits of the file (edit.c). Calls edit.c and
+ * tokens.c's line counting. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "python/python_int.h"
+
+static int starts(const char *path, const char *prefix, const char **rest) {
+  size_t l = strlen(prefix);
+  if (strncmp(path, prefix, l)) return 0;
+  *rest = path + l;
+  return 1;
+}
+
+/* A policy path ("network_policy.allow_out[3]", "deny_out", "network_policy") relative to
+ * the policy: *list 0/1 or -1, *idx the checked index or SIZE_MAX. Returns 0 if not a policy's. */
+static int policy_path(const char *path, int *list, size_t *idx) {
+  const char *r = path;
+  if (starts(path, "network_policy", &r) && *r == '.') r++;
+  else if (!strcmp(path, "network_policy")) r = "";
+  *list = -1;
+  *idx = SIZE_MAX;
+  if (!*r || !strcmp(r, "type")) return 1;
+  const char *rest;
+  if (starts(r, "allow_out", &rest)) *list = 0;
+  else if (starts(r, "deny_out", &rest)) *list = 1;
+  else return 0;
+  if (*rest == '[') *idx = (size_t)strtoull(rest + 1, NULL, 10);
+  return 1;
+}
+
+/* The value a field finding is about, or NULL (then the call's name). */
+static const bl_pyval *field_value(const bl_pytarget *t, const boxlint_diag *d, size_t *file_idx) {
+  static const char *const tpl[] = {"name", "commands", "cpu_count", "memory_mb"};
+  static const char *const bind[] = {"template_id", "", "version", "lifespan_seconds"};
+  const char *p = d->path;
+  *file_idx = SIZE_MAX;
+  if (!p || !strcmp(d->rule, "missing-field") || !strcmp(d->rule, "unknown-field")) return NULL;
+  int bindcall = t->call->kind == BL_CALL_BIND;
+  for (int f = 0; f < 4; f++)
+    if (*(bindcall ? bind : tpl)[f] && !strcmp(p, (bindcall ? bind : tpl)[f])) return t->field[f];
+  const bl_pypolicy *pol = t->policy;
+  int list;
+  size_t idx;
+  if (!pol || !policy_path(p, &list, &idx)) return NULL;
+  if (list < 0) return pol->type ? pol->type : pol->v;
+  const bl_pyval *l = pol->lists[list];
+  if (!l) return pol->v;
+  if (idx == SIZE_MAX || idx >= pol->nchecked[list] || !pol->map[list]) return l;
+  *file_idx = pol->map[list][idx];
+  return l->items[*file_idx];
+}
+
+/* The keyword argument named like an unknown field. */
+static const bl_pyarg *keyword(const char *s, const bl_pycall *c, const char *name) {
+  size_t l = strlen(name);
+  for (size_t i = 0; i < c->nargs; i++)
+    if (c->args[i].name_end - c->args[i].name == l && !memcmp(s + c->args[i].name, name, l))
+      return &c->args[i];
+  return NULL;
+}
+
+/* Where the finding goes: [*a, *b) of the file. */
+static void span(const char *s, const bl_pytarget *t, const boxlint_diag *d, size_t *a, size_t *b,
+                 const bl_pyval **fv, size_t *file_idx) {
+  *a = t->call->name;
+  *b = t->call->name_end;
+  *fv = NULL;
+  *file_idx = SIZE_MAX;
+  if (d->command >= 0 && (size_t)d->command < t->ncmds) {
+    const bl_pystr *str = &t->cmds[d->command]->str;
+    size_t o = d->offset < str->len ? d->offset : str->len;
+    size_t e = d->end_offset < str->len ? d->end_offset : str->len;
+    *a = str->src[o];
+    *b = e > o ? str->src_end[e - 1] : *a;
+    *fv = t->cmds[d->command];
+    return;
+  }
+  if (d->path && !strcmp(d->rule, "unknown-field")) {
+    const bl_pyarg *k = keyword(s, t->call, d->path);
+    if (k) {
+      *a = k->name;
+      *b = k->name_end;
+    }
+    return;
+  }
+  const bl_pyval *v = field_value(t, d, file_idx);
+  if (v) {
+    *a = v->start;
+    *b = v->end;
+    *fv = v;
+  }
+}
+
+/* The path with a policy entry's index in the file's list. */
+static const char *file_path(boxlint_report *to, const boxlint_diag *d, size_t file_idx) {
+  if (!d->path) return NULL;
+  const char *br = strrchr(d->path, '[');
+  if (file_idx == SIZE_MAX || !br) return boxlint__rstrdup(to, d->path, strlen(d->path));
+  return boxlint__rprintf(to, "%.*s[%zu]", (int)(br - d->path), d->path, file_idx);
+}
+
+static const char *dup(boxlint_report *to, const char *p) {
+  return p ? boxlint__rstrdup(to, p, strlen(p)) : NULL;
+}
+
+/* The fix of `d` as an edit of the file, or the reason there is none in *why. */
+static void fix(boxlint_report *to, const char *s, size_t n, const bl_pytarget *t,
+                const boxlint_diag *d, const bl_pyval *fv, boxlint_diag *o) {
+  const boxlint_fix *f = d->fix;
+  boxlint_fix e;
+  const char *why = NULL;
+  int ok = 0;
+  int list;
+  size_t idx;
+  const char *desc = dup(to, f->description);
+  if (d->command >= 0 && fv) {
+    ok = bl_py_edit_string(to, s, fv, f->offset, f->length, f->text, f->text_len, &e, &why);
+  } else if (t->policy && d->path && policy_path(d->path, &list, &idx)) {
+    if (f->length == 0)
+      ok = bl_py_edit_insert_deny(to, s, n, t->policy, f->text, f->text_len, &e, &why);
+    else if (fv && fv->kind == BL_PV_STR)
+      ok = bl_py_edit_string(to, s, fv, 0, fv->str.len, f->text, f->text_len, &e, &why);
+  } else if (fv && fv->kind == BL_PV_STR) {
+    ok = bl_py_edit_string(to, s, fv, f->offset, f->length, f->text, f->text_len, &e, &why);
+  }
+  if (ok) {
+    boxlint__diag_fix(to, o, e.offset, e.length, e.text, e.text_len, desc ? desc : "");
+  } else {
+    const char *h = boxlint__rprintf(to, "%s%s(no automatic fix: %s)", o->hint ? o->hint : "",
+                                     o->hint ? " " : "", why ? why : "the value is not one literal");
+    if (h) o->hint = h;
+  }
+}
+
+int bl_py_place(boxlint_report *to, const boxlint_report *from, size_t first, const char *s,
+                size_t n, const bl_pytarget *t) {
+  for (size_t i = first; i < from->ndiags; i++) {
+    const boxlint_diag *d = &from->diags[i];
+    int32_t cmd = d->command >= 0 && (size_t)d->command < t->ncmds
+                      ? (int32_t)t->cmd_index[d->command] : -1;
+    boxlint_diag *o = boxlint__report_add(to, d->rule, d->severity, cmd);
+    if (!o) return -1;
+    size_t a, b, file_idx;
+    const bl_pyval *fv;
+    span(s, t, d, &a, &b, &fv, &file_idx);
+    o->detail = d->detail;
+    o->path = d->command >= 0 && cmd >= 0 ? boxlint__rprintf(to, "commands[%d]", cmd)
+                                          : file_path(to, d, file_idx);
+    o->message = dup(to, d->message);
+    o->hint = dup(to, d->hint);
+    if (!o->message) return -1;
+    o->offset = a;
+    o->end_offset = b;
+    bl_py_line_col(s, n, a, &o->line, &o->column);
+    bl_py_line_col(s, n, b, &o->end_line, &o->end_column);
+    if (d->fix) fix(to, s, n, t, d, fv, o);
+  }
+  return to->oom ? -1 : 0;
+}

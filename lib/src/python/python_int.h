@@ -1,0 +1,211 @@
+/* Private to python/: the Python lexer (lexer.re), the tokenizer (tokens.c), string literals
+ * (literal.c), the reader of SDK calls (reader.c) and the checks that move findings into the
+ * file (check.c, fixes in edit.c). */
+#ifndef BOXLINT_PYTHON_INT_H
+#define BOXLINT_PYTHON_INT_H
+#include <stddef.h>
+#include <stdint.h>
+#include "report/internal.h"
+
+/* What bl_py_lex found at an offset. */
+typedef enum bl_pylex {
+  BL_PYL_EOF, BL_PYL_SPACE, BL_PYL_COMMENT, BL_PYL_NEWLINE, BL_PYL_CONTINUATION,
+  BL_PYL_BAD_CONTINUATION, BL_PYL_STRING, BL_PYL_UNTERMINATED, BL_PYL_UNTERMINATED3,
+  BL_PYL_NAME, BL_PYL_NUMBER, BL_PYL_BAD_NUMBER, BL_PYL_OP, BL_PYL_NUL, BL_PYL_BAD_CHAR
+} bl_pylex;
+
+/* One token at p (p < lim, or the end): its kind, and its length in *len. */
+bl_pylex bl_py_lex(const unsigned char *p, const unsigned char *lim, size_t *len);
+
+/* Tokens as Python's tokenize module names them. */
+typedef enum bl_pytok_kind {
+  BL_PT_ENDMARKER, BL_PT_NAME, BL_PT_NUMBER, BL_PT_STRING, BL_PT_OP, BL_PT_NEWLINE, BL_PT_NL,
+  BL_PT_COMMENT, BL_PT_INDENT, BL_PT_DEDENT
+} bl_pytok_kind;
+
+typedef struct bl_pytok {
+  bl_pytok_kind kind;
+  size_t start, end; /* bytes of the source; INDENT/DEDENT/ENDMARKER are empty */
+} bl_pytok;
+
+/* A tokenized file. On a syntax error, `err` is set with its offset. */
+typedef struct bl_pytoks {
+  bl_pytok *v;
+  size_t n, cap;
+  const char *err;      /* static message, or NULL */
+  size_t err_off;
+} bl_pytoks;
+
+/* Tokenize s[0..n) (a UTF-8 BOM is skipped). Returns 0 (err may be set: the tokens up to the
+ * error are kept), or -1 when out of memory. Free with bl_py_tokens_free. */
+int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *out);
+void bl_py_tokens_free(const boxlint__mem *m, bl_pytoks *t);
+
+/* 1-based line and column (code points; an invalid byte counts one) of offset `off`, Python's
+ * line breaks (\n, \r\n, \r). */
+void bl_py_line_col(const char *s, size_t n, size_t off, uint32_t *line, uint32_t *col);
+
+/*----------------------------------------------------------------------------------------------
+ * String literals (literal.c)
+ *--------------------------------------------------------------------------------------------*/
+
+enum { BL_LIT_RAW = 1, BL_LIT_BYTES = 2, BL_LIT_FSTRING = 4, BL_LIT_TRIPLE = 8 };
+
+/* One literal piece: its prefix flags, quote character and body span in the source. */
+typedef struct bl_piece {
+  unsigned flags;
+  char quote;
+  size_t start, body, body_end, end; /* token start, body start, body end, token end */
+} bl_piece;
+
+void bl_py_piece(const char *s, const bl_pytok *t, bl_piece *p);
+
+/* A decoded string: `len` bytes of UTF-8 (for bytes literals, the bytes) and, for each byte
+ * and one past the end, the source offset of the character that produced it (a character
+ * written as an escape maps to its backslash). */
+typedef struct bl_pystr {
+  char *bytes;
+  size_t len, cap;
+  size_t *src;          /* len + 1 entries */
+  size_t *src_end;      /* len + 1 entries: the end of that source character */
+  uint32_t *piece;      /* len + 1 entries: the piece index of each byte */
+  int is_bytes;
+  int dynamic;          /* an f-string with a replacement field */
+} bl_pystr;
+
+/* Decode a piece and append it to `out` (growing it with `m`). Returns 0, -1 when out of memory,
+ * or 1 on a syntax error (*err, *err_off set). */
+int bl_py_decode(const boxlint__mem *m, const char *s, const bl_piece *p, uint32_t index,
+                 bl_pystr *out, const char **err, size_t *err_off);
+void bl_pystr_free(const boxlint__mem *m, bl_pystr *v);
+
+#endif
+
+/*----------------------------------------------------------------------------------------------
+ * Values and calls (reader.c)
+ *--------------------------------------------------------------------------------------------*/
+
+typedef enum bl_pv_kind {
+  BL_PV_STR, BL_PV_INT, BL_PV_FLOAT, BL_PV_CONST, BL_PV_LIST, BL_PV_TUPLE, BL_PV_DICT,
+  BL_PV_SET, BL_PV_POLICY, BL_PV_NAME, BL_PV_DYNAMIC
+} bl_pv_kind;
+
+typedef struct bl_pyval bl_pyval;
+
+/* One argument of a call: positional (`name_end` == `name`) or keyword; `star` 1 for *x, 2
+ * for **x (then `v` is dynamic). */
+typedef struct bl_pyarg {
+  size_t name, name_end;
+  int star;
+  bl_pyval *v;
+} bl_pyarg;
+
+struct bl_pyval {
+  bl_pv_kind kind;
+  size_t start, end;   /* the expression's source span */
+  size_t open, close;  /* LIST/TUPLE/DICT/SET/POLICY: the brackets' offsets */
+  bl_pystr str;        /* STR */
+  bl_piece *pieces;    /* STR: its literals */
+  size_t npieces;
+  int64_t ival;        /* INT */
+  int overflow;        /* INT beyond 64 bits */
+  const char *why;     /* DYNAMIC: what it is ("a call") */
+  bl_pyval **items;    /* LIST/TUPLE/SET elements, DICT values */
+  bl_pyval **keys;     /* DICT keys */
+  size_t nitems;
+  bl_pyarg *args;      /* POLICY: the call's arguments */
+  size_t nargs;
+  int trailing_comma;  /* LIST/DICT/POLICY: a comma before the closer */
+  bl_pyval *next_free; /* every value, for bl_py_reader_free */
+};
+
+/* A call of the SDK found in the file. */
+typedef enum bl_call_kind { BL_CALL_CREATE, BL_CALL_UPDATE, BL_CALL_BIND, BL_CALL_POLICY } bl_call_kind;
+typedef struct bl_pycall {
+  bl_call_kind kind;
+  size_t name, name_end; /* the called name ("create") */
+  size_t open, close;    /* its parentheses */
+  bl_pyarg *args;
+  size_t nargs;
+  bl_pyval *policy;      /* BL_CALL_POLICY: the NetworkPolicy value */
+} bl_pycall;
+
+/* A comment `# boxlint: ignore=...` (or `# boxlint ignore=`). */
+typedef struct bl_pysup {
+  size_t start, end;     /* the comment */
+  size_t ids, ids_end;   /* the rule list */
+  uint32_t line;
+} bl_pysup;
+
+typedef struct bl_pyreader {
+  const boxlint__mem *m;
+  boxlint__arena arena;
+  const char *s;
+  size_t n;
+  bl_pytoks toks;
+  size_t *sig;           /* indices of the significant tokens (no COMMENT, NL) */
+  size_t nsig;
+  bl_pycall *calls;
+  size_t ncalls, cap_calls;
+  bl_pysup *sups;
+  size_t nsups, cap_sups;
+  /* Names bound anywhere, hashed: how often, and the expression of a module-level `NAME = expr`
+   * (SIZE_MAX when the name is bound otherwise). */
+  struct bl_pybind { size_t name, name_end, expr; unsigned count; bl_pyval *value; } *binds;
+  size_t cap_binds, nbinds;
+  bl_pyval *vals;        /* every value (next_free list) */
+  const char *err;       /* syntax error */
+  size_t err_off;
+  int oom;
+} bl_pyreader;
+
+/* Tokenize and read the file's calls, suppressions and module-level names. Returns 0 (err set on
+ * a syntax error) or -1 when out of memory. bl_py_reader_free it in every case. */
+int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n);
+void bl_py_reader_free(bl_pyreader *rd);
+/* Shared by reader.c and scan.c. */
+int bl_py_call_args(bl_pyreader *rd, size_t *i, bl_pyarg **args, size_t *nargs);
+bl_pyval *bl_py_parse_expr(bl_pyreader *rd, size_t *i);
+bl_pyval *bl_py_parse_policy(bl_pyreader *rd, size_t *i);
+
+/* The value a NAME stands for: the literal bound once at module level, or a DYNAMIC value that
+ * says why not. Returns NULL when out of memory. */
+bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name);
+
+/*----------------------------------------------------------------------------------------------
+ * Moving findings into the file (place.c) and fixes in Python syntax (edit.c)
+ *--------------------------------------------------------------------------------------------*/
+
+/* A policy as the file writes it: the value (a dict or a NetworkPolicy call) and its fields,
+ * each NULL when absent. `map[k][i]` is the index in the file's list of checked entry i. */
+typedef struct bl_pypolicy {
+  const bl_pyval *v, *type, *lists[2];
+  size_t *map[2];
+  size_t nchecked[2];
+} bl_pypolicy;
+
+/* What a call's findings point into. */
+typedef struct bl_pytarget {
+  const bl_pycall *call;
+  const bl_pyval *field[5];   /* by field: see enum below */
+  const bl_pyval **cmds;      /* the checked commands */
+  size_t *cmd_index;          /* and their index in the call's list */
+  size_t ncmds;
+  const bl_pypolicy *policy;  /* or NULL */
+} bl_pytarget;
+
+enum { BL_F_NAME, BL_F_COMMANDS, BL_F_CPU, BL_F_MEMORY, BL_F_TEMPLATE_ID = 0, BL_F_VERSION = 2,
+       BL_F_LIFESPAN = 3 };
+
+/* Copy the findings of `from` (checks of the call `t`) into `to`, positioned in the file and
+ * with fixes as edits of the file. Returns 0 or -1 when out of memory. */
+int bl_py_place(boxlint_report *to, const boxlint_report *from, size_t first, const char *s,
+                size_t n, const bl_pytarget *t);
+/* The edit that a fix of a string value becomes: replace decoded bytes [o, o + l) of `v` with
+ * `text`. Returns 1 and fills *fix, 0 with *why when the literal cannot take it. */
+int bl_py_edit_string(boxlint_report *r, const char *s, const bl_pyval *v, size_t o, size_t l,
+                      const char *text, size_t tl, boxlint_fix *fix, const char **why);
+/* The edit that inserts `text` (a string) at the end of the policy's deny_out, keeping the
+ * layout; adds the deny_out member when absent. */
+int bl_py_edit_insert_deny(boxlint_report *r, const char *s, size_t n, const bl_pypolicy *p,
+                           const char *text, size_t tl, boxlint_fix *fix, const char **why);

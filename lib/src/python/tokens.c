@@ -1,0 +1,230 @@
+/* The Python tokenizer: the lexer's tokens (lexer.re) into the token stream of CPython's
+ * tokenize module (NEWLINE and NL, INDENT and DEDENT, COMMENT, ENDMARKER), with the errors
+ * CPython's tokenizer raises: unterminated strings, unmatched or unclosed brackets, bad
+ * indentation and dedentation, inconsistent tabs, an indented block missing or unexpected,
+ * characters that are not Python, NUL bytes. Calls lexer.re only. */
+#include <string.h>
+#include "python/python_int.h"
+
+#define MAX_INDENT 100 /* CPython's MAXINDENT */
+#define MAX_DEPTH 200  /* CPython's MAXLEVEL */
+
+typedef struct tz {
+  const boxlint__mem *m;
+  const char *s;
+  size_t n, pos;
+  bl_pytoks *out;
+  size_t cols[MAX_INDENT + 1], alts[MAX_INDENT + 1]; /* indentation, tab size 8 and 1 */
+  int nind;
+  size_t open[MAX_DEPTH]; /* offsets of the open brackets */
+  int depth;
+  int line_has_tokens;    /* a token other than a comment on this logical line */
+  int want_indent;        /* the last logical line ended with ':' */
+  size_t last_sig;        /* index of the last significant token + 1, or 0 */
+} tz;
+
+static int push(tz *z, bl_pytok_kind k, size_t start, size_t end) {
+  bl_pytoks *t = z->out;
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 256;
+    bl_pytok *v = boxlint__realloc(z->m, t->v, t->cap * sizeof *v, cap * sizeof *v);
+    if (!v) return -1;
+    t->v = v;
+    t->cap = cap;
+  }
+  t->v[t->n].kind = k;
+  t->v[t->n].start = start;
+  t->v[t->n].end = end;
+  t->n++;
+  return 0;
+}
+
+static int fail(tz *z, size_t off, const char *msg) {
+  if (!z->out->err) {
+    z->out->err = msg;
+    z->out->err_off = off;
+  }
+  return 1;
+}
+
+/* At the start of a line outside brackets: measure the indentation and, on a line with code,
+ * emit INDENT or DEDENTs. Returns 0, 1 on a syntax error, -1 when out of memory. */
+static int indentation(tz *z) {
+  size_t col = 0, alt = 0, p = z->pos;
+  for (; p < z->n; p++) {
+    char c = z->s[p];
+    if (c == ' ') { col++; alt++; }
+    else if (c == '\t') { col = (col / 8 + 1) * 8; alt++; }
+    else if (c == '\f') { col = alt = 0; }
+    else break;
+  }
+  z->pos = p;
+  size_t l;
+  bl_pylex k = bl_py_lex((const unsigned char *)z->s + p, (const unsigned char *)z->s + z->n, &l);
+  if (k == BL_PYL_NEWLINE || k == BL_PYL_COMMENT || k == BL_PYL_EOF) return 0; /* blank line */
+  size_t top = z->cols[z->nind], atop = z->alts[z->nind];
+  if (col == top) {
+    if (alt != atop) return fail(z, p, "inconsistent use of tabs and spaces in indentation");
+    if (z->want_indent) return fail(z, p, "expected an indented block");
+  } else if (col > top) {
+    if (!z->want_indent) return fail(z, p, "unexpected indent");
+    if (z->nind == MAX_INDENT) return fail(z, p, "too many levels of indentation");
+    if (alt <= atop) return fail(z, p, "inconsistent use of tabs and spaces in indentation");
+    z->nind++;
+    z->cols[z->nind] = col;
+    z->alts[z->nind] = alt;
+    if (push(z, BL_PT_INDENT, p, p)) return -1;
+  } else {
+    if (z->want_indent) return fail(z, p, "expected an indented block");
+    while (z->nind > 0 && col < z->cols[z->nind]) {
+      z->nind--;
+      if (push(z, BL_PT_DEDENT, p, p)) return -1;
+    }
+    if (col != z->cols[z->nind])
+      return fail(z, p, "unindent does not match any outer indentation level");
+    if (alt != z->alts[z->nind])
+      return fail(z, p, "inconsistent use of tabs and spaces in indentation");
+  }
+  z->want_indent = 0;
+  return 0;
+}
+
+/* An operator: brackets change the depth and must match. */
+static int bracket(tz *z, size_t p) {
+  char c = z->s[p];
+  if (c == '(' || c == '[' || c == '{') {
+    if (z->depth == MAX_DEPTH) return fail(z, p, "too many nested parentheses");
+    z->open[z->depth++] = p;
+  } else if (c == ')' || c == ']' || c == '}') {
+    if (!z->depth) {
+      return fail(z, p, c == ')' ? "unmatched ')'" : c == ']' ? "unmatched ']'" : "unmatched '}'");
+    }
+    char o = z->s[z->open[z->depth - 1]];
+    if ((o == '(' && c != ')') || (o == '[' && c != ']') || (o == '{' && c != '}'))
+      return fail(z, p, "closing parenthesis does not match opening parenthesis");
+    z->depth--;
+  }
+  return 0;
+}
+
+static int newline(tz *z, size_t p, size_t l) {
+  int logical = z->depth == 0 && z->line_has_tokens;
+  if (push(z, logical ? BL_PT_NEWLINE : BL_PT_NL, p, p + l)) return -1;
+  if (logical) {
+    const bl_pytok *last = z->last_sig ? &z->out->v[z->last_sig - 1] : NULL;
+    z->want_indent = last && last->kind == BL_PT_OP && z->s[last->start] == ':' &&
+                     last->end - last->start == 1;
+    z->line_has_tokens = 0;
+  }
+  return 0;
+}
+
+static const char *lex_error(bl_pylex k) {
+  switch (k) {
+  case BL_PYL_BAD_CONTINUATION: return "unexpected character after line continuation character";
+  case BL_PYL_UNTERMINATED: return "unterminated string literal";
+  case BL_PYL_UNTERMINATED3: return "unterminated triple-quoted string literal";
+  case BL_PYL_BAD_NUMBER: return "leading zeros in decimal integer literals are not permitted";
+  case BL_PYL_NUL: return "source code cannot contain null bytes";
+  case BL_PYL_BAD_CHAR: return "invalid character in the source";
+  default: return NULL;
+  }
+}
+
+static int token(tz *z, bl_pylex k, size_t p, size_t l) {
+  static const bl_pytok_kind kinds[] = {
+    [BL_PYL_NAME] = BL_PT_NAME, [BL_PYL_NUMBER] = BL_PT_NUMBER, [BL_PYL_STRING] = BL_PT_STRING,
+    [BL_PYL_OP] = BL_PT_OP};
+  const char *e = lex_error(k);
+  if (e) return fail(z, p, e);
+  if (k == BL_PYL_OP) {
+    int rc = bracket(z, p);
+    if (rc) return rc;
+  }
+  if (push(z, kinds[k], p, p + l)) return -1;
+  z->line_has_tokens = 1;
+  z->last_sig = z->out->n;
+  return 0;
+}
+
+/* The end: an unclosed bracket, a missing block, then NEWLINE, DEDENTs and ENDMARKER. */
+static int finish(tz *z, int after_continuation) {
+  if (z->depth) {
+    char c = z->s[z->open[z->depth - 1]];
+    return fail(z, z->open[z->depth - 1],
+                c == '(' ? "'(' was never closed" : c == '[' ? "'[' was never closed"
+                                                              : "'{' was never closed");
+  }
+  if (after_continuation) return fail(z, z->n, "unexpected EOF while parsing");
+  if (z->line_has_tokens && push(z, BL_PT_NEWLINE, z->n, z->n)) return -1;
+  if (z->line_has_tokens) {
+    const bl_pytok *last = &z->out->v[z->last_sig - 1];
+    if (last->kind == BL_PT_OP && z->s[last->start] == ':') z->want_indent = 1;
+  }
+  if (z->want_indent) return fail(z, z->n, "expected an indented block");
+  for (; z->nind > 0; z->nind--)
+    if (push(z, BL_PT_DEDENT, z->n, z->n)) return -1;
+  return push(z, BL_PT_ENDMARKER, z->n, z->n) ? -1 : 0;
+}
+
+int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *out) {
+  memset(out, 0, sizeof *out);
+  tz z;
+  memset(&z, 0, sizeof z);
+  z.m = m;
+  z.s = s;
+  z.n = n;
+  z.out = out;
+  if (n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) z.pos = 3;
+  int bol = 1, cont = 0, rc = 0;
+  while (rc == 0) {
+    if (bol && !z.depth && !cont) rc = indentation(&z);
+    if (rc) break;
+    bol = 0;
+    size_t l, p = z.pos;
+    bl_pylex k = bl_py_lex((const unsigned char *)s + p, (const unsigned char *)s + n, &l);
+    cont = 0;
+    z.pos = p + l;
+    if (k == BL_PYL_EOF) {
+      rc = finish(&z, 0);
+      break;
+    }
+    if (k == BL_PYL_SPACE) continue;
+    if (k == BL_PYL_CONTINUATION) {
+      cont = 1;
+      if (z.pos >= n) rc = finish(&z, 1);
+      continue;
+    }
+    if (k == BL_PYL_COMMENT) rc = push(&z, BL_PT_COMMENT, p, p + l);
+    else if (k == BL_PYL_NEWLINE) {
+      rc = newline(&z, p, l);
+      bol = 1;
+    } else rc = token(&z, k, p, l);
+  }
+  return rc < 0 ? -1 : 0;
+}
+
+void bl_py_tokens_free(const boxlint__mem *m, bl_pytoks *t) {
+  boxlint__free(m, t->v);
+  memset(t, 0, sizeof *t);
+}
+
+void bl_py_line_col(const char *s, size_t n, size_t off, uint32_t *line, uint32_t *col) {
+  uint32_t ln = 1, c = 1;
+  if (off > n) off = n;
+  for (size_t i = 0; i < off;) {
+    unsigned char b = (unsigned char)s[i];
+    if (b == '\n' || b == '\r') {
+      i += (b == '\r' && i + 1 < off && s[i + 1] == '\n') ? 2 : 1;
+      ln++;
+      c = 1;
+      continue;
+    }
+    uint32_t cp;
+    size_t l = b < 0x80 ? 1 : boxlint__utf8_decode((const unsigned char *)s + i, n - i, &cp);
+    i += l ? l : 1;
+    c++;
+  }
+  *line = ln;
+  *col = c;
+}
