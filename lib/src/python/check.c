@@ -26,8 +26,10 @@ static int not_static(pyck *k, const bl_pycall *call, const char *what, const bl
   boxlint_diag *d = boxlint__report_add(k->r, "not-static", BOXLINT_SEVERITY_INFO, -1);
   if (!d) return -1;
   d->path = what;
-  d->message = boxlint__rprintf(k->r, "%s of %s is %s, known only when the code runs: not "
-                                "checked", what, CALL_NAME[call->kind], v->why ? v->why : "dynamic");
+  int plural = !strcmp(what, "the arguments");
+  d->message = boxlint__rprintf(k->r, "%s of %s %s %s, known only when the code runs: not "
+                                "checked", what, CALL_NAME[call->kind], plural ? "are" : "is",
+                                v->why ? v->why : "dynamic");
   d->hint = "give the value as a literal, or as a name bound once at module level to one";
   d->offset = v->start;
   d->end_offset = v->end;
@@ -369,6 +371,14 @@ static int check_call(pyck *k, const bl_pycall *c, size_t *policies, size_t *npo
   t.call = c;
   boxlint_report_clear(k->tmp);
   int rc = 0;
+  /* `create(...)`: the documentation's elided arguments, not a call to check. */
+  if (c->nargs == 1 && !c->args[0].star && c->args[0].name_end == c->args[0].name &&
+      c->args[0].v->end - c->args[0].v->start == 3 &&
+      !memcmp(k->rd->s + c->args[0].v->start, "...", 3)) {
+    bl_pyval e = *c->args[0].v;
+    e.why = "elided (...)";
+    return not_static(k, c, "the arguments", &e);
+  }
   if (c->kind == BL_CALL_CREATE || c->kind == BL_CALL_UPDATE) {
     rc = check_template(k, c, &t);
   } else if (c->kind == BL_CALL_BIND) {

@@ -189,9 +189,20 @@ static int plain(dec *d, size_t i, size_t *next) {
     if (!l) return bad(d, i, "the source is not valid UTF-8");
   }
   if ((d->p->flags & BL_LIT_FSTRING) && (c == '{' || c == '}')) {
-    if (i + 1 < d->p->body_end && (unsigned char)s[i + 1] == c) l = 2; /* {{ or }} */
-    else if (c == '{') d->o->dynamic = 1;
-    else return bad(d, i, "f-string: single '}' is not allowed");
+    if (i + 1 < d->p->body_end && (unsigned char)s[i + 1] == c) {
+      l = 2; /* {{ or }} */
+    } else if (c == '{') {
+      /* A replacement field: the value is known only at run time; skip to its closing brace
+       * (nested fields of a format spec included). */
+      d->o->dynamic = 1;
+      size_t j = i + 1;
+      for (int depth = 1; j < d->p->body_end && depth; j++)
+        depth += s[j] == '{' ? 1 : s[j] == '}' ? -1 : 0;
+      *next = j;
+      return 0;
+    } else {
+      return bad(d, i, "f-string: single '}' is not allowed");
+    }
     *next = i + l;
     return put(d->m, d->o, &d->cap, s + i, 1, i, i + l, d->index) ? -1 : 0;
   }

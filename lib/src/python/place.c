@@ -108,6 +108,14 @@ static const char *dup(boxlint_report *to, const char *p) {
   return p ? boxlint__rstrdup(to, p, strlen(p)) : NULL;
 }
 
+/* A hint in JSON's spelling (`add "cpu_count": 2`) in a call's (`pass cpu_count=2`). */
+static const char *python_hint(boxlint_report *to, const char *h) {
+  if (!h || strncmp(h, "add \"", 5)) return dup(to, h);
+  const char *q = strchr(h + 5, '"');
+  if (!q || q[1] != ':' || q[2] != ' ') return dup(to, h);
+  return boxlint__rprintf(to, "pass %.*s=%s", (int)(q - h - 5), h + 5, q + 3);
+}
+
 /* The fix of `d` as an edit of the file, or the reason there is none in *why. */
 static void fix(boxlint_report *to, const char *s, size_t n, const bl_pytarget *t,
                 const boxlint_diag *d, const bl_pyval *fv, boxlint_diag *o) {
@@ -152,7 +160,7 @@ int bl_py_place(boxlint_report *to, const boxlint_report *from, size_t first, co
     o->path = d->command >= 0 && cmd >= 0 ? boxlint__rprintf(to, "commands[%d]", cmd)
                                           : file_path(to, d, file_idx);
     o->message = dup(to, d->message);
-    o->hint = dup(to, d->hint);
+    o->hint = python_hint(to, d->hint);
     if (!o->message) return -1;
     o->offset = a;
     o->end_offset = b;

@@ -270,6 +270,15 @@ static const boxlint_rule_info RULES[] = {
    "the file.",
    "client.agents.add_code_interpreter(\"prm_abc\", template_id=\"python-4g\"",
    "client.agents.add_code_interpreter(\"prm_abc\", template_id=\"python-4g\")"},
+  {"invalid-argument-type", E, "an SDK argument has a type the platform rejects",
+   "The SDK sends its arguments to the platform as they are: commands must be a list of "
+   "strings, name and each policy entry strings, network_policy a dict or a NetworkPolicy. A "
+   "literal of another type (a number among the commands, a string where a list is expected) "
+   "is rejected when the call runs; boxlint reports it where the literal is written.",
+   "client.code_interpreter.templates.create(name=\"py\", commands=\"RUN true\", cpu_count=2, "
+   "memory_mb=4096)",
+   "client.code_interpreter.templates.create(name=\"py\", commands=[\"RUN true\"], "
+   "cpu_count=2, memory_mb=4096)"},
   /* NetworkPolicy rules (policy/ emits them): keep them last, from R_TYPE on. */
 #define R_TYPE "invalid-policy-type"
 #define R_ENTRY "invalid-policy-entry"

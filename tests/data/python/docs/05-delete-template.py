@@ -1,0 +1,1 @@
+client.code_interpreter.templates.delete("my-py-extra")

@@ -1,0 +1,4 @@
+import time
+
+while tpl.refresh().status == "building":
+    time.sleep(5)

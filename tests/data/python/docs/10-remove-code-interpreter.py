@@ -1,0 +1,1 @@
+client.agents.remove_code_interpreter("prm_abc")
