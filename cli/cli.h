@@ -230,9 +230,6 @@ typedef int (*cli_walk_fn)(cli *c, const char *path, void *ctx);
  * reason`, the rest still walked) or a call of `each` failed. */
 int cli_walk(cli *c, const char *dir, const char *const *excludes, size_t nexcludes,
              cli_walk_fn each, void *ctx);
-/* lint_run.c: lint a file found by a walk: as cli_lint_path, but a JSON file that is not a
- * template, an array of commands, a binding or a policy is skipped silently, returning 0. */
-int cli_lint_found(cli *c, const char *path);
 
 /*==============================================================================================
  * MARK: input.c: files and configuration

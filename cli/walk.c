@@ -360,8 +360,3 @@ out:
   free(abs);
   return rc;
 }
-
-#ifndef BOXLINT_HAVE_LINT_FOUND
-/* TEMPORARY, until lint_run.c defines it: every file found is linted as if given by name. */
-int cli_lint_found(cli *c, const char *path) { return cli_lint_path(c, path); }
-#endif

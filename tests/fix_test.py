@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""`boxlint --fix` and `boxlint --diff` (DESIGN §7): every kind of fix edits the file in its own
+syntax (a fragment as text, a JSON command or field re-escaped, a NetworkPolicy list keeping its
+layout), --diff output is a patch that `patch -p1` and `git apply` take and that gives the same
+bytes as --fix, a second --fix changes nothing, permissions are kept, a file that cannot be
+written or whose fixed text would not load is left untouched (exit 2), and the exit code reflects
+only what remains. Every fixed JSON file must still parse.
+
+Usage: fix_test.py BOXLINT [DIFF_TOOL]   (DIFF_TOOL: tests/diff_tool.c, for the random diffs)
+"""
+import json, os, shutil, stat, subprocess, sys, tempfile
+
+BIN = os.path.abspath(sys.argv[1])
+DIFF_TOOL = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
+tmp = tempfile.mkdtemp()
+os.chmod(tmp, 0o755)  # the unprivileged run below must reach its files
+fails = []
+n = 0
+
+
+def check(name, cond, *info):
+    global n
+    n += 1
+    if not cond:
+        fails.append((name,) + info)
+
+
+def run(args, cwd=None, stdin=None, as_nobody=False):
+    pre = None
+    if as_nobody and os.getuid() == 0:
+        def pre():  # root ignores permissions: run as nobody to see a read-only directory refuse
+            os.setgid(65534)
+            os.setuid(65534)
+    p = subprocess.run([BIN] + args, cwd=cwd, input=stdin, capture_output=True, timeout=30,
+                       env=dict(os.environ, NO_COLOR="1"), preexec_fn=pre)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+_dirs = 0
+
+
+def fresh_dir():
+    global _dirs
+    _dirs += 1
+    d = os.path.join(tmp, "d%d" % _dirs)
+    os.mkdir(d)
+    return d
+
+
+def put(d, name, data):
+    p = os.path.join(d, name)
+    with open(p, "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+    return p
+
+
+def get(p):
+    with open(p, "rb") as f:
+        return f.read()
+
+
+def fix_case(name, fname, before, want, rc_want=0):
+    """--fix turns `before` into exactly `want` (bytes) with exit code `rc_want`; --diff in a fresh
+    copy gives a patch that patch -p1 and git apply accept and that yields the same bytes; a
+    second --fix changes nothing, not even the mtime; a JSON result still parses."""
+    d = fresh_dir()
+    p = put(d, fname, before)
+    rc, out, err = run(["--fix", fname], cwd=d)
+    got = get(p)
+    check(name + ": fixed bytes", got == want.encode(), got, want, err)
+    check(name + ": exit code", rc == rc_want, rc, out, err)
+    if fname.endswith(".json"):
+        try:
+            json.loads(got)
+        except ValueError as e:
+            check(name + ": result parses", False, str(e), got)
+    st = os.stat(p)
+    rc2, out2, err2 = run(["--fix", fname], cwd=d)
+    st2 = os.stat(p)
+    check(name + ": second --fix leaves the bytes", get(p) == got, get(p))
+    check(name + ": second --fix leaves the mtime and inode",
+          (st.st_mtime_ns, st.st_ino) == (st2.st_mtime_ns, st2.st_ino))
+    check(name + ": second --fix exit code", rc2 == rc_want, rc2, err2)
+    # --diff: nothing written, the patch gives the same bytes.
+    d2 = fresh_dir()
+    p2 = put(d2, fname, before)
+    st = os.stat(p2)
+    rc, out, err = run(["--diff", fname], cwd=d2)
+    changed = before.encode() != want.encode()
+    check(name + ": --diff exit code", rc == (1 if changed else 0), rc, err)
+    check(name + ": --diff writes nothing", get(p2) == before.encode() and
+          os.stat(p2).st_mtime_ns == st.st_mtime_ns)
+    check(name + ": --diff output only when it changes", bool(out) == changed, out)
+    if changed:
+        check(name + ": --diff header", out.startswith("--- a/%s\n+++ b/%s\n@@ -" % (fname, fname)), out)
+        g = subprocess.run(["git", "apply", "--check", "-"], cwd=d2, input=out.encode(),
+                           capture_output=True)
+        check(name + ": git apply --check", g.returncode == 0, g.stderr, out)
+        pt = subprocess.run(["patch", "-p1", "--dry-run"], cwd=d2, input=out.encode(),
+                            capture_output=True)
+        check(name + ": patch --dry-run", pt.returncode == 0, pt.stdout, out)
+        pt = subprocess.run(["patch", "-p1", "-s"], cwd=d2, input=out.encode(), capture_output=True)
+        check(name + ": patch gives the --fix bytes", pt.returncode == 0 and get(p2) == want.encode(),
+              pt.stdout, get(p2), want)
+    return out
+
+
+def diags(path, cwd=None):
+    rc, out, err = run(["--format", "json", path], cwd=cwd)
+    return [x for f in json.loads(out)["files"] for x in f["diagnostics"]]
+
+
+# ---- fragments: edited as text ----------------------------------------------------------------
+d = fresh_dir()
+frag = put(d, "a.Dockerfile", "pip install x\n")
+fx = [x["fix"] for x in diags(frag) if x["rule"] == "unknown-instruction"]
+check("unknown-instruction carries the RUN fix", fx and fx[0]["replacement"] == "RUN " and
+      fx[0]["offset"] == 0 and fx[0]["length"] == 0, fx)
+fix_case("fragment: insert RUN", "a.Dockerfile", "pip install x\n", "RUN pip install x\n")
+fix_case("fragment: WROKDIR", "b.Dockerfile", "RUN true\nWROKDIR /x\n", "RUN true\nWORKDIR /x\n")
+fix_case("fragment: no newline at the end", "c.Dockerfile", "RUN a\nWROKDIR /x",
+         "RUN a\nWORKDIR /x")
+fix_case("fragment: CRLF", "crlf.Dockerfile", "pip install x\r\nRUN b\r\n",
+         "RUN pip install x\r\nRUN b\r\n")
+# Two fixes far apart: two hunks; the patch still gives the same bytes.
+far_before = "wrokdir /a\n" + "".join("RUN echo %d\n" % i for i in range(12)) + "pip install y\n"
+far_want = "workdir /a\n" + "".join("RUN echo %d\n" % i for i in range(12)) + "RUN pip install y\n"
+out = fix_case("fragment: two hunks", "far.Dockerfile", far_before, far_want)
+check("two hunks", out.count("\n@@ ") + out.startswith("@@") == 2, out)
+check("hunk context", "@@ -1,4 +1,4 @@\n-wrokdir /a\n+workdir /a\n RUN echo 0\n" in out, out)
+near_before = "wrokdir /a\nRUN 1\nRUN 2\nRUN 3\nRUN 4\nRUN 5\nRUN 6\nwrokdir /b\n"
+out = fix_case("fragment: one hunk for close fixes", "near.Dockerfile", near_before,
+               near_before.replace("wrokdir", "workdir"))
+check("one hunk", out.count("@@ -") == 1 and "@@ -1,8 +1,8 @@" in out, out)
+apart_before = near_before.replace("RUN 6\n", "RUN 6\nRUN 7\n")  # 7 lines between: two hunks
+out = fix_case("fragment: two hunks 7 lines apart", "apart.Dockerfile", apart_before,
+               apart_before.replace("wrokdir", "workdir"))
+check("two hunks 7 lines apart", "@@ -1,4 +1,4 @@" in out and "@@ -6,4 +6,4 @@" in out, out)
+# A finding without a fix stays, and sets the exit code; the fixable one is gone.
+d = fresh_dir()
+p = put(d, "m.Dockerfile", "pip install x\nFROM y\n")
+fix_case("fragment: what cannot be fixed remains", "m.Dockerfile", "pip install x\nFROM y\n",
+         "RUN pip install x\nFROM y\n", rc_want=1)
+rc, out, err = run(["--fix", "m.Dockerfile"], cwd=d)
+check("remaining finding printed", "m.Dockerfile:2:1: error:" in out and "[denied-instruction]" in out
+      and "unknown-instruction" not in out, out)
+# A file with no fix: untouched, exit 0.
+fix_case("fragment: nothing to fix", "ok.Dockerfile", "RUN true\n", "RUN true\n")
+
+# ---- JSON templates: commands and fields re-escaped --------------------------------------------
+tpl = ('{\n  "name": "py",\n  "commands": ["pip install \\"a b\\"\\tc", "WROKDIR /x"],\n'
+       '  "cpu_count": 2,\n  "memory_mb": 1024\n}\n')
+fix_case("template: escapes kept", "t.json", tpl,
+         tpl.replace('["pip', '["RUN pip').replace('"WROKDIR', '"WORKDIR'))
+fix_case("template: name fix", "n.json",
+         '{"name": "My Tpl", "commands": ["RUN a"], "cpu_count": 2, "memory_mb": 1024}',
+         '{"name": "my-tpl", "commands": ["RUN a"], "cpu_count": 2, "memory_mb": 1024}')
+# A command starting with an escape, and a fix at the very end of a string.
+fix_case("template: escape at the start", "e.json", '["\\u0070ip install x"]',
+         '["RUN \\u0070ip install x"]')
+fix_case("template: edit at the end of the string", "end.json", '["RUN echo hi \\\\"]',
+         '["RUN echo hi "]')
+fix_case("template: non-ASCII kept as is", "u.json", '["pip install caf\u00e9"]\n',
+         '["RUN pip install caf\u00e9"]\n')
+
+# ---- NetworkPolicy lists: allow-without-effect inserts ALL_TRAFFIC in the list's layout ---------
+def policy_tpl(policy):
+    return ('{\n  "name": "p",\n  "commands": ["RUN a"],\n  "cpu_count": 2,\n  "memory_mb": 1024,\n'
+            '  "network_policy": ' + policy + "\n}\n")
+
+
+cases = [
+    ("empty list", '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": []}',
+     '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": ["ALL_TRAFFIC"]}'),
+    ("one-line list", '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": ["example.com"]}',
+     '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": ["example.com", "ALL_TRAFFIC"]}'),
+    ("multi-line list",
+     '{\n    "type": "filtered",\n    "allow_out": ["pypi.org", "*.pythonhosted.org"],\n'
+     '    "deny_out": [\n      "example.com",\n      "*.example.org"\n    ]\n  }',
+     '{\n    "type": "filtered",\n    "allow_out": ["pypi.org", "*.pythonhosted.org"],\n'
+     '    "deny_out": [\n      "example.com",\n      "*.example.org",\n      "ALL_TRAFFIC"\n    ]\n  }'),
+    ("multi-line list of one",
+     '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": [\n      "example.com"\n  ]}',
+     '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": [\n      "example.com",\n'
+     '      "ALL_TRAFFIC"\n  ]}'),
+    ("deny_out absent, multi-line object",
+     '{\n    "type": "filtered",\n    "allow_out": ["pypi.org", "*.pythonhosted.org"]\n  }',
+     '{\n    "type": "filtered",\n    "allow_out": ["pypi.org", "*.pythonhosted.org"],\n'
+     '    "deny_out": ["ALL_TRAFFIC"]\n  }'),
+    ("deny_out absent, one-line object", '{"type":"filtered","allow_out":["pypi.org"]}',
+     '{"type":"filtered","allow_out":["pypi.org"],"deny_out":["ALL_TRAFFIC"]}'),
+    ("deny_out null", '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": null}',
+     '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": ["ALL_TRAFFIC"]}'),
+    # Two passes: the A-label replaces the entry, then allow-without-effect fires and is fixed.
+    ("A-label, then ALL_TRAFFIC", '{"type": "filtered", "allow_out": ["b\u00fccher.de"], "deny_out": []}',
+     '{"type": "filtered", "allow_out": ["xn--bcher-kva.de"], "deny_out": ["ALL_TRAFFIC"]}'),
+]
+for i, (name, before, after) in enumerate(cases):
+    fix_case("policy: " + name, "pol%d.json" % i, policy_tpl(before), policy_tpl(after))
+d = fresh_dir()
+p = put(d, "chk.json", policy_tpl(cases[0][1]))
+check("allow-without-effect fires before", any(x["rule"] == "allow-without-effect" for x in diags(p)))
+run(["--fix", p])
+check("allow-without-effect gone after", not any(x["rule"] == "allow-without-effect" for x in diags(p)),
+      diags(p))
+
+# ---- the result must load: a fix that would break the file is not written ----------------------
+# "deny\u005fout" decodes to deny_out but is not spelled so: adding "deny_out" would make a
+# duplicate key, which the re-check refuses.
+d = fresh_dir()
+bad = policy_tpl('{"type": "filtered", "allow_out": ["pypi.org"], "deny\\u005fout": []}')
+p = put(d, "dup.json", bad)
+rc, out, err = run(["--fix", "dup.json"], cwd=d)
+check("unloadable result: exit 2", rc == 2, rc, err)
+check("unloadable result: message", "dup.json: fixes not applied: the fixed file would not load" in err
+      and "nothing written" in err, err)
+check("unloadable result: file untouched", get(p) == bad.encode())
+check("unloadable result: findings still shown", "allow-without-effect" in out, out)
+rc, out, err = run(["--diff", "dup.json"], cwd=d)
+check("unloadable result: --diff exit 2, no diff", rc == 2 and out == "", rc, out, err)
+
+# ---- permissions, symbolic links, a directory that cannot be written ---------------------------
+d = fresh_dir()
+p = put(d, "perm.Dockerfile", "pip install x\n")
+os.chmod(p, 0o640)
+ino = os.stat(p).st_ino
+rc, out, err = run(["--fix", p])
+check("permissions kept", stat.S_IMODE(os.stat(p).st_mode) == 0o640, oct(os.stat(p).st_mode))
+check("replaced by rename", os.stat(p).st_ino != ino and get(p) == b"RUN pip install x\n", get(p))
+check("no temporary file left", sorted(os.listdir(d)) == ["perm.Dockerfile"], os.listdir(d))
+
+target = put(d, "real.Dockerfile", "pip install x\n")
+os.symlink("real.Dockerfile", os.path.join(d, "link.Dockerfile"))
+rc, out, err = run(["--fix", os.path.join(d, "link.Dockerfile")])
+check("symlink kept", os.path.islink(os.path.join(d, "link.Dockerfile")))
+check("symlink target fixed", get(target) == b"RUN pip install x\n", get(target), err)
+
+d = fresh_dir()
+p = put(d, "ro.Dockerfile", "pip install x\n")
+os.chmod(p, 0o666)
+os.chmod(d, 0o555)
+rc, out, err = run(["--fix", p], as_nobody=True)
+os.chmod(d, 0o755)
+check("read-only directory: exit 2", rc == 2, rc, out, err)
+check("read-only directory: message", "ro.Dockerfile: not fixed: cannot create a temporary file" in err
+      and "unchanged" in err, err)
+check("read-only directory: untouched", get(p) == b"pip install x\n", get(p))
+check("read-only directory: findings still shown", "unknown-instruction" in out, out)
+
+# ---- standard input, formats, several files, usage -------------------------------------------
+rc, out, err = run(["--fix", "-"], stdin=b"pip install x\nFROM y\n")
+check("stdin: fixed text on stdout", out == "RUN pip install x\nFROM y\n", out)
+check("stdin: findings on stderr", "denied-instruction" in err and rc == 1, rc, err)
+rc, out, err = run(["--fix", "-"], stdin=b'["pip install x"]')
+check("stdin JSON: fixed", out == '["RUN pip install x"]' and rc == 0, rc, out, err)
+rc, out, err = run(["--fix", "-"], stdin=b"RUN true\n")
+check("stdin: nothing to fix, echoed", out == "RUN true\n" and rc == 0, rc, out, err)
+
+d = fresh_dir()
+p = put(d, "j.Dockerfile", "pip install x\nFROM y\n")
+rc, out, err = run(["--fix", "--format", "json", p])
+doc = json.loads(out)
+ds = doc["files"][0]["diagnostics"]
+check("--fix --format json: what remains", [(x["rule"], x["line"]) for x in ds] ==
+      [("pip-no-cache-dir", 1), ("denied-instruction", 2)] and rc == 1, ds)
+
+d = fresh_dir()
+put(d, "x.Dockerfile", "pip install x\n")
+put(d, "y.json", '["WROKDIR /a"]')
+rc, out, err = run(["--diff", "x.Dockerfile", "y.json"], cwd=d)
+check("--diff of two files", out.count("--- a/") == 2 and rc == 1, out)
+g = subprocess.run(["git", "apply", "--check", "-"], cwd=d, input=out.encode(), capture_output=True)
+check("--diff of two files: git apply --check", g.returncode == 0, g.stderr)
+rc, out, err = run(["--diff", "./x.Dockerfile"], cwd=d)
+check("--diff path without ./", out.startswith("--- a/x.Dockerfile\n"), out)
+
+d = fresh_dir()
+p = put(d, "bad.json", '{"name": ')
+rc, out, err = run(["--fix", p])
+check("invalid JSON: exit 2", rc == 2 and "invalid JSON" in err and get(p) == b'{"name": ', rc, err)
+rc, out, err = run(["--fix", os.path.join(d, "missing.Dockerfile")])
+check("missing file: exit 2", rc == 2 and err, rc, err)
+rc, out, err = run(["--fix", "-c", "pip install x"])
+check("--fix with -c: usage", rc == 2 and "not -c" in err, rc, err)
+rc, out, err = run(["--fix", "--diff", p])
+check("--fix with --diff: usage", rc == 2 and "exclude each other" in err, rc, err)
+rc, out, err = run(["--help"])
+check("usage mentions --fix and --diff", "--fix" in out and "--diff" in out, out)
+
+# ---- the diff itself, on random pairs of texts (diff_tool: cli/fix_diff.c alone) ---------------
+# Empty files, a last line without a newline, CRLF, repeated lines, changes near each other and
+# far apart: patch -p1 and git apply must turn OLD into NEW exactly.
+if DIFF_TOOL:
+    import random
+    rnd = random.Random(20240611)
+    pool = ["RUN a\n", "RUN b\n", "\n", "x\r\n", "WORKDIR /w\n", "same\n", "same\n", "  indented\n"]
+
+    def text():
+        t = "".join(rnd.choice(pool) for _ in range(rnd.choice([0, 1, 2, 5, 12, 30])))
+        if t and rnd.random() < 0.3:
+            t = t[:-1]  # no newline at the end
+        return t
+
+    bad = 0
+    for i in range(150):
+        old = text()
+        new = old
+        if rnd.random() < 0.8 or not old:
+            lines = old.splitlines(True)
+            for _ in range(rnd.randint(1, 4)):
+                k = rnd.randint(0, len(lines))
+                op = rnd.random()
+                if op < 0.4:
+                    lines.insert(k, rnd.choice(pool))
+                elif op < 0.7 and k < len(lines):
+                    del lines[k]
+                elif k < len(lines):
+                    lines[k] = rnd.choice(pool)
+            new = "".join(lines)
+            if rnd.random() < 0.2:
+                new = new.rstrip("\n")
+        d = fresh_dir()
+        a, b = put(d, "old", old), put(d, "new", new)
+        os.mkdir(os.path.join(d, "w"))
+        target = put(os.path.join(d, "w"), "f.txt", old)
+        p = subprocess.run([DIFF_TOOL, "f.txt", a, b], capture_output=True)
+        diff = p.stdout
+        ok = p.returncode == 0 and (diff == b"") == (old == new)
+        if ok and diff:
+            g = subprocess.run(["git", "apply", "--check", "-"], cwd=os.path.join(d, "w"), input=diff,
+                               capture_output=True)
+            pt = subprocess.run(["patch", "-p1", "-s", "--posix"], cwd=os.path.join(d, "w"), input=diff,
+                                capture_output=True)
+            ok = g.returncode == 0 and pt.returncode == 0 and get(target) == new.encode()
+        if not ok:
+            bad += 1
+            check("random diff %d" % i, False, repr(old), repr(new), diff)
+            if bad > 3:
+                break
+    check("random diffs checked", i == 149, i)
+
+    # Hunk headers where a side is empty, as GNU diff writes them.
+    def tool_diff(old, new):
+        d = fresh_dir()
+        p = subprocess.run([DIFF_TOOL, "f", put(d, "old", old), put(d, "new", new)], capture_output=True)
+        return p.stdout.decode()
+
+    check("diff from an empty file", tool_diff("", "a\nb\n") == "--- a/f\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\n+b\n",
+          tool_diff("", "a\nb\n"))
+    check("diff to an empty file", tool_diff("a\n", "") == "--- a/f\n+++ b/f\n@@ -1,1 +0,0 @@\n-a\n",
+          tool_diff("a\n", ""))
+    check("diff adding a final newline",
+          tool_diff("a\nb", "a\nb\n") == "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n",
+          tool_diff("a\nb", "a\nb\n"))
+    check("no diff for equal texts", tool_diff("a\n", "a\n") == "")
+
+for x in fails:
+    print("FAIL", *x)
+print(f"{n - len(fails)} passed, {len(fails)} failed")
+shutil.rmtree(tmp, ignore_errors=True)
+sys.exit(1 if fails else 0)

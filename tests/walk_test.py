@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""`boxlint DIR` (cli/walk.c, DESIGN §6, issue 14 point 3): which files a walk reports and in which
+order, what it skips (hidden directories, node_modules, virtual environments, --exclude, what git
+ignores), files and directories given by name, the config's "fragments", walk errors. Then the
+gitignore matcher (cli/gitignore.c, through tests/gitignore_probe) and the walk itself against
+git as the oracle (`git check-ignore --no-index -v`) on randomly generated repositories.
+
+Usage: walk_test.py PATH/TO/boxlint PATH/TO/gitignore_probe
+"""
+import json, os, random, shutil, subprocess, sys, tempfile
+
+BIN, PROBE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+if not shutil.which("git"):
+    print("walk: skipped, git is not installed")
+    sys.exit(77)
+tmp = tempfile.mkdtemp()
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+ENV.update(NO_COLOR="1", HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "xdg"),
+           GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+fails, n = [], 0
+
+
+def check(name, cond, *info):
+    global n
+    n += 1
+    if not cond:
+        fails.append((name,) + info)
+
+
+def run(args, cwd=tmp, stdin=None, exe=BIN):
+    p = subprocess.run([exe] + args, input=stdin, capture_output=True, timeout=60, env=ENV, cwd=cwd)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def paths(out):
+    try:
+        return [f["path"] for f in json.loads(out)["files"]]
+    except (ValueError, KeyError) as e:
+        return ["<not the JSON document: %s>" % e, out[:300]]
+
+
+def git(root, *args, stdin=None):
+    p = subprocess.run(["git", "-C", root] + list(args), input=stdin, capture_output=True,
+                       timeout=60, env=ENV)
+    if p.returncode > 1:
+        raise SystemExit("git %s: %s" % (" ".join(args), p.stderr.decode()))
+    return p.stdout
+
+
+def make(root, files):
+    """files: relative path -> text (bytes or str), or None for an empty directory."""
+    for rel, text in files.items():
+        p = os.path.join(root, rel)
+        if text is None:
+            os.makedirs(p, exist_ok=True)
+            continue
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "wb") as f:
+            f.write(text if isinstance(text, bytes) else text.encode())
+
+
+# ------------------------------------------------------------------------------------------------
+# One project with every case, and the exact list a walk reports.
+# ------------------------------------------------------------------------------------------------
+OK, BAD = "RUN true\n", "FROM x\n"
+TEMPLATE = json.dumps({"name": "t", "commands": ["RUN true"], "cpu_count": 2, "memory_mb": 1024})
+proj = os.path.join(tmp, "proj")
+os.makedirs(proj)
+git(proj, "init", "-q")
+make(proj, {
+    ".gitignore": "# a comment\n"
+                  "build/\n"
+                  "/top.Dockerfile\n"
+                  "!keep.Dockerfile\n"
+                  "gen/**\n"
+                  "!gen/ok.Dockerfile\n"
+                  "spaced.Dockerfile   \n"
+                  "docs/*.Dockerfile\n"
+                  "**/tmp/\n"
+                  "\\#hash.Dockerfile\n"
+                  "\\!bang.Dockerfile\n"
+                  "q?.Dockerfile\n"
+                  "[ab]c.Dockerfile\n"
+                  "src/anch.Dockerfile\n"
+                  "outer-only.Dockerfile\n"
+                  "sp\\ ace.Dockerfile\n",
+    ".git/info/exclude": "excluded.Dockerfile\n",
+    ".boxlint.json": json.dumps({"fragments": ["ci/*.steps", "*.frag"]}),
+    "B.Dockerfile": OK, "a/i.Dockerfile": OK, "a-b.Dockerfile": OK, "a.Dockerfile": BAD,
+    "top.Dockerfile": BAD, "b/top.Dockerfile": OK, "keep.Dockerfile": OK,
+    "build/x.Dockerfile": BAD, "build/keep.Dockerfile": BAD,
+    "gen/ok.Dockerfile": OK, "gen/no.Dockerfile": BAD,
+    "spaced.Dockerfile": BAD, "docs/d.Dockerfile": BAD, "b/docs/d.Dockerfile": OK,
+    "b/c/tmp/t.Dockerfile": BAD, "#hash.Dockerfile": BAD, "!bang.Dockerfile": BAD,
+    "q1.Dockerfile": BAD, "q12.Dockerfile": OK, "ac.Dockerfile": BAD, "cc.Dockerfile": OK,
+    "src/anch.Dockerfile": BAD, "sp ace.Dockerfile": BAD, "excluded.Dockerfile": BAD,
+    "ci/build.steps": BAD, "ci/deep/x.steps": BAD, "other/y.frag": OK, "other/y.txt": BAD,
+    "pkg/package.json": json.dumps({"name": "web", "version": "1.0.0", "private": True,
+                                    "scripts": {"build": "vite build"},
+                                    "dependencies": {"react": "^18.2.0"}}, indent=2),
+    "pkg/tsconfig.json": json.dumps({"compilerOptions": {"strict": True}}),
+    "pkg/t.json": TEMPLATE, "m.py": "x = 1\n",
+    "node_modules/n.Dockerfile": BAD, ".hidden/h.Dockerfile": BAD,
+    "venv/pyvenv.cfg": "home = /usr/bin\n", "venv/lib/v.Dockerfile": BAD,
+    "conda/conda-meta/history": "", "conda/c.Dockerfile": BAD,
+    "lib/site-packages/s.Dockerfile": BAD, "lib/l.Dockerfile": OK,
+    "src/__pycache__/p.Dockerfile": BAD,
+    "src/.gitignore": b"Dockerfile.*\r\n!Dockerfile.keep\r\n",
+    "src/Dockerfile.dev": BAD, "src/Dockerfile.keep": OK, "src/deep/Dockerfile.x": BAD,
+    "src/s.Dockerfile": OK, "src/spaced.Dockerfile": BAD,
+    "outer-only.Dockerfile": BAD,
+})
+inner = os.path.join(proj, "inner")  # a repository inside: its own rules, not the outer ones
+os.makedirs(inner)
+git(inner, "init", "-q")
+make(inner, {".gitignore": "x.Dockerfile\n", "x.Dockerfile": BAD, "outer-only.Dockerfile": OK})
+os.symlink("src", os.path.join(proj, "linkdir"))                  # not followed
+os.symlink("a.Dockerfile", os.path.join(proj, "link.Dockerfile"))  # a file: read
+os.symlink("missing", os.path.join(proj, "dangling.Dockerfile"))   # nothing to read
+
+EXPECTED = ["B.Dockerfile", "a/i.Dockerfile", "a-b.Dockerfile", "a.Dockerfile",
+            "b/docs/d.Dockerfile", "b/top.Dockerfile", "cc.Dockerfile", "ci/build.steps",
+            "gen/ok.Dockerfile", "inner/outer-only.Dockerfile", "keep.Dockerfile",
+            "lib/l.Dockerfile", "link.Dockerfile", "m.py", "other/y.frag", "pkg/t.json",
+            "q12.Dockerfile", "src/Dockerfile.keep", "src/s.Dockerfile"]
+
+rc, out, err = run(["--format", "json", "proj"])
+got = paths(out)
+check("walk: exactly these files, in this order", got == ["proj/" + p for p in EXPECTED],
+      [p for p in got if p[5:] not in EXPECTED], [p for p in EXPECTED if "proj/" + p not in got], got)
+check("walk: exit 1 (findings)", rc == 1, rc, err)
+check("walk: nothing on stderr", err == "", err)
+by_path = {f["path"]: f for f in json.loads(out)["files"]} if out.startswith("{") else {}
+check("walk: a found fragment is checked", [d["rule"] for d in by_path.get("proj/a.Dockerfile",
+      {}).get("diagnostics", [])] == ["denied-instruction"], by_path.get("proj/a.Dockerfile"))
+check("walk: a config fragment is checked as a fragment",
+      [d["rule"] for d in by_path.get("proj/ci/build.steps", {}).get("diagnostics", [])]
+      == ["denied-instruction"], by_path.get("proj/ci/build.steps"))
+
+rc, out, err = run(["--format", "json", "proj/"])
+check("walk: DIR/ spells paths once", paths(out) == ["proj/" + p for p in EXPECTED], paths(out))
+rc, out, err = run(["--format", "json", "."], cwd=proj)
+check("walk: boxlint . (a hidden name, given)", paths(out) == ["./" + p for p in EXPECTED],
+      paths(out), err)
+
+# A directory inside the repository: the .gitignore files above it apply (a name pattern, and
+# one anchored with a middle '/'); the config above it gives its fragments.
+rc, out, err = run(["--format", "json", "proj/src"])
+check("subdirectory: the rules from the root down",
+      paths(out) == ["proj/src/Dockerfile.keep", "proj/src/s.Dockerfile"], paths(out), err)
+rc, out, err = run(["--format", "json", "proj/ci"])
+check("subdirectory: the config's fragments, relative to its directory",
+      paths(out) == ["proj/ci/build.steps"], paths(out), err)
+
+# --exclude: a name (a directory and what it holds), a path from DIR, --exclude=, '**', a
+# trailing '/' (directories only: m.py stays).
+rc, out, err = run(["--format", "json", "--exclude", "a", "--exclude", "lib/l.Dockerfile",
+                    "--exclude=*.frag", "--exclude", "**/Dockerfile.keep", "--exclude", "gen/",
+                    "--exclude", "m.py/", "proj"])
+gone = {"a/i.Dockerfile", "lib/l.Dockerfile", "other/y.frag", "src/Dockerfile.keep",
+        "gen/ok.Dockerfile"}
+check("--exclude", paths(out) == ["proj/" + p for p in EXPECTED if p not in gone], paths(out), err)
+rc, out, err = run(["--format", "json", "--exclude", "proj/a.Dockerfile", "proj"])
+check("--exclude: a path is relative to DIR", "proj/a.Dockerfile" in paths(out), paths(out))
+
+# Given by name: always checked, even when ignored, excluded, or in a skipped directory; a
+# JSON file given by name is linted whatever it holds.
+named = ["proj/top.Dockerfile", "proj/build/x.Dockerfile", "proj/node_modules/n.Dockerfile",
+         "proj/pkg/package.json"]
+rc, out, err = run(["--format", "json", "--exclude", "top.Dockerfile"] + named)
+check("named files are checked", paths(out) == named, paths(out), err)
+check("named package.json is linted", rc == 1 and by_path == by_path, rc)
+for d, want in (("proj/.hidden", ["proj/.hidden/h.Dockerfile"]),
+                ("proj/node_modules", ["proj/node_modules/n.Dockerfile"]),
+                ("proj/venv", ["proj/venv/lib/v.Dockerfile"]),
+                ("proj/build", ["proj/build/keep.Dockerfile", "proj/build/x.Dockerfile"])):
+    rc, out, err = run(["--format", "json", d])
+    check("named directory is walked: " + d, paths(out) == want, paths(out), err)
+
+# Text output names each file as the walk spells it.
+rc, out, err = run(["proj/gen", "proj/b"])
+check("text output", "proj/gen/ok.Dockerfile" not in out and rc == 0 and out == "", rc, out, err)
+rc, out, err = run(["proj/ci"])
+check("text output: position", out.startswith("proj/ci/build.steps:1:1: error: FROM"), out)
+
+# Walk errors: `boxlint: PATH: reason` on stderr, exit 2, the other inputs still checked.
+rc, out, err = run(["--format", "json", "nope", "proj/gen"])
+check("missing path: message", err == "boxlint: nope: No such file or directory\n", err)
+check("missing path: exit 2", rc == 2, rc)
+check("missing path: the rest checked", paths(out) == ["proj/gen/ok.Dockerfile"], paths(out))
+
+longroot = os.path.join(tmp, "long")  # deeper than PATH_MAX: lstat fails inside the walk
+os.makedirs(longroot)
+make(longroot, {"a.Dockerfile": OK, "z.Dockerfile": OK})
+d, depth = longroot, 0
+while len(d) < 4300:
+    name = "d" * 200
+    fd = os.open(d if depth == 0 else ".", os.O_RDONLY)
+    os.mkdir(name, dir_fd=fd)
+    os.close(fd)
+    os.chdir(os.path.join(d, name) if depth == 0 else name)
+    d, depth = d + "/" + name, depth + 1
+os.chdir(tmp)
+rc, out, err = run(["--format", "json", "long"])
+check("walk error: exit 2", rc == 2, rc, err)
+check("walk error: one line, the path and the reason",
+      err.count("\n") == 1 and err.startswith("boxlint: long/ddd") and
+      err.endswith(": File name too long\n"), err)
+check("walk error: the rest checked", paths(out) == ["long/a.Dockerfile", "long/z.Dockerfile"],
+      paths(out))
+if os.geteuid() != 0:  # root reads every directory
+    make(tmp, {"locked/in/x.Dockerfile": OK, "locked/y.Dockerfile": OK})
+    os.chmod(os.path.join(tmp, "locked/in"), 0)
+    rc, out, err = run(["--format", "json", "locked"])
+    os.chmod(os.path.join(tmp, "locked/in"), 0o755)
+    check("unreadable directory", rc == 2 and err == "boxlint: locked/in: Permission denied\n"
+          and paths(out) == ["locked/y.Dockerfile"], rc, err, paths(out))
+
+# Outside a git work tree, .gitignore files mean nothing.
+make(tmp, {"plain/.gitignore": "*.Dockerfile\n", "plain/p.Dockerfile": OK})
+if git(tmp, "rev-parse", "--is-inside-work-tree").strip() != b"true":
+    rc, out, err = run(["--format", "json", "plain"])
+    check("no repository: .gitignore not read", paths(out) == ["plain/p.Dockerfile"], paths(out))
+
+# The "fragments" key: --config's applies wherever the walk is (a name glob at any depth); its
+# errors are the config's, with positions; an unknown key names it among the known ones.
+make(tmp, {"cfg/frag.json": json.dumps({"fragments": ["*.steps"]})})
+rc, out, err = run(["--format", "json", "--config", "cfg/frag.json", "proj/ci"])
+check("--config fragments", paths(out) == ["proj/ci/build.steps", "proj/ci/deep/x.steps"],
+      paths(out), err)
+for text, want in (('{"fragments": "x"}', 'frag.json:1:15: invalid config: "fragments" must be'
+                    ' an array of globs'),
+                   ('{"fragments": ["a",\n  3]}', 'frag.json:2:3: invalid config: a fragments'
+                    ' glob must be a non-empty string'),
+                   ('{"fragments": [""]}', 'frag.json:1:16: invalid config: a fragments glob'
+                    ' must be a non-empty string'),
+                   ('{"fragment": []}', 'frag.json:1:2: invalid config: unknown key "fragment"'
+                    ' (expected "rules", "user_rules" or "fragments")')):
+    make(tmp, {"cfg/frag.json": text})
+    rc, out, err = run(["--config", "cfg/frag.json", "proj/ci"])
+    check("config error: " + text, rc == 2 and err == "boxlint: cfg/" + want + "\n", rc, err)
+make(tmp, {"cfgup/.boxlint.json": '{"fragments": [1]}', "cfgup/a.Dockerfile": OK})
+rc, out, err = run(["cfgup"])
+check("config error found upward", rc == 2 and "cfgup/.boxlint.json:1:16: invalid config" in err
+      and err.count("\n") == 1, rc, err)
+
+# ------------------------------------------------------------------------------------------------
+# The matcher and the walk against git, on generated repositories.
+# ------------------------------------------------------------------------------------------------
+NAMES = ["a", "b", "ab", "ba", "abc", "doc", "Doc", "build", "x.Dockerfile", "Dockerfile.x",
+         "y.log", "a b", "#c", "!n", "c]", "d-e", "foo", "foo.Dockerfile", "a[1]", "Ab"]
+SEGS = ["a", "b", "ab", "*", "?", "a*", "*b", "[ab]", "[!a]", "[^b]*", "[a-c]*", "**", "***",
+        "doc", "Doc", "build", "*.Dockerfile", "Dockerfile.*", "*.log", "\\#c", "\\!n", "a\\ b",
+        "a?c", "[[:alpha:]]*", "[[:digit:]]", "[[:upper:]]*", "c\\]", "c]", "[]]", "foo*",
+        "f*o", "**foo", "foo**", "d-e", "[a-]*", "\\*", "x.Docker?ile", "[x", "a[[]1]",
+        "[[:bogus:]]", "*[[:punct:]]*", "?b*", "a/**/b"]
+
+
+def gen_pattern(r):
+    p = "/".join(r.choice(SEGS) for _ in range(r.choice([1, 1, 1, 2, 2, 3])))
+    if r.random() < 0.2: p = "/" + p
+    if r.random() < 0.2: p += "/"
+    if r.random() < 0.25: p = "!" + p
+    if r.random() < 0.1: p += "  "
+    if r.random() < 0.05: p += "\\ "
+    return p
+
+
+def gen_ignore(r):
+    lines = [gen_pattern(r) for _ in range(r.randint(1, 6))]
+    if r.random() < 0.3: lines.insert(r.randrange(len(lines) + 1), "# " + gen_pattern(r))
+    if r.random() < 0.3: lines.insert(r.randrange(len(lines) + 1), "")
+    eol = "\r\n" if r.random() < 0.2 else "\n"
+    return eol.join(lines) + (eol if r.random() < 0.8 else "")
+
+
+def gen_repo(r, root):
+    os.makedirs(root)
+    git(root, "init", "-q")
+    dirs, files = {""}, set()
+    for _ in range(r.randint(6, 18)):
+        parent = r.choice(sorted(dirs))
+        rel = (parent + "/" if parent else "") + r.choice(NAMES)
+        if rel in dirs or rel in files or any(rel.startswith(f + "/") for f in files):
+            continue
+        if r.random() < 0.4 and rel.count("/") < 3:
+            dirs.add(rel)
+            os.makedirs(os.path.join(root, rel), exist_ok=True)
+        else:
+            files.add(rel)
+            make(root, {rel: OK})
+    patterns = {}
+    for d in sorted(dirs):
+        if r.random() < (0.9 if d == "" else 0.35):
+            patterns[d] = gen_ignore(r)
+            make(root, {os.path.join(d, ".gitignore"): patterns[d]})
+    if r.random() < 0.4:
+        patterns[".git/info/exclude"] = gen_ignore(r)
+        make(root, {".git/info/exclude": patterns[".git/info/exclude"]})
+    return sorted(dirs - {""}) + sorted(files), files, patterns
+
+
+def git_verdicts(root, rels):
+    """git check-ignore --no-index -v -n: for each path, the pattern that decides (or none)."""
+    out = git(root, "check-ignore", "--no-index", "-v", "-n", "-z", "--stdin",
+              stdin=b"".join(os.fsencode(p) + b"\0" for p in rels)).split(b"\0")
+    v = {}
+    for i in range(0, len(out) - 3, 4):
+        src, line, pat, path = out[i:i + 4]
+        v[os.fsdecode(path)] = (pat != b"" and not pat.startswith(b"!"),
+                                os.fsdecode(src) + ":" + line.decode() + ":" + os.fsdecode(pat))
+    return v
+
+
+def walk_order(root, rel=""):
+    """Every file below root, depth first, names in bytewise order."""
+    base = os.path.join(root, rel)
+    for name in sorted(os.listdir(base), key=os.fsencode):
+        sub = (rel + "/" if rel else "") + name
+        if os.path.isdir(os.path.join(root, sub)):
+            if not name.startswith("."):
+                yield from walk_order(root, sub)
+        else:
+            yield sub
+
+
+rng = random.Random(14)
+pairs = mismatches = 0
+for k in range(60):
+    root = os.path.join(tmp, "gen", "r%02d" % k)
+    rels, files, patterns = gen_repo(rng, root)
+    verdict = git_verdicts(root, rels)
+    rc, out, err = run([root], exe=PROBE,
+                       stdin=b"".join(os.fsencode(p) + b"\0" for p in rels))
+    probe = {}
+    for line in out.splitlines():
+        probe[line[2:]] = line[0] == "1"
+    check("probe ran r%02d" % k, rc == 0 and len(probe) == len(rels), rc, err)
+    for p in rels:
+        pairs += 1
+        if p not in verdict or probe.get(p) != verdict[p][0]:
+            mismatches += 1
+            check("matcher = git check-ignore: r%02d %r" % (k, p), False,
+                  "git:", verdict.get(p), "boxlint:", probe.get(p), patterns)
+    # The walk reports exactly the wanted files that git does not ignore, in walk order.
+    want = [root + "/" + p for p in walk_order(root)
+            if (p.endswith(".Dockerfile") or os.path.basename(p).startswith("Dockerfile."))
+            and not verdict[p][0]]
+    rc, out, err = run(["--format", "json", root])
+    check("walk = git r%02d" % k, paths(out) == want and err == "",
+          [p for p in paths(out) if p not in want], [p for p in want if p not in paths(out)],
+          err, patterns)
+check("enough pairs compared", pairs >= 500, pairs)
+
+shutil.rmtree(tmp)
+for x in fails:
+    print("FAIL", *x)
+print(f"walk: {n - len(fails)} passed, {len(fails)} failed ({pairs} paths compared with git)")
+sys.exit(1 if fails else 0)
