@@ -14,7 +14,7 @@ WERROR    := $(if $(filter true 1 yes,$(CI)),ON,OFF)
 # Debian packages the build and the tests need (node and npm, for the Node.js bindings' tests,
 # are checked as commands: they may come from another repository than Debian's).
 DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjansson-dev libidn2-dev \
-                clang libclang-rt-dev python3 python3-jsonschema git libunistring-dev
+                clang libclang-rt-dev python3 python3-jsonschema git libunistring-dev pre-commit
 
 # Fuzzing (fuzz/, corpus/): new inputs go to FUZZ_WORK, never into the repository's corpus.
 FUZZ_DIR     ?= build/fuzz
@@ -58,6 +58,8 @@ run: build
 	@$(BUILD_DIR)/cli/boxlint examples/template.json; echo "exit code $$? (0: the template is accepted)"
 	@echo "== boxlint examples/bad-template.json"
 	@$(BUILD_DIR)/cli/boxlint examples/bad-template.json; echo "exit code $$? (1: findings)"
+	@echo "== boxlint examples/quickstart.py (the platform's Quick Start, as SDK calls)"
+	@$(BUILD_DIR)/cli/boxlint examples/quickstart.py; echo "exit code $$? (0: warnings only)"
 
 test: deps
 	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DBOXLINT_SANITIZER=address,undefined \

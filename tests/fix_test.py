@@ -197,6 +197,21 @@ cases = [
 ]
 for i, (name, before, after) in enumerate(cases):
     fix_case("policy: " + name, "pol%d.json" % i, policy_tpl(before), policy_tpl(after))
+# A NetworkPolicy file (its root is the policy) and a binding's network_policy.
+fix_case("policy file", "policy.json", '{\n  "type": "filtered",\n  "allow_out": ["pypi.org"]\n}\n',
+         '{\n  "type": "filtered",\n  "allow_out": ["pypi.org"],\n  "deny_out": ["ALL_TRAFFIC"]\n}\n')
+fix_case("policy file, one line", "policy1.json", '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": []}',
+         '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": ["ALL_TRAFFIC"]}')
+fix_case("binding's policy", "binding.json",
+         '{"template_id": "python-4g", "network_policy": {"type": "filtered", "allow_out": ["pypi.org"]}}\n',
+         '{"template_id": "python-4g", "network_policy": {"type": "filtered", "allow_out": ["pypi.org"], '
+         '"deny_out": ["ALL_TRAFFIC"]}}\n')
+
+# ---- Python: the library's fixes are already file edits in Python syntax -------------------------
+py = ("from e2b import Templates\n\nt = templates.create(name='py', commands=['pip install x', \"WROKDIR /x\"],\n"
+      "    cpu_count=2, memory_mb=1024)\n")
+fix_case("python", "tpl.py", py, py.replace("'pip", "'RUN pip").replace('"WROKDIR', '"WORKDIR'))
+
 d = fresh_dir()
 p = put(d, "chk.json", policy_tpl(cases[0][1]))
 check("allow-without-effect fires before", any(x["rule"] == "allow-without-effect" for x in diags(p)))
