@@ -164,7 +164,7 @@ bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name) {
     struct bl_pybind *b = rd->cap_binds ? bind_slot(rd, cur->start, cur->end) : NULL;
     if (!b || !b->name_end) why = "a name the file does not bind at module level";
     else if (b->count > 1) why = "a name bound more than once";
-    else if (b->expr == SIZE_MAX) why = "a name not bound to a literal";
+    else if (b->expr == SIZE_MAX) why = "a name not bound to a literal at module level";
     if (!why && !b->value) {
       size_t i = b->expr;
       b->value = bl_py_parse_expr(rd, &i);
