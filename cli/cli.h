@@ -196,6 +196,9 @@ enum fix_mode { FIX_NONE, FIX_APPLY, FIX_DIFF };
  * finding emitted, c->worst raised to EXIT_FINDINGS when the file would change. Returns 0, or -1
  * after printing why (the exit code 2). */
 int cli_fix_path(cli *c, const char *path, enum fix_mode mode, FILE *text_out);
+/* A file found by a walk: as cli_fix_path, but JSON that is not a template, an array of
+ * commands, a binding or a policy is skipped silently (0), as cli_lint_found skips it. */
+int cli_fix_found(cli *c, const char *path, enum fix_mode mode, FILE *text_out);
 
 /* A unit's fixes as edits of its file (fix_edits.c), ready for boxlint_apply_fixes. */
 typedef struct fix_edits {

@@ -205,16 +205,19 @@ static int fix_finish(cli *c, const char *path, enum fix_mode mode, fix_state *f
   return 0;
 }
 
-int cli_fix_path(cli *c, const char *path, enum fix_mode mode, FILE *text_out) {
+static int fix_read(cli *c, const char *path, int found, enum fix_mode mode, FILE *text_out) {
   fix_state fs;
   memset(&fs, 0, sizeof fs);
   if (cli_read_file(c, path, &fs.orig, &fs.olen)) return -1;
   int rc = -1;
-  if (cli_check_text(c, path, fs.orig, fs.olen, &fs.k0)) goto out;
+  if (cli_check_found(c, path, fs.orig, fs.olen, found, &fs.k0)) goto out;
+  rc = 0;
+  if (fs.k0.skipped) goto out; /* a walk's JSON file that is none of ours */
   fs.cur = fs.orig;
   fs.clen = fs.olen;
   if (fix_loop(c, path, &fs)) {
     if (mode == FIX_APPLY) cli_emit_unit(c, &fs.k0.u);
+    rc = -1;
     goto out;
   }
   rc = fix_finish(c, path, mode, &fs, text_out);
@@ -226,4 +229,12 @@ out:
   cli_checked_free(&fs.k0);
   free(fs.orig);
   return rc;
+}
+
+int cli_fix_path(cli *c, const char *path, enum fix_mode mode, FILE *text_out) {
+  return fix_read(c, path, 0, mode, text_out);
+}
+
+int cli_fix_found(cli *c, const char *path, enum fix_mode mode, FILE *text_out) {
+  return fix_read(c, path, 1, mode, text_out);
 }

@@ -19,7 +19,7 @@ typedef struct input_ctx {
 /* A file found by a walk of a directory given on the command line. */
 static int found(cli *c, const char *path, void *ctx) {
   const input_ctx *in = ctx;
-  if (in->a->fix) return cli_fix_path(c, path, (enum fix_mode)in->a->fix, in->text_out);
+  if (in->a->fix) return cli_fix_found(c, path, (enum fix_mode)in->a->fix, in->text_out);
   return cli_lint_found(c, path);
 }
 

@@ -1217,7 +1217,7 @@ START_TEST(test_secret_explain_pair) {
 END_TEST
 
 START_TEST(test_explain_good_examples) {
-  size_t n = 0, kinds[4] = {0};
+  size_t n = 0, kinds[5] = {0};
   const boxlint_rule_info *rules = boxlint_rules(&n);
   ck_assert_uint_gt(n, 0);
   for (size_t i = 0; i < n; i++) {
@@ -1241,12 +1241,23 @@ START_TEST(test_explain_good_examples) {
     } else if ((g[0] >= 'A' && g[0] <= 'Z') || g[0] == '#') {
       ex_check_text(ri);
       kinds[2]++;
+    } else if (!strncmp(g, "client.", 7)) {
+      /* Python: the SDK call checks clean of its own rule, and so does nothing else fail. */
+      boxlint_report_clear(R);
+      ck_assert_int_eq(boxlint_check_python(R, g, strlen(g), &OPTS, NULL), BOXLINT_OK);
+      ck_assert_msg(!count_rule(ri->id), "explain %s: the good Python example fires", ri->id);
+      const char *b = ri->bad;
+      boxlint_report_clear(R);
+      boxlint_status bst = boxlint_check_python(R, b, strlen(b), &OPTS, NULL);
+      ck_assert_msg(count_rule(ri->id) > 0 && (bst == BOXLINT_OK || bst == BOXLINT_ESYNTAX),
+                    "explain %s: the bad Python example does not fire", ri->id);
+      kinds[4]++;
     } else {
       kinds[3]++; /* prose: "(supervise services with systemd units)" */
     }
   }
   /* Each kind is met (a reader that recognises nothing would pass vacuously). */
-  ck_assert(kinds[0] >= 10 && kinds[1] >= 4 && kinds[2] >= 30);
+  ck_assert(kinds[0] >= 10 && kinds[1] >= 4 && kinds[2] >= 30 && kinds[4] >= 3);
   ck_assert_uint_le(kinds[3], 6);
 }
 END_TEST

@@ -289,6 +289,19 @@ check("--diff of two files: git apply --check", g.returncode == 0, g.stderr)
 rc, out, err = run(["--diff", "./x.Dockerfile"], cwd=d)
 check("--diff path without ./", out.startswith("--- a/x.Dockerfile\n"), out)
 
+# A directory: what the walk finds is fixed; JSON that is none of ours is left alone.
+d = fresh_dir()
+os.mkdir(os.path.join(d, "tree"))
+put(d, "tree/x.Dockerfile", "pip install x\n")
+put(d, "tree/t.json", '["WROKDIR /a"]')
+pkg = put(d, "tree/package.json", '{"private": true, "dependencies": {}}')
+rc, out, err = run(["--diff", "tree"], cwd=d)
+check("walk --diff", rc == 1 and out.count("--- a/") == 2 and "package.json" not in out, rc, out, err)
+rc, out, err = run(["--fix", "tree"], cwd=d)
+check("walk --fix", rc == 0 and get(os.path.join(d, "tree/x.Dockerfile")) == b"RUN pip install x\n" and
+      get(os.path.join(d, "tree/t.json")) == b'["WORKDIR /a"]', rc, out, err)
+check("walk --fix leaves other JSON", get(pkg) == b'{"private": true, "dependencies": {}}' and err == "", err)
+
 d = fresh_dir()
 p = put(d, "bad.json", '{"name": ')
 rc, out, err = run(["--fix", p])

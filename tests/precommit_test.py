@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The pre-commit hooks of .pre-commit-hooks.yaml, run by pre-commit itself (Debian's package)
 on a repository made here: `boxlint` on template files, `boxlint-python` on Python code that
-writes templates as SDK calls. pre-commit runs the hooks from this source tree (`try-repo`,
-which commits uncommitted changes into a shadow copy) with the `boxlint` under test first on
-PATH. Arguments: the boxlint binary, the source tree."""
+writes templates as SDK calls. The hook repository pre-commit installs from is a git
+repository made here holding this source tree's .pre-commit-hooks.yaml as it is (committed or
+not), so that pre-commit clones a few bytes once rather than the whole tree on every run; the
+`boxlint` under test is first on PATH. Arguments: the boxlint binary, the source tree."""
 import os, shutil, subprocess, sys, tempfile
 
 BIN, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
@@ -36,11 +37,21 @@ def git(*args):
     subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
 
 def run_hook(hook, *files):
-    p = subprocess.run([tool, "try-repo", SRC, hook, "--files", *files], cwd=repo, env=env,
+    p = subprocess.run([tool, "run", hook, "--files", *files], cwd=repo, env=env,
                        capture_output=True, timeout=300)
     return p.returncode, p.stdout.decode() + p.stderr.decode()
 
+hooks = os.path.join(tmp, "hooks")
+os.makedirs(hooks)
+shutil.copy(os.path.join(SRC, ".pre-commit-hooks.yaml"), hooks)
+for args in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "hooks"]):
+    subprocess.run(["git", *args], cwd=hooks, env=env, check=True, capture_output=True)
+rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=hooks, env=env, check=True,
+                     capture_output=True).stdout.decode().strip()
+
 git("init", "-q")
+write(".pre-commit-config.yaml", "repos:\n  - repo: %s\n    rev: %s\n    hooks:\n"
+      "      - id: boxlint\n      - id: boxlint-python\n" % (hooks, rev))
 write("app.py", 'client.code_interpreter.templates.create(\n    name="py-extra",\n'
       '    commands=["pip install pydantic-ai"],\n    cpu_count=2,\n    memory_mb=4096,\n)\n')
 write("clean.py", 'client.code_interpreter.templates.create(name="py-extra", '

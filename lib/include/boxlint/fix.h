@@ -16,7 +16,9 @@ extern "C" {
  * with its `text`. Fixes are taken in offset order (ties: insertions first, then input order);
  * a fix that overlaps one already taken, or that touches the same point as one (two insertions
  * at one offset), or lies outside the buffer, is left for a later run and not applied. The input
- * is never written.
+ * is never written. Touching is not overlapping: replacements of [a, b) and [b, c) are both
+ * applied, and so is an insertion at a or at b beside a replacement of [a, b) (before it at a,
+ * after it at b); an insertion strictly inside a replaced range is not.
  *
  * @param fixes `n` pointers (NULL entries are skipped); the array is not modified.
  * @param out receives a new buffer of `*out_len` bytes plus a NUL, allocated with `alloc`
