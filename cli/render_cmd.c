@@ -54,6 +54,9 @@ int cli_cmd_render(cli *c, int argc, char **argv) {
   if (rc == CLI_ARGS_GO && (!a.base || a.npaths != 1 || a.ninline))
     rc = cli_usage_error(
         c, "render takes --base FILE and one TEMPLATE: boxlint render --base FILE TEMPLATE", NULL);
+  else if (rc == CLI_ARGS_GO && (a.fix || a.nexcludes))
+    rc = cli_usage_error(c, "render prints the Dockerfile: --fix, --diff and --exclude are lint's",
+                         NULL);
   else if (rc == CLI_ARGS_GO)
     rc = render(c, a.base, a.paths[0]);
   cli_args_free(c, &a);
