@@ -1,7 +1,8 @@
 /* The boxlint command's shared types and the calls between its files. Data flows one way:
  *
  *   argv -> main.c (picks the sub-command) -> a command: lint_cmd.c, render_cmd.c, rules_cmd.c,
- *   policy_cmd.c -> args.c (the lint/render command line), lint_run.c (one input through
+ *   policy_cmd.c -> args.c (the lint/render command line), walk.c (a directory's files, handed
+ *   back to lint_cmd.c through a callback; gitignore.c), lint_run.c (one input through
  *   input.c's files and configs, template_load.c's JSON-to-spans, the library) -> output.c, the
  *   one door into the formats (out_text.c, out_json.c, out_sarif.c, out_github.c, which share
  *   out_int.h and out_position.c; `boxlint policy` also takes out_json.c's cli_diag_json for its

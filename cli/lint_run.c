@@ -48,6 +48,11 @@ static int check_json(cli *c, unit *u, const boxlint_options *opts, loaded_json 
   return 0;
 }
 
+static int is_policy_type(json_t *t) {
+  const char *s = json_string_value(t);
+  return s && (!strcmp(s, "disabled") || !strcmp(s, "open") || !strcmp(s, "filtered"));
+}
+
 /* Is a JSON text found by a walk something boxlint checks? Invalid JSON and other documents
  * (package.json, tsconfig.json) are not. */
 static int json_is_ours(const char *text, size_t len) {
@@ -59,17 +64,20 @@ static int json_is_ours(const char *text, size_t len) {
     for (size_t i = 0; i < json_array_size(root); i++)
       if (!json_is_string(json_array_get(root, i))) ours = 0;
   } else if (json_is_object(root)) {
-    static const char *const keys[] = {"name", "commands", "cpu_count", "memory_mb",
-                                       "network_policy", "template_id", "type", "allow_out",
-                                       "deny_out"};
-    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
-      if (json_object_get(root, keys[k])) ours = 1;
-    /* A policy's "type" alone is too common a key: it needs its values too. */
-    if (ours && !json_object_get(root, "commands") && !json_object_get(root, "template_id") &&
-        !json_object_get(root, "allow_out") && !json_object_get(root, "deny_out") &&
-        !json_object_get(root, "name") && !json_object_get(root, "cpu_count") &&
-        !json_object_get(root, "memory_mb"))
-      ours = json_is_string(json_object_get(root, "type")) && json_object_size(root) == 1;
+    /* "name" alone is every package.json's: a template needs its commands or its resources. */
+    int pol = 1;
+    const char *key;
+    json_t *v;
+    json_object_foreach(root, key, v) {
+      if (strcmp(key, "type") && strcmp(key, "allow_out") && strcmp(key, "deny_out")) pol = 0;
+    }
+    ours = json_object_get(root, "commands") || json_object_get(root, "template_id") ||
+           json_object_get(root, "network_policy") ||
+           (json_object_get(root, "name") &&
+            (json_object_get(root, "cpu_count") || json_object_get(root, "memory_mb"))) ||
+           (pol && json_object_size(root) > 0 &&
+            (json_object_get(root, "allow_out") || json_object_get(root, "deny_out") ||
+             is_policy_type(json_object_get(root, "type"))));
   }
   json_decref(root);
   return ours;

@@ -130,13 +130,18 @@ static int push_frame(walk *w, const char *dir, size_t base, int root) {
   pbuf p = {NULL, 0, 0};
   char *gtext = NULL, *etext = NULL, *epath = NULL;
   size_t glen = 0, elen = 0;
-  int err = pb_add(&p, dir) || pb_add(&p, ".gitignore") ? ENOMEM : 0;
-  if (!err && (err = gi_read(p.s, 1, &gtext, &glen))) walk_error(w, p.s, err);
-  if (root && (err = gi_exclude_path(dir, &epath)) == 0 && epath &&
-      (err = gi_read(epath, 0, &etext, &elen)))
-    walk_error(w, epath, err);
+  int oom = pb_add(&p, dir) || pb_add(&p, ".gitignore");
+  int err = oom ? 0 : gi_read(p.s, 1, &gtext, &glen);
+  if (err && err != ENOMEM) walk_error(w, p.s, err);
+  oom |= err == ENOMEM;
+  if (!oom && root) {
+    err = gi_exclude_path(dir, &epath);
+    if (!err && epath) err = gi_read(epath, 0, &etext, &elen);
+    if (err && err != ENOMEM) walk_error(w, epath, err);
+    oom |= err == ENOMEM;
+  }
   int rc = 0;
-  if (err == ENOMEM || gi_stack_push(&w->gi, gtext, glen, etext, elen, base, root)) {
+  if (oom || gi_stack_push(&w->gi, gtext, glen, etext, elen, base, root)) {
     fprintf(w->c->err, "boxlint: %s: out of memory\n", dir);
     w->failed = 1;
     rc = -1;
