@@ -53,6 +53,7 @@ static const bl_pyval *arg(const bl_pyarg *args, size_t n, size_t pos, const cha
   for (size_t i = 0; i < n; i++) {
     if (args[i].star) {
       *unknown = 1;
+      if (args[i].star == 1) return NULL; /* the positions after *args are not known */
       continue;
     }
     if (args[i].name_end == args[i].name) {
@@ -174,6 +175,23 @@ static int policy_list(pyck *k, const bl_pycall *call, bl_pypolicy *p, int l,
   return 0;
 }
 
+/* A policy that is not wholly known (a value known only at run time, or of the wrong type):
+ * the findings about the lists as a whole, or about the type, would be guesses. */
+static void drop_guesses(boxlint_report *tmp, size_t first, int type_unknown) {
+  static const char *const lists[] = {"allow-without-effect", "deny-without-effect",
+                                      "filtered-empty-is-open", "shadowed-entry",
+                                      "duplicate-entry", "domains-require-deny-all"};
+  size_t w = first;
+  for (size_t i = first; i < tmp->ndiags; i++) {
+    const char *rule = tmp->diags[i].rule;
+    int gone = type_unknown && (!strcmp(rule, "invalid-policy-type") ||
+                                !strcmp(rule, "lists-not-allowed"));
+    for (size_t j = 0; j < sizeof lists / sizeof *lists; j++) gone |= !strcmp(rule, lists[j]);
+    if (!gone) tmp->diags[w++] = tmp->diags[i];
+  }
+  tmp->ndiags = w;
+}
+
 /* Check a policy value; `prefix` "network_policy" in a binding, "" on its own. */
 static int check_policy(pyck *k, const bl_pycall *call, const bl_pyval *v, const char *prefix,
                         bl_pypolicy *p) {
@@ -181,12 +199,18 @@ static int check_policy(pyck *k, const bl_pycall *call, const bl_pyval *v, const
   boxlint_policy_spec spec;
   memset(&spec, 0, sizeof spec);
   const char *pt = *prefix ? "network_policy.type" : "type";
-  if (p->type && p->type->kind == BL_PV_DYNAMIC) return not_static(k, call, pt, p->type);
+  size_t before = k->r->ndiags;
+  int type_unknown = 0;
   if (p->type && p->type->kind == BL_PV_STR) {
     spec.type.ptr = p->type->str.bytes;
     spec.type.len = p->type->str.len;
   } else if (p->type && p->type->kind != BL_PV_CONST) {
-    return bad_type(k, pt, p->type, "a string");
+    if (p->type->kind == BL_PV_DYNAMIC ? not_static(k, call, pt, p->type)
+                                       : bad_type(k, pt, p->type, "a string"))
+      return -1;
+    type_unknown = 1; /* the entries are still checked, as a filtered policy's */
+    spec.type.ptr = "filtered";
+    spec.type.len = 8;
   }
   boxlint_span *lists[2];
   const char *paths[2] = {*prefix ? "network_policy.allow_out" : "allow_out",
@@ -202,8 +226,10 @@ static int check_policy(pyck *k, const bl_pycall *call, const bl_pyval *v, const
   po.path_prefix.ptr = prefix;
   po.path_prefix.len = strlen(prefix);
   boxlint_policy *pol = NULL;
-  boxlint_status st = boxlint_policy_new(&pol, k->tmp, &spec, &po, k->r->mem.a.malloc ? &k->r->mem.a : NULL);
+  size_t first = k->tmp->ndiags;
+  boxlint_status st = boxlint_policy_new(&pol, k->tmp, &spec, &po, &k->r->mem.a);
   boxlint_policy_free(pol);
+  if (k->r->ndiags > before) drop_guesses(k->tmp, first, type_unknown);
   return st == BOXLINT_ENOMEM ? -1 : 0;
 }
 
@@ -363,6 +389,19 @@ static int check_binding(pyck *k, const bl_pycall *c, bl_pytarget *t, bl_pypolic
  * The file
  *--------------------------------------------------------------------------------------------*/
 
+/* `*args`, `**kwargs`: the arguments they give are known only at run time. */
+static int stars(pyck *k, const bl_pycall *c, const bl_pyarg *a) {
+  const bl_pyval *v = a->v;
+  size_t st = v->start;
+  while (st > 0 && k->rd->s[st - 1] == '*') st--;
+  const char *what = boxlint__rstrdup(k->r, k->rd->s + st, v->end - st);
+  if (!what) return -1;
+  bl_pyval e = *v;
+  e.start = st;
+  e.why = a->star == 1 ? "unpacked positional arguments" : "unpacked keyword arguments";
+  return not_static(k, c, what, &e);
+}
+
 /* One call: its checks into k->tmp, then into the file's report. */
 static int check_call(pyck *k, const bl_pycall *c, size_t *policies, size_t *npolicies) {
   bl_pytarget t;
@@ -379,6 +418,10 @@ static int check_call(pyck *k, const bl_pycall *c, size_t *policies, size_t *npo
     e.why = "elided (...)";
     return not_static(k, c, "the arguments", &e);
   }
+  const bl_pyarg *args = c->kind == BL_CALL_POLICY ? c->policy->args : c->args;
+  size_t nargs = c->kind == BL_CALL_POLICY ? c->policy->nargs : c->nargs;
+  for (size_t i = 0; i < nargs; i++)
+    if (args[i].star && stars(k, c, &args[i])) return -1;
   if (c->kind == BL_CALL_CREATE || c->kind == BL_CALL_UPDATE) {
     rc = check_template(k, c, &t);
   } else if (c->kind == BL_CALL_BIND) {
@@ -394,53 +437,64 @@ static int check_call(pyck *k, const bl_pycall *c, size_t *policies, size_t *npo
   return rc || k->tmp->oom ? -1 : 0;
 }
 
-static int rule_listed(const char *s, const bl_pysup *p, const char *rule) {
-  size_t rl = strlen(rule);
-  for (size_t i = p->ids; i < p->ids_end;) {
-    while (i < p->ids_end && (s[i] == ',' || s[i] == ' ' || s[i] == '\t')) i++;
-    size_t e = i;
-    while (e < p->ids_end && s[e] != ',' && s[e] != ' ' && s[e] != '\t') e++;
-    if (e > i && e - i == rl && !memcmp(s + i, rule, rl)) return 1;
-    i = e;
-  }
-  return 0;
+/* The next rule id of a suppression's list from *i (ids separated by commas): 1 with [*a, *b). */
+static int next_id(const char *s, const bl_pysup *p, size_t *i, size_t *a, size_t *b) {
+  while (*i < p->ids_end && s[*i] == ',') (*i)++;
+  if (*i >= p->ids_end) return 0;
+  *a = *i;
+  while (*i < p->ids_end && s[*i] != ',') (*i)++;
+  *b = *i;
+  return 1;
 }
 
-/* Suppressions: a non-error finding [first, end) on a suppression's line or the line after it
- * goes; each listed id that removed nothing is an unused-suppression. */
-static int suppress(pyck *k, size_t first) {
-  const char *s = k->rd->s;
-  boxlint_report *r = k->r;
-  size_t end = r->ndiags, w = first;
-  unsigned char *used = boxlint__ralloc(r, k->rd->nsups + 1);
-  if (!used) return -1;
-  memset(used, 0, k->rd->nsups + 1);
-  for (size_t i = first; i < end; i++) {
-    boxlint_diag d = r->diags[i];
-    int gone = 0;
-    for (size_t j = 0; j < k->rd->nsups && !gone; j++) {
-      const bl_pysup *p = &k->rd->sups[j];
-      if ((d.line == p->line || d.line == p->line + 1) && d.severity < BOXLINT_SEVERITY_ERROR &&
-          rule_listed(s, p, d.rule))
-        gone = used[j] = 1;
+/* Remove the non-error findings [first, end) of rule s[a, b) on the suppression's line or the
+ * line after it. Returns how many. */
+static size_t remove_rule(boxlint_report *r, size_t first, const char *s, size_t a, size_t b,
+                          uint32_t line) {
+  size_t w = first, hits = 0;
+  for (size_t i = first; i < r->ndiags; i++) {
+    const boxlint_diag *d = &r->diags[i];
+    if ((d->line == line || d->line == line + 1) && d->severity < BOXLINT_SEVERITY_ERROR &&
+        strlen(d->rule) == b - a && !memcmp(d->rule, s + a, b - a)) {
+      hits++;
+      continue;
     }
-    if (!gone) r->diags[w++] = d;
+    r->diags[w++] = *d;
   }
   r->ndiags = w;
-  for (size_t j = 0; j < k->rd->nsups; j++) {
-    if (used[j]) continue;
-    const bl_pysup *p = &k->rd->sups[j];
-    boxlint_diag *d = boxlint__report_add(r, "unused-suppression", BOXLINT_SEVERITY_WARNING, -1);
-    if (!d) return -1;
-    d->offset = p->ids;
-    d->end_offset = p->ids_end;
-    bl_py_line_col(s, k->rd->n, p->ids, &d->line, &d->column);
-    bl_py_line_col(s, k->rd->n, p->ids_end, &d->end_line, &d->end_column);
-    const char *q = boxlint__quote(r, s + p->ids, p->ids_end - p->ids, 60);
+  return hits;
+}
+
+static int unused(pyck *k, size_t a, size_t b) {
+  boxlint_report *r = k->r;
+  const char *s = k->rd->s;
+  boxlint_diag *d = boxlint__report_add(r, "unused-suppression", BOXLINT_SEVERITY_WARNING, -1);
+  if (!d) return -1;
+  d->offset = a;
+  d->end_offset = b;
+  bl_py_line_col(s, k->rd->n, a, &d->line, &d->column);
+  bl_py_line_col(s, k->rd->n, b, &d->end_line, &d->end_column);
+  const char *q = boxlint__quote(r, s + a, b - a, 60);
+  const boxlint_rule_info *ri = boxlint_rule_find(s + a, b - a);
+  if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
+    d->message = boxlint__rprintf(r, "%s is an error and cannot be suppressed", q ? q : "");
+  else
     d->message = boxlint__rprintf(r, "the suppression of %s suppresses nothing on this line or "
-                                  "the next (errors cannot be suppressed)", q ? q : "");
-    d->hint = "remove the comment, or name the rule of a warning on that line";
-    if (!d->message) return -1;
+                                  "the next", q ? q : "");
+  d->hint = boxlint__rprintf(r, "remove %s from the boxlint ignore comment", q ? q : "");
+  return d->message ? 0 : -1;
+}
+
+/* Suppressions: each rule a `# boxlint: ignore=` comment lists removes that rule's non-error
+ * findings on the comment's line and the next; a rule that removed nothing is an
+ * unused-suppression at its name, as in fragments. */
+static int suppress(pyck *k, size_t first) {
+  const char *s = k->rd->s;
+  for (size_t j = 0; j < k->rd->nsups; j++) {
+    const bl_pysup *p = &k->rd->sups[j];
+    size_t i = p->ids, a, b;
+    while (next_id(s, p, &i, &a, &b))
+      if (!remove_rule(k->r, first, s, a, b, p->line) && unused(k, a, b)) return -1;
   }
   return 0;
 }

@@ -16,8 +16,8 @@ static char *encode(boxlint_report *r, const bl_piece *p, const char *text, size
   for (size_t i = 0; i < tl; i++) {
     unsigned char c = (unsigned char)text[i];
     int nl = c == '\n' || c == '\r';
-    if (raw && (c == '\\' || c == (unsigned char)p->quote || (nl && !triple) || c < 0x20 ||
-                (bytes && c >= 0x80))) {
+    if (raw && (c == '\\' || c == (unsigned char)p->quote || (nl && !triple) || c == '\r' ||
+                (c < 0x20 && c != '\n' && c != '\t') || (bytes && c >= 0x80))) {
       *why = "the text needs an escape, and the literal is a raw string";
       return NULL;
     }
@@ -101,6 +101,10 @@ int bl_py_edit_string(boxlint_report *r, const char *s, const bl_pyval *v, size_
 static char quote_of(const bl_pyval *v) {
   if (!v) return '"';
   if (v->kind == BL_PV_STR && v->npieces) return v->pieces[0].quote;
+  for (size_t i = 0; v->kind == BL_PV_POLICY && i < v->nargs; i++) {
+    char q = quote_of(v->args[i].v);
+    if (q != '"') return q;
+  }
   for (size_t i = 0; i < v->nitems; i++) {
     char q = quote_of(v->keys ? v->keys[i] : NULL);
     if (q != '"' || (v->keys && v->keys[i])) return q;

@@ -29,9 +29,10 @@
   prefix = [uU] | [rR] | [bB] | [fF] | [bB][rR] | [rR][bB] | [fF][rR] | [rR][fF];
 
   // Bodies. A backslash takes the next character whatever it is (also in raw strings, where it
-  // only keeps the quote from closing the literal); a one-line body stops at a line break.
-  sq1 = ([^'\\\r\n] | "\\" any)*;
-  dq1 = ([^"\\\r\n] | "\\" any)*;
+  // only keeps the quote from closing the literal), a \r\n line break whole; a one-line body
+  // stops at a line break.
+  sq1 = ([^'\\\r\n] | "\\" any | "\\\r\n")*;
+  dq1 = ([^"\\\r\n] | "\\" any | "\\\r\n")*;
   sq3 = ([^'\\] | "\\" any | "'" [^'\\] | "'" "\\" any | "''" [^'\\] | "''" "\\" any)*;
   dq3 = ([^"\\] | "\\" any | "\"" [^"\\] | "\"" "\\" any | "\"\"" [^"\\] | "\"\"" "\\" any)*;
 

@@ -85,15 +85,128 @@ static int hexval(char c) {
   return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-/* \N{name}: the code point, or UINT32_MAX. Names are matched without regard to case. */
+/* The aliases of NameAliases.txt that CPython 3.11 takes in \N{} and libunistring 1.0 does not
+ * know (the control characters' names and abbreviations, three figments), '|' between them. */
+static const struct alias {
+  uint32_t cp;
+  const char *names;
+} ALIASES[] = {
+    {0x00, "NULL|NUL"}, {0x01, "START OF HEADING|SOH"}, {0x02, "START OF TEXT|STX"},
+    {0x03, "END OF TEXT|ETX"}, {0x04, "END OF TRANSMISSION|EOT"}, {0x05, "ENQUIRY|ENQ"},
+    {0x06, "ACKNOWLEDGE|ACK"}, {0x07, "ALERT|BEL"}, {0x08, "BACKSPACE|BS"},
+    {0x09, "CHARACTER TABULATION|HORIZONTAL TABULATION|HT|TAB"},
+    {0x0A, "LINE FEED|NEW LINE|END OF LINE|LF|NL|EOL"},
+    {0x0B, "LINE TABULATION|VERTICAL TABULATION|VT"}, {0x0C, "FORM FEED|FF"},
+    {0x0D, "CARRIAGE RETURN|CR"}, {0x0E, "SHIFT OUT|LOCKING-SHIFT ONE|SO"},
+    {0x0F, "SHIFT IN|LOCKING-SHIFT ZERO|SI"}, {0x10, "DATA LINK ESCAPE|DLE"},
+    {0x11, "DEVICE CONTROL ONE|DC1"}, {0x12, "DEVICE CONTROL TWO|DC2"},
+    {0x13, "DEVICE CONTROL THREE|DC3"}, {0x14, "DEVICE CONTROL FOUR|DC4"},
+    {0x15, "NEGATIVE ACKNOWLEDGE|NAK"}, {0x16, "SYNCHRONOUS IDLE|SYN"},
+    {0x17, "END OF TRANSMISSION BLOCK|ETB"}, {0x18, "CANCEL|CAN"}, {0x19, "END OF MEDIUM|EOM"},
+    {0x1A, "SUBSTITUTE|SUB"}, {0x1B, "ESCAPE|ESC"},
+    {0x1C, "INFORMATION SEPARATOR FOUR|FILE SEPARATOR|FS"},
+    {0x1D, "INFORMATION SEPARATOR THREE|GROUP SEPARATOR|GS"},
+    {0x1E, "INFORMATION SEPARATOR TWO|RECORD SEPARATOR|RS"},
+    {0x1F, "INFORMATION SEPARATOR ONE|UNIT SEPARATOR|US"}, {0x7F, "DELETE|DEL"},
+    {0x80, "PADDING CHARACTER|PAD"}, {0x81, "HIGH OCTET PRESET|HOP"},
+    {0x82, "BREAK PERMITTED HERE|BPH"}, {0x83, "NO BREAK HERE|NBH"}, {0x84, "INDEX|IND"},
+    {0x85, "NEXT LINE|NEL"}, {0x86, "START OF SELECTED AREA|SSA"},
+    {0x87, "END OF SELECTED AREA|ESA"},
+    {0x88, "CHARACTER TABULATION SET|HORIZONTAL TABULATION SET|HTS"},
+    {0x89, "CHARACTER TABULATION WITH JUSTIFICATION|HORIZONTAL TABULATION WITH JUSTIFICATION|HTJ"},
+    {0x8A, "LINE TABULATION SET|VERTICAL TABULATION SET|VTS"},
+    {0x8B, "PARTIAL LINE FORWARD|PARTIAL LINE DOWN|PLD"},
+    {0x8C, "PARTIAL LINE BACKWARD|PARTIAL LINE UP|PLU"},
+    {0x8D, "REVERSE LINE FEED|REVERSE INDEX|RI"}, {0x8E, "SINGLE SHIFT TWO|SINGLE-SHIFT-2|SS2"},
+    {0x8F, "SINGLE SHIFT THREE|SINGLE-SHIFT-3|SS3"}, {0x90, "DEVICE CONTROL STRING|DCS"},
+    {0x91, "PRIVATE USE ONE|PRIVATE USE-1|PU1"}, {0x92, "PRIVATE USE TWO|PRIVATE USE-2|PU2"},
+    {0x93, "SET TRANSMIT STATE|STS"}, {0x94, "CANCEL CHARACTER|CCH"},
+    {0x95, "MESSAGE WAITING|MW"}, {0x96, "START OF GUARDED AREA|START OF PROTECTED AREA|SPA"},
+    {0x97, "END OF GUARDED AREA|END OF PROTECTED AREA|EPA"}, {0x98, "START OF STRING|SOS"},
+    {0x99, "SINGLE GRAPHIC CHARACTER INTRODUCER|SGC"}, {0x9A, "SINGLE CHARACTER INTRODUCER|SCI"},
+    {0x9B, "CONTROL SEQUENCE INTRODUCER|CSI"}, {0x9C, "STRING TERMINATOR|ST"},
+    {0x9D, "OPERATING SYSTEM COMMAND|OSC"}, {0x9E, "PRIVACY MESSAGE|PM"},
+    {0x9F, "APPLICATION PROGRAM COMMAND|APC"},
+};
+
+static uint32_t alias(const char *name, size_t n) {
+  for (size_t k = 0; k < sizeof ALIASES / sizeof *ALIASES; k++) {
+    for (const char *a = ALIASES[k].names; *a;) {
+      size_t l = strcspn(a, "|");
+      if (l == n && !memcmp(a, name, n)) return ALIASES[k].cp;
+      a += l + (a[l] == '|');
+    }
+  }
+  return UINT32_MAX;
+}
+
+/* The jamo of a Hangul syllable's name, as CPython's find_syllable matches them: the longest
+ * of each column in turn (the leading and trailing consonants may be empty). */
+static const char *const JAMO_L[] = {"G", "GG", "N", "D", "DD", "R", "M", "B", "BB", "S", "SS",
+                                     "", "J", "JJ", "C", "K", "T", "P", "H"};
+static const char *const JAMO_V[] = {"A", "AE", "YA", "YAE", "EO", "E", "YEO", "YE", "O", "WA",
+                                     "WAE", "OE", "YO", "U", "WEO", "WE", "WI", "YU", "EU", "YI",
+                                     "I"};
+static const char *const JAMO_T[] = {"", "G", "GG", "GS", "N", "NJ", "NH", "D", "L", "LG",
+                                     "LM", "LB", "LS", "LT", "LP", "LH", "M", "B", "BS", "S",
+                                     "SS", "NG", "J", "C", "K", "T", "P", "H"};
+
+static int jamo(const char *s, size_t n, size_t *i, const char *const *t, int count) {
+  int best = -1;
+  size_t bl = 0;
+  for (int k = 0; k < count; k++) {
+    size_t l = strlen(t[k]);
+    if ((best < 0 || l > bl) && l <= n - *i && !memcmp(s + *i, t[k], l)) {
+      best = k;
+      bl = l;
+    }
+  }
+  *i += bl;
+  return best;
+}
+
+/* The names CPython makes by rule, spelled exactly (upper case): "HANGUL SYLLABLE " and its
+ * jamo, "CJK UNIFIED IDEOGRAPH-" and four or five hex digits in a block of unified ideographs
+ * of Unicode 14. Returns 1 with *cp (UINT32_MAX when the name is not valid), 0 for any other. */
+static int by_rule(const char *s, size_t n, uint32_t *cp) {
+  static const uint32_t cjk[][2] = {{0x3400, 0x4DBF},   {0x4E00, 0x9FFF},   {0x20000, 0x2A6DF},
+                                    {0x2A700, 0x2B738}, {0x2B740, 0x2B81D}, {0x2B820, 0x2CEA1},
+                                    {0x2CEB0, 0x2EBE0}, {0x30000, 0x3134A}};
+  *cp = UINT32_MAX;
+  if (n >= 16 && !memcmp(s, "HANGUL SYLLABLE ", 16)) {
+    size_t i = 16;
+    int l = jamo(s, n, &i, JAMO_L, 19), v = jamo(s, n, &i, JAMO_V, 21);
+    int t = jamo(s, n, &i, JAMO_T, 28);
+    if (v >= 0 && i == n) *cp = 0xAC00 + (uint32_t)((l * 21 + v) * 28 + t);
+    return 1;
+  }
+  if (n < 22 || memcmp(s, "CJK UNIFIED IDEOGRAPH-", 22)) return 0;
+  if (n != 26 && n != 27) return 1;
+  uint32_t v = 0;
+  for (size_t i = 22; i < n; i++) {
+    char c = s[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'F'))) return 1;
+    v = v * 16 + (uint32_t)hexval(c);
+  }
+  for (size_t k = 0; k < sizeof cjk / sizeof *cjk; k++)
+    if (v >= cjk[k][0] && v <= cjk[k][1]) *cp = v;
+  return 1;
+}
+
+/* \N{name}: the code point, or UINT32_MAX. Names and aliases are matched without regard to case
+ * (libunistring's table and ALIASES), the names made by rule exactly, as CPython does. */
 static uint32_t named(const char *s, size_t n) {
   char name[128];
+  uint32_t cp;
   if (n == 0 || n >= sizeof name) return UINT32_MAX;
+  if (by_rule(s, n, &cp)) return cp;
   for (size_t i = 0; i < n; i++) {
     if ((unsigned char)s[i] >= 0x80) return UINT32_MAX;
     name[i] = (char)((unsigned char)(s[i] - 'a') < 26 ? s[i] - 32 : s[i]);
   }
   name[n] = 0;
+  if (by_rule(name, n, &cp)) return UINT32_MAX; /* by rule, but not in upper case */
+  if ((cp = alias(name, n)) != UINT32_MAX) return cp;
   ucs4_t c = unicode_name_character(name);
   return c == UNINAME_INVALID ? UINT32_MAX : (uint32_t)c;
 }
@@ -173,6 +286,113 @@ static int escape(dec *d, size_t bs, size_t *next) {
   return put(d->m, d->o, &d->cap, b, l, bs, i, d->index) ? -1 : 0;
 }
 
+/*----------------------------------------------------------------------------------------------
+ * f-string replacement fields, read as CPython 3.11 reads them (fstring_find_expr and
+ * fstring_find_literal of Parser/string_parser.c); each function returns SIZE_MAX with *why on
+ * an error CPython reports.
+ *--------------------------------------------------------------------------------------------*/
+
+#define MAX_NEST 200 /* CPython's MAXLEVEL */
+
+static size_t fail_at(const char **why, const char *msg) {
+  *why = msg;
+  return SIZE_MAX;
+}
+
+/* The expression of the field whose '{' is at i, to the '!', ':', '=' or '}' that ends it
+ * outside brackets and strings (strings may hold braces and colons): where it ends. */
+static size_t expr_end(const char *s, size_t i, size_t e, const char **why) {
+  char open[MAX_NEST], q = 0;
+  int depth = 0, triple = 0;
+  size_t j = i + 1;
+  for (; j < e; j++) {
+    char c = s[j];
+    if (c == '\\') return fail_at(why, "f-string expression part cannot include a backslash");
+    if (q) {
+      if (c == q && !triple) q = 0;
+      else if (c == q && j + 2 < e && s[j + 1] == c && s[j + 2] == c) q = 0, j += 2;
+    } else if (c == '\'' || c == '"') {
+      q = c;
+      triple = j + 2 < e && s[j + 1] == c && s[j + 2] == c;
+      if (triple) j += 2;
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (depth == MAX_NEST) return fail_at(why, "f-string: too many nested parenthesis");
+      open[depth++] = c;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (!depth && c == '}') break;
+      if (!depth) return fail_at(why, c == ')' ? "f-string: unmatched ')'" : "f-string: unmatched ']'");
+      char o = open[--depth];
+      if ((o == '(') != (c == ')') || (o == '[') != (c == ']'))
+        return fail_at(why, "f-string: closing parenthesis does not match opening parenthesis");
+    } else if (c == '#') {
+      return fail_at(why, "f-string expression part cannot include '#'");
+    } else if (!depth && (c == '!' || c == ':' || c == '=' || c == '<' || c == '>')) {
+      if (c != ':' && j + 1 < e && s[j + 1] == '=') j++; /* != == <= >= */
+      else if (c != '<' && c != '>') break;
+    }
+  }
+  if (q) return fail_at(why, "f-string: unterminated string");
+  if (depth) return fail_at(why, "f-string: unmatched bracket");
+  if (j >= e) return fail_at(why, "f-string: expecting '}'");
+  return j;
+}
+
+static size_t field_end(const char *s, size_t i, size_t e, int raw, int level, const char **why);
+
+/* A format spec from j (after its ':'): text, in which a backslash takes the next character
+ * (a \N{...} whole) unless raw, and nested fields; where its '}' is, or e. */
+static size_t spec_end(const char *s, size_t j, size_t e, int raw, int level, const char **why) {
+  while (j < e) {
+    char c = s[j];
+    if (c == '\\' && !raw && j + 1 < e) {
+      c = s[++j];
+      if (c == 'N') {
+        j++;
+        if (j < e && s[j++] == '{')
+          while (j < e && s[j++] != '}') {}
+        continue;
+      }
+      if (c != '{' && c != '}') {
+        j++;
+        continue;
+      }
+    }
+    if (c == '}') return j;
+    if (c == '{') {
+      j = field_end(s, j, e, raw, level + 1, why);
+      if (j == SIZE_MAX) return j;
+      continue;
+    }
+    j++;
+  }
+  return e;
+}
+
+static int blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+
+/* The field whose '{' is at i: past its '}'. Nested in a format spec at `level` 1; CPython
+ * takes no deeper. */
+static size_t field_end(const char *s, size_t i, size_t e, int raw, int level, const char **why) {
+  if (level >= 2) return fail_at(why, "f-string: expressions nested too deeply");
+  size_t j = expr_end(s, i, e, why), k = i + 1;
+  if (j == SIZE_MAX) return j;
+  while (k < j && blank(s[k])) k++;
+  if (k == j) return fail_at(why, "f-string: empty expression not allowed");
+  if (s[j] == '=') /* f'{x=}': the expression's text is part of the value */
+    for (j++; j < e && (blank(s[j]) || s[j] == '\v');) j++;
+  if (j < e && s[j] == '!') {
+    char conv = ++j < e ? s[j++] : 0;
+    if (conv != 's' && conv != 'r' && conv != 'a')
+      return fail_at(why, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+  }
+  if (j < e && s[j] == ':') {
+    j = spec_end(s, j + 1, e, raw, level, why);
+    if (j == SIZE_MAX) return j;
+  }
+  if (j >= e || s[j] != '}') return fail_at(why, "f-string: expecting '}'");
+  return j + 1;
+}
+
 /* One source character at i, not an escape: a line break is \n whatever its bytes. */
 static int plain(dec *d, size_t i, size_t *next) {
   const char *s = d->s;
@@ -192,12 +412,12 @@ static int plain(dec *d, size_t i, size_t *next) {
     if (i + 1 < d->p->body_end && (unsigned char)s[i + 1] == c) {
       l = 2; /* {{ or }} */
     } else if (c == '{') {
-      /* A replacement field: the value is known only at run time; skip to its closing brace
-       * (nested fields of a format spec included). */
+      /* A replacement field: the value is known only at run time; skip past its closing
+       * brace as CPython finds it. */
+      const char *why = NULL;
+      size_t j = field_end(s, i, d->p->body_end, (d->p->flags & BL_LIT_RAW) != 0, 0, &why);
+      if (j == SIZE_MAX) return bad(d, i, why);
       d->o->dynamic = 1;
-      size_t j = i + 1;
-      for (int depth = 1; j < d->p->body_end && depth; j++)
-        depth += s[j] == '{' ? 1 : s[j] == '}' ? -1 : 0;
       *next = j;
       return 0;
     } else {

@@ -108,12 +108,40 @@ static const char *dup(boxlint_report *to, const char *p) {
   return p ? boxlint__rstrdup(to, p, strlen(p)) : NULL;
 }
 
+/* `text` with each "allow_out[N]"/"deny_out[N]" naming the entry's index in the file's list
+ * (the policy was checked without the entries known only at run time). */
+static const char *remap(boxlint_report *to, const char *text, const bl_pypolicy *pol) {
+  if (!text || !pol) return dup(to, text);
+  size_t n = strlen(text), cap = n * 2 + 64, w = 0;
+  char *o = boxlint__ralloc(to, cap);
+  if (!o) return NULL;
+  for (size_t i = 0; i < n && w + 32 < cap;) {
+    int l = !strncmp(text + i, "allow_out[", 10) ? 0 : !strncmp(text + i, "deny_out[", 9) ? 1 : -1;
+    if (l < 0 || !pol->map[l]) {
+      o[w++] = text[i++];
+      continue;
+    }
+    size_t k = i + (l ? 9 : 10), idx = 0, d = k;
+    while (d < n && text[d] >= '0' && text[d] <= '9' && d - k < 9) idx = idx * 10 + (size_t)(text[d++] - '0');
+    if (d == k || d >= n || text[d] != ']' || idx >= pol->nchecked[l]) {
+      o[w++] = text[i++];
+      continue;
+    }
+    w += (size_t)snprintf(o + w, cap - w, "%s[%zu]", l ? "deny_out" : "allow_out", pol->map[l][idx]);
+    i = d + 1;
+  }
+  o[w < cap ? w : cap - 1] = 0;
+  return o;
+}
+
 /* A hint in JSON's spelling (`add "cpu_count": 2`) in a call's (`pass cpu_count=2`). */
 static const char *python_hint(boxlint_report *to, const char *h) {
   if (!h || strncmp(h, "add \"", 5)) return dup(to, h);
   const char *q = strchr(h + 5, '"');
   if (!q || q[1] != ':' || q[2] != ' ') return dup(to, h);
-  return boxlint__rprintf(to, "pass %.*s=%s", (int)(q - h - 5), h + 5, q + 3);
+  int value = strchr("\"[{0123456789", q[3]) != NULL; /* a value, or words about one */
+  return boxlint__rprintf(to, "pass %.*s%s%s", (int)(q - h - 5), h + 5, value ? "=" : ": ",
+                          q + 3);
 }
 
 /* The fix of `d` as an edit of the file, or the reason there is none in *why. */
@@ -125,7 +153,7 @@ static void fix(boxlint_report *to, const char *s, size_t n, const bl_pytarget *
   int ok = 0;
   int list;
   size_t idx;
-  const char *desc = dup(to, f->description);
+  const char *desc = remap(to, f->description, t->policy);
   if (d->command >= 0 && fv) {
     ok = bl_py_edit_string(to, s, fv, f->offset, f->length, f->text, f->text_len, &e, &why);
   } else if (t->policy && d->path && policy_path(d->path, &list, &idx)) {
@@ -159,8 +187,9 @@ int bl_py_place(boxlint_report *to, const boxlint_report *from, size_t first, co
     o->detail = d->detail;
     o->path = d->command >= 0 && cmd >= 0 ? boxlint__rprintf(to, "commands[%d]", cmd)
                                           : file_path(to, d, file_idx);
-    o->message = dup(to, d->message);
-    o->hint = python_hint(to, d->hint);
+    o->message = remap(to, d->message, t->policy);
+    const char *h = python_hint(to, d->hint);
+    o->hint = remap(to, h, t->policy);
     if (!o->message) return -1;
     o->offset = a;
     o->end_offset = b;

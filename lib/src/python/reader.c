@@ -229,10 +229,14 @@ static bl_pyval *parse_display(bl_pyreader *rd, size_t *i) {
     return NULL;
   }
   if (rc > 0) {
-    *i = start;
+    /* The whole display, brackets included, is known only at run time. */
     size_t e = skip_expr(rd, start + 1);
+    bl_pyval *d = new_val(rd, BL_PV_DYNAMIC, start);
+    if (!d) return NULL;
+    d->why = rc == 2 ? "a comprehension" : "unpacking or an expression";
+    if (e < rd->nsig && op_is(rd, e, closer)) d->end = TOK(rd, e++)->end;
+    else if (e > start) d->end = TOK(rd, e - 1)->end;
     *i = e;
-    bl_pyval *d = dynamic(rd, start, i, rc == 2 ? "a comprehension" : "unpacking or an expression");
     return d;
   }
   if (!op_is(rd, *i, closer)) return v;
@@ -279,7 +283,15 @@ static bl_pyval *parse_atom(bl_pyreader *rd, size_t *i) {
   }
   if (op_is(rd, start, "[") || op_is(rd, start, "(") || op_is(rd, start, "{"))
     return parse_display(rd, i);
-  if (name_is(rd, start, "lambda")) return dynamic(rd, start, i, "a lambda");
+  if (name_is(rd, start, "lambda")) {
+    /* Its parameters end at the ':' that starts its body. */
+    size_t j = skip_expr(rd, start + 1);
+    while (op_is(rd, j, "=") || op_is(rd, j, ",")) j = skip_expr(rd, j + 1); /* x=1, y */
+    *i = op_is(rd, j, ":") ? j + 1 : j;
+    bl_pyval *d = dynamic(rd, *i, i, "a lambda");
+    if (d) d->start = TOK(rd, start)->start;
+    return d;
+  }
   if (name_is(rd, start, "await")) return dynamic(rd, start, i, "an await expression");
   if (kind_is(rd, start, BL_PT_NAME)) return parse_name(rd, i);
   return dynamic(rd, start, i, "an expression");
@@ -289,6 +301,8 @@ static bl_pyval *parse_expr(bl_pyreader *rd, size_t *i) {
   size_t start = *i;
   bl_pyval *v = parse_atom(rd, i);
   if (!v || v->kind == BL_PV_DYNAMIC || at_end(rd, *i)) return v;
+  /* `x for ...`: the display or the call around it is a comprehension or a generator. */
+  if (name_is(rd, *i, "for") || name_is(rd, *i, "async")) return v;
   const char *why = why_after(rd, *i);
   if (v->kind == BL_PV_NAME && op_is(rd, *i, "(")) why = "a call";
   return dynamic(rd, start, i, why);

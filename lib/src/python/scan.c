@@ -121,6 +121,9 @@ static int statement(bl_pyreader *rd, size_t a, size_t b, int module_level) {
     else if (!depth && op_is(rd, i, "=")) last_eq = i;
   }
   if (keyword_binds(rd, a, b)) return -1;
+  /* NAME.append(...), NAME[0] = ...: the value bound is changed, so it is not the literal. */
+  if (is_name(rd, a) && (op_is(rd, a + 1, ".") || op_is(rd, a + 1, "[")) && bind(rd, a, SIZE_MAX))
+    return -1;
   if (last_eq == SIZE_MAX) return 0;
   /* NAME = expr, NAME = NAME = expr, NAME: annotation = expr */
   int simple = module_level && is_name(rd, a) &&
@@ -225,7 +228,12 @@ static int suppression(bl_pyreader *rd, const bl_pytok *t) {
   if (i >= e || s[i] != '=') return 0;
   i++;
   while (i < e && (s[i] == ' ' || s[i] == '\t')) i++;
-  while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t')) e--;
+  /* The rule list ends at the first blank, as in fragments (`ignore=a,b -- why`). */
+  for (size_t j = i; j < e; j++)
+    if (s[j] == ' ' || s[j] == '\t') {
+      e = j;
+      break;
+    }
   if (rd->nsups == rd->cap_sups) {
     size_t nc = rd->cap_sups ? rd->cap_sups * 2 : 8;
     bl_pysup *v = boxlint__realloc(rd->m, rd->sups, rd->cap_sups * sizeof *v, nc * sizeof *v);
@@ -258,7 +266,9 @@ static int add_call(bl_pyreader *rd, bl_call_kind k, size_t name_tok, size_t *i)
   c->name_end = TOK(rd, name_tok)->end;
   c->open = TOK(rd, name_tok + 1)->start;
   if (k == BL_CALL_POLICY) {
+    /* From the start of `budai.NetworkPolicy`, as a binding's argument is read. */
     size_t j = name_tok;
+    while (j >= 2 && op_is(rd, j - 1, ".") && is_name(rd, j - 2)) j -= 2;
     c->policy = bl_py_parse_policy(rd, &j);
     if (!c->policy) return -1;
   } else {
@@ -289,13 +299,26 @@ static int calls(bl_pyreader *rd) {
   return 0;
 }
 
-/* Every string literal of the file is decoded once, for the errors CPython reports. */
+/* Every string literal of the file is decoded once, for the errors CPython reports; adjacent
+ * literals may not mix bytes and str. */
 static int strings(bl_pyreader *rd) {
+  int prev = -1; /* the previous significant token was a literal: 1 bytes, 0 str */
   for (size_t i = 0; i < rd->toks.n && !rd->err; i++) {
     const bl_pytok *t = &rd->toks.v[i];
-    if (t->kind != BL_PT_STRING) continue;
+    if (t->kind == BL_PT_NL || t->kind == BL_PT_COMMENT) continue;
+    if (t->kind != BL_PT_STRING) {
+      prev = -1;
+      continue;
+    }
     bl_piece p;
     bl_py_piece(rd->s, t, &p);
+    int bytes = (p.flags & BL_LIT_BYTES) != 0;
+    if (prev >= 0 && prev != bytes) {
+      rd->err = "cannot mix bytes and nonbytes literals";
+      rd->err_off = t->start;
+      return 0;
+    }
+    prev = bytes;
     bl_pystr v;
     memset(&v, 0, sizeof v);
     const char *err = NULL;
@@ -311,11 +334,65 @@ static int strings(bl_pyreader *rd) {
   return 0;
 }
 
+/* A coding declaration (PEP 263) on line 1 or 2 naming another encoding than UTF-8. */
+static int other_encoding(const char *s, size_t n) {
+  size_t i = 0;
+  for (int line = 0; line < 2 && i < n; line++) {
+    size_t e = i;
+    while (e < n && s[e] != '\n' && s[e] != '\r') e++;
+    size_t h = i;
+    while (h < e && (s[h] == ' ' || s[h] == '\t' || s[h] == '\f')) h++;
+    if (h < e && s[h] == '#') {
+      for (size_t k = h; k + 7 < e; k++) {
+        if (memcmp(s + k, "coding", 6) || (s[k + 6] != ':' && s[k + 6] != '=')) continue;
+        size_t v = k + 7;
+        while (v < e && (s[v] == ' ' || s[v] == '\t')) v++;
+        char enc[16];
+        size_t l = 0;
+        while (v < e && l < sizeof enc - 1 &&
+               (boxlint__is_alpha((unsigned char)s[v]) || boxlint__is_digit((unsigned char)s[v]) ||
+                s[v] == '-' || s[v] == '_' || s[v] == '.'))
+          enc[l++] = (char)boxlint__lower((unsigned char)s[v++]);
+        enc[l] = 0;
+        return strncmp(enc, "utf-8", 5) && strncmp(enc, "utf_8", 5) && strncmp(enc, "utf8", 4);
+      }
+    } else if (h < e) {
+      return 0; /* code before the declaration: none */
+    }
+    i = e + (e < n && s[e] == '\r' && e + 1 < n && s[e + 1] == '\n') + 1;
+  }
+  return 0;
+}
+
+/* The offset of the first byte that is not UTF-8, when the file declares no other encoding. */
+static int utf8_error(const char *s, size_t n, size_t *off) {
+  if (other_encoding(s, n)) return 0;
+  for (size_t i = 0; i < n;) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    uint32_t cp;
+    size_t l = boxlint__utf8_decode((const unsigned char *)s + i, n - i, &cp);
+    if (!l) {
+      *off = i;
+      return 1;
+    }
+    i += l;
+  }
+  return 0;
+}
+
 int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) {
   memset(rd, 0, sizeof *rd);
   rd->m = m;
   rd->s = s;
   rd->n = n;
+  if (utf8_error(s, n, &rd->err_off)) {
+    rd->err = "the file is not valid UTF-8 (and declares no other encoding)";
+    return 0;
+  }
   if (bl_py_tokenize(m, s, n, &rd->toks)) return -1;
   if (rd->toks.err) {
     rd->err = rd->toks.err;

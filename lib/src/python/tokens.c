@@ -62,28 +62,30 @@ static int indentation(tz *z) {
   size_t l;
   bl_pylex k = bl_py_lex((const unsigned char *)z->s + p, (const unsigned char *)z->s + z->n, &l);
   if (k == BL_PYL_NEWLINE || k == BL_PYL_COMMENT || k == BL_PYL_EOF) return 0; /* blank line */
+  /* CPython's tokenizer finds the errors of the indentation itself (tabs, levels) before its
+   * parser sees an INDENT that is missing or unexpected. */
   size_t top = z->cols[z->nind], atop = z->alts[z->nind];
   if (col == top) {
     if (alt != atop) return fail(z, p, "inconsistent use of tabs and spaces in indentation");
     if (z->want_indent) return fail(z, p, "expected an indented block");
   } else if (col > top) {
-    if (!z->want_indent) return fail(z, p, "unexpected indent");
     if (z->nind == MAX_INDENT) return fail(z, p, "too many levels of indentation");
     if (alt <= atop) return fail(z, p, "inconsistent use of tabs and spaces in indentation");
+    if (!z->want_indent) return fail(z, p, "unexpected indent");
     z->nind++;
     z->cols[z->nind] = col;
     z->alts[z->nind] = alt;
     if (push(z, BL_PT_INDENT, p, p)) return -1;
   } else {
-    if (z->want_indent) return fail(z, p, "expected an indented block");
-    while (z->nind > 0 && col < z->cols[z->nind]) {
-      z->nind--;
-      if (push(z, BL_PT_DEDENT, p, p)) return -1;
-    }
-    if (col != z->cols[z->nind])
+    size_t ind = (size_t)z->nind;
+    while (ind > 0 && col < z->cols[ind]) ind--;
+    if (col != z->cols[ind])
       return fail(z, p, "unindent does not match any outer indentation level");
-    if (alt != z->alts[z->nind])
+    if (alt != z->alts[ind])
       return fail(z, p, "inconsistent use of tabs and spaces in indentation");
+    if (z->want_indent) return fail(z, p, "expected an indented block");
+    for (; z->nind > (int)ind; z->nind--)
+      if (push(z, BL_PT_DEDENT, p, p)) return -1;
   }
   z->want_indent = 0;
   return 0;
@@ -176,13 +178,17 @@ int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *ou
   z.n = n;
   z.out = out;
   if (n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) z.pos = 3;
+  /* CPython refuses a NUL byte anywhere (in a string or a comment too) before reading a token:
+   * read up to it, then report it whatever came first. */
+  const char *nul = memchr(s, 0, n);
+  if (nul) z.n = (size_t)(nul - s);
   int bol = 1, cont = 0, rc = 0;
   while (rc == 0) {
     if (bol && !z.depth && !cont) rc = indentation(&z);
     if (rc) break;
     bol = 0;
     size_t l, p = z.pos;
-    bl_pylex k = bl_py_lex((const unsigned char *)s + p, (const unsigned char *)s + n, &l);
+    bl_pylex k = bl_py_lex((const unsigned char *)s + p, (const unsigned char *)s + z.n, &l);
     cont = 0;
     z.pos = p + l;
     if (k == BL_PYL_EOF) {
@@ -192,7 +198,7 @@ int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *ou
     if (k == BL_PYL_SPACE) continue;
     if (k == BL_PYL_CONTINUATION) {
       cont = 1;
-      if (z.pos >= n) rc = finish(&z, 1);
+      if (z.pos >= z.n) rc = finish(&z, 1);
       continue;
     }
     if (k == BL_PYL_COMMENT) rc = push(&z, BL_PT_COMMENT, p, p + l);
@@ -200,6 +206,11 @@ int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *ou
       rc = newline(&z, p, l);
       bol = 1;
     } else rc = token(&z, k, p, l);
+  }
+  if (rc >= 0 && nul) {
+    while (out->n && out->v[out->n - 1].start >= z.n) out->n--; /* made by the cut */
+    out->err = "source code cannot contain null bytes";
+    out->err_off = z.n;
   }
   return rc < 0 ? -1 : 0;
 }
@@ -212,7 +223,9 @@ void bl_py_tokens_free(const boxlint__mem *m, bl_pytoks *t) {
 void bl_py_line_col(const char *s, size_t n, size_t off, uint32_t *line, uint32_t *col) {
   uint32_t ln = 1, c = 1;
   if (off > n) off = n;
-  for (size_t i = 0; i < off;) {
+  /* A UTF-8 byte order mark is not a column, as in fragments. */
+  size_t i0 = off >= 3 && n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;
+  for (size_t i = i0; i < off;) {
     unsigned char b = (unsigned char)s[i];
     if (b == '\n' || b == '\r') {
       i += (b == '\r' && i + 1 < off && s[i + 1] == '\n') ? 2 : 1;
