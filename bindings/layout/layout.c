@@ -52,6 +52,10 @@ int main(void) {
   F(boxlint_template, has_commands); F(boxlint_template, cpu_count);
   F(boxlint_template, memory_mb); F(boxlint_template, extra_fields);
   F(boxlint_template, nextra_fields); end();
+  S(boxlint_binding); F(boxlint_binding, template_id); F(boxlint_binding, has_template_id);
+  F(boxlint_binding, template_id_not_string); F(boxlint_binding, template_text);
+  F(boxlint_binding, version); F(boxlint_binding, lifespan_seconds);
+  F(boxlint_binding, extra_fields); F(boxlint_binding, nextra_fields); end();
   S(boxlint_rule_info); F(boxlint_rule_info, id); F(boxlint_rule_info, severity);
   F(boxlint_rule_info, summary); F(boxlint_rule_info, description); F(boxlint_rule_info, bad);
   F(boxlint_rule_info, good); end();

@@ -54,6 +54,31 @@ export interface Result {
   ok: boolean;
 }
 
+/** A result whose positions and fix offsets are in the checked text (checkPython,
+ *  checkFragment), so its fixes can be applied to that text. */
+export interface FileResult extends Result {
+  /** The checked text with every fix applied in one pass (applyFixes over `diagnostics`);
+   *  fixes left out by a conflict need a second check and fix. Not enumerable. */
+  fixed(text: string): string;
+  /** A Buffer (typed as Uint8Array, its base class, so that no Node.js typings are needed). */
+  fixed(text: Uint8Array): Uint8Array;
+}
+
+/** What applyFixes did: the new text, and for each fix given whether it was applied. */
+export interface AppliedFixes<T extends string | Uint8Array> {
+  /** A string for a string, a new Buffer for a Buffer or Uint8Array. */
+  text: T;
+  applied: boolean[];
+}
+
+/** A fix as applyFixes takes it: a Fix, or any {offset, length, text} (text UTF-8 encoded). */
+export interface FixInput {
+  offset: number | bigint;
+  length: number | bigint;
+  text: string | Uint8Array;
+  description?: string | null;
+}
+
 /** Limits of a check; absent keeps the library's default. */
 export interface Options {
   maxCommands?: number;
@@ -76,6 +101,27 @@ export interface NetworkPolicySpec {
   type?: 'disabled' | 'open' | 'filtered' | string | null;
   allow_out?: string[] | null;
   deny_out?: string[] | null;
+}
+
+/** Options of checkPython: those of every check plus the NetworkPolicy options. */
+export interface PythonCheckOptions extends CheckOptions {
+  compat?: 'e2b' | null;
+  /** Verdict for destinations no entry matches under "filtered" (default "allow"). */
+  unmatched?: 'allow' | 'deny';
+  maxEntries?: number;
+}
+
+/** An agent binding as agents.add_code_interpreter sends it. Other keys are reported as
+ *  unknown-field. Values of the wrong type are findings (spelt as JSON), not exceptions. */
+export interface Binding {
+  /** A builtin id ("python-4g") or a template name; absent: missing-field. */
+  template_id?: string | unknown;
+  /** An integer >= 1 (absent: 1). */
+  version?: number | bigint | unknown;
+  /** An integer > 0 (absent: 1200); outside 60..86400: unusual-lifespan. */
+  lifespan_seconds?: number | bigint | unknown;
+  network_policy?: NetworkPolicySpec | NetworkPolicy | null;
+  [unknownField: string]: unknown;
 }
 
 /** A template as the platform receives it. Other keys are reported as unknown-field. */
@@ -136,8 +182,21 @@ export function checkTemplate(template: Template, opts?: CheckOptions): Result;
 export function validateTemplate(template: Template, opts?: CheckOptions): Result;
 /** Check a list of commands (one Dockerfile instruction each). */
 export function checkCommands(commands: Array<string | Uint8Array>, opts?: CheckOptions): Result;
-/** Check a Dockerfile fragment; positions are file positions. */
-export function checkFragment(text: string | Uint8Array, opts?: CheckOptions): Result;
+/** Check a Dockerfile fragment; positions and fixes are in the file. */
+export function checkFragment(text: string | Uint8Array, opts?: CheckOptions): FileResult;
+/** Check the SDK calls of a Python source file; positions and fixes are in the file. A file
+ *  that is not valid Python gives a result with one python-syntax error (no exception). */
+export function checkPython(source: string | Uint8Array, opts?: PythonCheckOptions): FileResult;
+/** Check an agent binding (template_id, version, lifespan_seconds, network_policy). */
+export function checkBinding(binding: Binding, opts?: CheckOptions): Result;
+/** Apply fixes (or diagnostics' fixes; those without one are skipped) to a text in one pass,
+ *  with the library's boxlint_apply_fixes. Offsets are UTF-8 byte offsets. A fix that overlaps
+ *  one taken before it (offset order), a second insertion at one offset, or one outside the
+ *  text is not applied. */
+export function applyFixes(text: string,
+  fixes: Iterable<FixInput | Diagnostic | null | undefined>): AppliedFixes<string>;
+export function applyFixes(text: Uint8Array,
+  fixes: Iterable<FixInput | Diagnostic | null | undefined>): AppliedFixes<Uint8Array>;
 
 declare class Owned {
   /** True once close() ran. */

@@ -9,7 +9,8 @@
  * object throws ClosedError.
  *
  * Threads: the C objects are immutable and thread-safe, but JS objects belong to one isolate:
- * in worker_threads, build a NetworkPolicy or Config per worker.
+ * in worker_threads, build a NetworkPolicy or Config per worker. The checks and applyFixes
+ * keep no state between calls.
  */
 const fs = require('fs');
 const path = require('path');
@@ -86,6 +87,11 @@ T.boxlint_template = koffi.struct('boxlint_template', {
   has_commands: 'int', cpu_count: T.boxlint_number, memory_mb: T.boxlint_number,
   extra_fields: 'boxlint_span *', nextra_fields: 'size_t',
 });
+T.boxlint_binding = koffi.struct('boxlint_binding', {
+  template_id: T.boxlint_span, has_template_id: 'int', template_id_not_string: 'int',
+  template_text: 'const char *', version: T.boxlint_number, lifespan_seconds: T.boxlint_number,
+  extra_fields: 'boxlint_span *', nextra_fields: 'size_t',
+});
 T.boxlint_rule_info = koffi.struct('boxlint_rule_info', {
   id: 'const char *', severity: 'int', summary: 'const char *', description: 'const char *',
   bad: 'const char *', good: 'const char *',
@@ -130,6 +136,14 @@ const C = {
     'size_t len, void *opts)'),
   check_template: lib.func('int boxlint_check_template(boxlint_report *r, ' +
     'const boxlint_template *tpl, void *opts)'),
+  check_binding: lib.func('int boxlint_check_binding(boxlint_report *r, ' +
+    'const boxlint_binding *b, void *opts)'),
+  check_python: lib.func('int boxlint_check_python(boxlint_report *r, void *buf, size_t len, ' +
+    'void *opts, void *popts)'),
+  // fixes: an array of Buffers, each holding one encoded boxlint_fix (null entries skipped)
+  apply_fixes: lib.func('int boxlint_apply_fixes(void *buf, size_t len, void **fixes, ' +
+    'size_t n, _Out_ void **out, _Out_ size_t *out_len, _Out_ uint8_t *applied, void *alloc)'),
+  buffer_free: lib.func('void boxlint_buffer_free(void *buf, void *alloc)'),
   rules: lib.func('void *boxlint_rules(_Out_ size_t *count)'),
   rule_find: lib.func('void *boxlint_rule_find(void *id, size_t len)'),
   config_new: lib.func('int boxlint_config_new(_Out_ boxlint_config **out, void *alloc)'),
@@ -279,6 +293,47 @@ function number(name, v) {
     n.value = big;
   } else {
     n.text = String(v); // 2.5, NaN, 1e30: reported as invalid-resources, as the platform does
+  }
+  return n;
+}
+
+/** A text argument as the library reads it: a string as UTF-8, a Buffer/Uint8Array as is. */
+function textBuffer(text, what) {
+  if (typeof text === 'string') return Buffer.from(text, 'utf8');
+  if (text instanceof Uint8Array) return Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  throw new TypeError(`${what} must be a string or a Buffer, not ${typeName(text)}`);
+}
+
+/** How a message names a value of the wrong type: as JSON spells it (String() for what JSON
+ *  cannot spell: NaN, bigint, undefined), cut at 40 code points as the library cuts source. */
+function spell(v) {
+  let t;
+  if (typeof v === 'object' && v !== null) {
+    try {
+      t = JSON.stringify(v);
+    } catch (e) {
+      t = undefined;
+    }
+  } else if (typeof v === 'string') {
+    t = JSON.stringify(v);
+  }
+  if (t === undefined) t = String(v);
+  const cps = Array.from(t);
+  return cps.length <= 40 ? t : `${cps.slice(0, 40).join('')}...`;
+}
+
+/** A binding's number field: an integer (number or bigint) is one; anything else (2.5, "1",
+ *  true) is passed as not an integer, spelt as JSON. null/undefined: absent (the default). */
+function bindingNumber(v) {
+  const n = { present: 0, is_integer: 0, value: 0, text: null };
+  if (v === undefined || v === null) return n;
+  n.present = 1;
+  const big = typeof v === 'bigint' ? v : Number.isInteger(v) ? BigInt(v) : null;
+  if (big !== null && big >= INT64_MIN && big <= INT64_MAX) {
+    n.is_integer = 1;
+    n.value = big;
+  } else {
+    n.text = spell(v);
   }
   return n;
 }
@@ -548,6 +603,16 @@ function result(diagnostics, instr) {
   };
 }
 
+/** A result whose positions and fixes are in the checked text (checkPython, checkFragment):
+ *  it gets fixed(text), not enumerable, so results still compare as plain objects. */
+function fileResult(diagnostics, instr) {
+  const r = result(diagnostics, instr);
+  Object.defineProperty(r, 'fixed', {
+    value: (text) => applyFixes(text, r.diagnostics).text, enumerable: false,
+  });
+  return r;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checks
 // ---------------------------------------------------------------------------------------------
@@ -565,15 +630,12 @@ function checkCommands(commands, { config = null, options = null } = {}) {
 
 /** Check a Dockerfile fragment (split as BuildKit does; positions are file positions). */
 function checkFragment(text, { config = null, options = null } = {}) {
-  let b;
-  if (typeof text === 'string') b = Buffer.from(text, 'utf8');
-  else if (text instanceof Uint8Array) b = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
-  else throw new TypeError(`text must be a string or a Buffer, not ${typeName(text)}`);
+  const b = textBuffer(text, 'text');
   const cp = configPtr(config);
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     checkStatus(C.check_fragment(r, b.length ? b : EMPTY, b.length, opts), 'boxlint_check_fragment');
-    return result(applyConfig(collect(r), cp), instructions(r));
+    return fileResult(applyConfig(collect(r), cp), instructions(r));
   });
 }
 
@@ -616,15 +678,7 @@ function checkTemplate(template, { config = null, options = null } = {}) {
   tpl.extra_fields = extra.length ? extra.map(span) : null;
   tpl.nextra_fields = extra.length;
 
-  const np = template.network_policy;
-  let spec = null;
-  let policyDiags = [];
-  if (np instanceof NetworkPolicy) {
-    np._use(); // a closed policy throws here
-    policyDiags = np.diagnostics.map((d) => ({ ...d }));
-  } else if (np !== undefined && np !== null) {
-    spec = policySpec(np);
-  }
+  const { spec, policyDiags } = policyInput(template.network_policy);
   const cp = configPtr(config);
   const opts = makeOptions(options, cp);
   return withReport((r) => {
@@ -640,6 +694,156 @@ function validateTemplate(template, opts) {
   const r = checkTemplate(template, opts);
   if (!r.ok) throw new ValidationError(r.diagnostics);
   return r;
+}
+
+/** A network_policy field: a compiled NetworkPolicy (its diagnostics, copied) or a spec. */
+function policyInput(np) {
+  if (np instanceof NetworkPolicy) {
+    np._use(); // a closed policy throws here
+    return { spec: null, policyDiags: np.diagnostics.map((d) => ({ ...d })) };
+  }
+  return { spec: np === undefined || np === null ? null : policySpec(np), policyDiags: [] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Python source files and agent bindings
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Check the SDK calls of a Python source file (templates.create/update, add_code_interpreter,
+ * NetworkPolicy(...)) whose arguments are literals, as the CLI checks a .py file. Positions are
+ * in the file (column in code points at the offending character inside the literal, offset in
+ * UTF-8 bytes); fixes are edits of the file: apply them with result.fixed(text) or applyFixes.
+ * A file that is not valid Python does not throw: the result holds one python-syntax error.
+ */
+function checkPython(source, { config = null, options = null, compat = null,
+  unmatched = 'allow', maxEntries = 0 } = {}) {
+  const b = textBuffer(source, 'source');
+  const popts = policyOptions(policyArgs({ compat, unmatched, maxEntries }));
+  const cp = configPtr(config);
+  const opts = makeOptions(options, cp);
+  return withReport((r) => {
+    const st = C.check_python(r, b.length ? b : EMPTY, b.length, opts, popts);
+    if (st !== ESYNTAX) checkStatus(st, 'boxlint_check_python'); // ESYNTAX: python-syntax
+    return fileResult(applyConfig(collect(r), cp), instructions(r));
+  });
+}
+
+const BINDING_FIELDS = new Set(['template_id', 'version', 'lifespan_seconds', 'network_policy']);
+
+/**
+ * Check an agent binding as agents.add_code_interpreter sends it: {template_id, version,
+ * lifespan_seconds, network_policy}. null/undefined is absent (template_id: missing-field;
+ * version, lifespan_seconds: the SDK's defaults). Values of the wrong type are findings, not
+ * exceptions: a template_id that is not a string and a number that is not an integer are
+ * passed spelt as JSON ("1", 2.5, true). Any other key is an unknown-field warning.
+ */
+function checkBinding(binding, { config = null, options = null } = {}) {
+  if (binding === null || typeof binding !== 'object' || Array.isArray(binding)) {
+    throw new TypeError(`binding must be an object, not ${typeName(binding)}`);
+  }
+  const keep = [];
+  const b = {
+    template_id: span(EMPTY.subarray(0, 0)), has_template_id: 0, template_id_not_string: 0,
+    template_text: null, version: bindingNumber(binding.version),
+    lifespan_seconds: bindingNumber(binding.lifespan_seconds), extra_fields: null,
+    nextra_fields: 0,
+  };
+  const tid = binding.template_id;
+  if (tid !== undefined && tid !== null) {
+    b.has_template_id = 1;
+    if (typeof tid === 'string') {
+      const tb = Buffer.from(tid, 'utf8');
+      keep.push(tb);
+      b.template_id = span(tb);
+    } else {
+      b.template_id_not_string = 1;
+      b.template_text = spell(tid);
+    }
+  }
+  const extra = Object.keys(binding).filter((k) => !BINDING_FIELDS.has(k))
+    .map((k) => Buffer.from(k, 'utf8'));
+  b.extra_fields = extra.length ? extra.map(span) : null;
+  b.nextra_fields = extra.length;
+  const { spec, policyDiags } = policyInput(binding.network_policy);
+  const cp = configPtr(config);
+  const opts = makeOptions(options, cp);
+  return withReport((r) => {
+    checkStatus(C.check_binding(r, b, opts), 'boxlint_check_binding');
+    if (spec) C.policy_free(compilePolicy(spec, r, {}));
+    return result(applyConfig(collect(r).concat(policyDiags), cp), []);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixes
+// ---------------------------------------------------------------------------------------------
+
+const SIZE_MAX = 2n ** BigInt(8 * koffi.sizeof('size_t')) - 1n;
+
+/** Item `i` of applyFixes as a Buffer holding a boxlint_fix, or null (skipped by the library)
+ *  for a diagnostic without a fix and for offsets no buffer has (negative, too large). */
+function cFix(item, i, keep) {
+  if (item === null || item === undefined) return null;
+  if (typeof item !== 'object') {
+    throw new TypeError(`fixes[${i}] must be a fix or a diagnostic, not ${typeName(item)}`);
+  }
+  const f = 'rule' in item || 'fix' in item ? item.fix : item; // a diagnostic: its fix
+  if (f === null || f === undefined) return null;
+  const nums = [];
+  for (const k of ['offset', 'length']) {
+    const v = f[k];
+    if (typeof v !== 'bigint' && !Number.isInteger(v)) {
+      throw new TypeError(`fixes[${i}].${k} must be an integer, not ${typeName(v)}`);
+    }
+    nums.push(BigInt(v));
+  }
+  if (typeof f.text !== 'string' && !(f.text instanceof Uint8Array)) {
+    throw new TypeError(`fixes[${i}].text must be a string, not ${typeName(f.text)}`);
+  }
+  const [offset, length] = nums;
+  if (offset < 0n || length < 0n || offset > SIZE_MAX || length > SIZE_MAX) return null;
+  const t = textBuffer(f.text, `fixes[${i}].text`);
+  const buf = Buffer.alloc(koffi.sizeof(T.boxlint_fix));
+  koffi.encode(buf, T.boxlint_fix, {
+    offset, length, text: t.length ? t : null, text_len: t.length, description: null,
+  });
+  keep.push(t, buf);
+  return buf;
+}
+
+/**
+ * Apply fixes to `text` in one pass with the library's boxlint_apply_fixes (the CLI's --fix
+ * uses the same). Offsets are byte offsets into the UTF-8 encoding of `text`; a string comes
+ * back as a string, a Buffer as a new Buffer. `fixes`: an iterable of fixes ({offset, length,
+ * text}) or diagnostics (those without a fix are skipped). Fixes are taken in offset order
+ * (insertions first, then the order given); one that overlaps a fix already taken, a second
+ * insertion at the same offset and one outside the text are not applied: `applied` says which
+ * were. Check the new text again to get those.
+ */
+function applyFixes(text, fixes) {
+  const b = textBuffer(text, 'text');
+  if (fixes === null || typeof fixes !== 'object' || typeof fixes[Symbol.iterator] !== 'function') {
+    throw new TypeError(`fixes must be an iterable of fixes or diagnostics, not ${typeName(fixes)}`);
+  }
+  const keep = [];
+  const ptrs = Array.from(fixes, (f, i) => cFix(f, i, keep));
+  const applied = new Uint8Array(Math.max(ptrs.length, 1));
+  const out = [null];
+  const outLen = [0];
+  checkStatus(C.apply_fixes(b.length ? b : EMPTY, b.length, ptrs, ptrs.length, out, outLen,
+    applied, null), 'boxlint_apply_fixes');
+  let data;
+  try {
+    const n = Number(outLen[0]);
+    data = n ? Buffer.from(new Uint8Array(koffi.view(out[0], n))) : Buffer.alloc(0);
+  } finally {
+    C.buffer_free(out[0], null);
+  }
+  return {
+    text: typeof text === 'string' ? data.toString('utf8') : data,
+    applied: Array.from(applied.subarray(0, ptrs.length), (x) => x !== 0),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -666,8 +870,27 @@ function policySpec(p) {
   return { type, allow, deny };
 }
 
-/** boxlint_policy_new: the policy pointer, or null when the policy has errors. */
-function compilePolicy(spec, report, { unmatched = 'allow', compat = 'none', maxEntries = 0 }) {
+/** Policy options, checked: TypeError/RangeError for what the library would not understand. */
+function policyArgs({ compat = null, unmatched = 'allow', maxEntries = 0 }) {
+  if (compat !== null && compat !== undefined && typeof compat !== 'string') {
+    throw new TypeError(`compat must be null or 'e2b', not ${typeName(compat)}`);
+  }
+  const c = compat === null || compat === undefined ? 'none' : compat;
+  if (!(c in COMPAT)) throw new RangeError(`compat must be null or 'e2b', not ${JSON.stringify(compat)}`);
+  if (typeof unmatched !== 'string') {
+    throw new TypeError(`unmatched must be 'allow' or 'deny', not ${typeName(unmatched)}`);
+  }
+  if (!(unmatched in UNMATCHED)) {
+    throw new RangeError(`unmatched must be 'allow' or 'deny', not ${JSON.stringify(unmatched)}`);
+  }
+  if (!Number.isInteger(maxEntries) || maxEntries < 0) {
+    throw new TypeError('maxEntries must be a non-negative integer');
+  }
+  return { unmatched, compat: c, maxEntries };
+}
+
+/** A boxlint_policy_options buffer (larger than the struct: see OPTIONS_BUFFER_SIZE). */
+function policyOptions({ unmatched = 'allow', compat = 'none', maxEntries = 0 }) {
   const opts = Buffer.alloc(OPTIONS_BUFFER_SIZE);
   C.policy_options_init(opts);
   const o = koffi.decode(opts, T.boxlint_policy_options);
@@ -675,6 +898,12 @@ function compilePolicy(spec, report, { unmatched = 'allow', compat = 'none', max
   o.compat = COMPAT[compat];
   if (maxEntries) o.max_entries = maxEntries;
   koffi.encode(opts, T.boxlint_policy_options, o);
+  return opts;
+}
+
+/** boxlint_policy_new: the policy pointer, or null when the policy has errors. */
+function compilePolicy(spec, report, args) {
+  const opts = policyOptions(args);
   const out = [null];
   const st = C.policy_new(out, report, {
     type: spec.type ? span(spec.type) : { ptr: null, len: 0 },
@@ -705,23 +934,10 @@ class NetworkPolicy extends Owned {
   constructor(policy = {}, { compat = null, unmatched = 'allow', maxEntries = 0 } = {}) {
     super();
     const spec = policySpec(policy);
-    if (compat !== null && compat !== undefined && typeof compat !== 'string') {
-      throw new TypeError(`compat must be null or 'e2b', not ${typeName(compat)}`);
-    }
-    const c = compat === null || compat === undefined ? 'none' : compat;
-    if (!(c in COMPAT)) throw new RangeError(`compat must be null or 'e2b', not ${JSON.stringify(compat)}`);
-    if (typeof unmatched !== 'string') {
-      throw new TypeError(`unmatched must be 'allow' or 'deny', not ${typeName(unmatched)}`);
-    }
-    if (!(unmatched in UNMATCHED)) {
-      throw new RangeError(`unmatched must be 'allow' or 'deny', not ${JSON.stringify(unmatched)}`);
-    }
-    if (!Number.isInteger(maxEntries) || maxEntries < 0) {
-      throw new TypeError('maxEntries must be a non-negative integer');
-    }
+    const args = policyArgs({ compat, unmatched, maxEntries });
     let ptr = null;
     const diags = withReport((r) => {
-      ptr = compilePolicy(spec, r, { unmatched, compat: c, maxEntries });
+      ptr = compilePolicy(spec, r, args);
       return collect(r);
     });
     if (ptr === null) throw new PolicyError(diags);
@@ -817,6 +1033,9 @@ module.exports = {
   validateTemplate,
   checkCommands,
   checkFragment,
+  checkPython,
+  checkBinding,
+  applyFixes,
   NetworkPolicy,
   Config,
   rules,

@@ -206,6 +206,210 @@ test('NetworkPolicy', async (t) => {
   });
 });
 
+const PY_SOURCE = `from budai import Client, NetworkPolicy
+
+client = Client()
+client.code_interpreter.templates.create(
+    name="my-py-extra",
+    commands=["pip install x"],
+    cpu_count=2,
+    memory_mb=4096,
+)
+client.agents.add_code_interpreter(
+    template_id="my-py-extra",
+    network_policy=NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=[]),
+)
+`;
+const PY_FIXED = PY_SOURCE.replace('["pip install x"]', '["RUN pip install x"]')
+  .replace('deny_out=[])', 'deny_out=["ALL_TRAFFIC"])');
+
+/** 1-based line and column (code points) of the first `needle`, and its UTF-8 byte offset. */
+function lineCol(text, needle) {
+  const i = text.indexOf(needle);
+  const before = text.slice(0, i);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return [before.split('\n').length, Array.from(text.slice(lineStart, i)).length + 1,
+    Buffer.byteLength(before)];
+}
+
+test('Python source files', async (t) => {
+  await t.test('findings are in the file, with file fixes', () => {
+    const r = boxlint.checkPython(PY_SOURCE);
+    assert.deepEqual(rulesOf(r), ['unknown-instruction', 'allow-without-effect']);
+    const [cmd, pol] = r.diagnostics;
+    assert.deepEqual([cmd.severity, cmd.command, cmd.path], ['error', 0, 'commands[0]']);
+    assert.deepEqual([cmd.line, cmd.column, cmd.offset], lineCol(PY_SOURCE, 'pip install'));
+    assert.deepEqual([cmd.line, cmd.column], [6, 16]);
+    assert.deepEqual(cmd.fix, { offset: cmd.offset, length: 0, text: 'RUN ', description: 'insert RUN' });
+    assert.deepEqual([pol.severity, pol.command, pol.path], ['warning', null, 'network_policy.allow_out[0]']);
+    assert.deepEqual([pol.line, pol.column, pol.offset], lineCol(PY_SOURCE, '"pypi.org"'));
+    assert.equal(pol.fix.text, '"ALL_TRAFFIC"');
+    assert.equal(pol.fix.offset, PY_SOURCE.indexOf('deny_out=[]') + 'deny_out=['.length);
+    assert.equal(r.ok, false);
+  });
+  await t.test('applyFixes gives the exact text; a second check is clean', () => {
+    const r = boxlint.checkPython(PY_SOURCE);
+    assert.deepEqual(boxlint.applyFixes(PY_SOURCE, r.diagnostics), { text: PY_FIXED, applied: [true, true] });
+    assert.equal(r.fixed(PY_SOURCE), PY_FIXED);
+    assert.deepEqual(r.fixed(Buffer.from(PY_SOURCE)), Buffer.from(PY_FIXED));
+    assert.deepEqual(boxlint.checkPython(PY_FIXED).diagnostics, []);
+  });
+  await t.test('columns are code points, offsets bytes', () => {
+    const src = 'from budai import Client\nclient = Client()\n' +
+      'client.code_interpreter.templates.create(name="t", commands=["RUN echo \u00e9", ' +
+      '"pip install x"], cpu_count=2, memory_mb=4096)\n';
+    const r = boxlint.checkPython(src);
+    const [d, ...rest] = r.diagnostics;
+    assert.equal(rest.length, 0);
+    assert.deepEqual([d.rule, d.command, d.line], ['unknown-instruction', 1, 3]);
+    assert.deepEqual([d.line, d.column, d.offset], lineCol(src, 'pip install'));
+    assert.equal(d.offset - src.indexOf('pip install'), 1); // the 2 bytes of U+00E9
+    const want = src.replace('"pip install x"', '"RUN pip install x"');
+    assert.equal(r.fixed(src), want);
+    assert.deepEqual(boxlint.checkPython(Buffer.from(src)).fixed(Buffer.from(src)), Buffer.from(want));
+  });
+  await t.test('a syntax error is one diagnostic in the result', () => {
+    const r = boxlint.checkPython('x = (\n');
+    assert.deepEqual(r.diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]),
+      [['python-syntax', 'error', 1, 5]]);
+    assert.match(r.diagnostics[0].message, /never closed/);
+    assert.equal(r.ok, false);
+  });
+  await t.test('policy options and config', () => {
+    const src = 'from budai import NetworkPolicy\n' +
+      'p = NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=["ALL_TRAFFIC"])\n';
+    assert.deepEqual(boxlint.checkPython(src).diagnostics, []);
+    assert.ok(rulesOf(boxlint.checkPython(src.replace(', deny_out=["ALL_TRAFFIC"]', ''),
+      { compat: 'e2b' })).includes('domains-require-deny-all'));
+    const cfg = new boxlint.Config({ severities: { 'allow-without-effect': 'off' } });
+    assert.ok(!rulesOf(boxlint.checkPython(PY_SOURCE, { config: cfg })).includes('allow-without-effect'));
+    cfg.close();
+    assert.throws(() => boxlint.checkPython(src, { compat: 'aws' }), RangeError);
+    assert.throws(() => boxlint.checkPython(3), TypeError);
+  });
+  await t.test('not-static and suppressions', () => {
+    const src = 'import os\nfrom budai import Client\nclient = Client()\n' +
+      "client.code_interpreter.templates.create(name=os.environ['N'], " +
+      "commands=['RUN pip install x'], cpu_count=2, memory_mb=4096)\n";
+    assert.deepEqual(boxlint.checkPython(src).diagnostics.map((d) => [d.rule, d.severity, d.path, d.line]),
+      [['not-static', 'info', 'name', 4]]);
+    assert.deepEqual(boxlint.checkPython(src.replace('4096)\n',
+      '4096)  # boxlint: ignore=not-static\n')).diagnostics, []);
+    assert.deepEqual(boxlint.checkPython(src.replace('4096)\n', '4096)  # boxlint: ignore=bare-cr\n'))
+      .diagnostics.map((d) => [d.rule, d.line]), [['not-static', 4], ['unused-suppression', 4]]);
+  });
+});
+
+test('agent bindings', async (t) => {
+  await t.test('a good binding is clean', () => {
+    assert.deepEqual(boxlint.checkBinding({ template_id: 'python-4g' }).diagnostics, []);
+    const r = boxlint.checkBinding({ template_id: 'my-py-extra', version: 2, lifespan_seconds: 1200,
+      network_policy: { ...SEED, deny_out: ['ALL_TRAFFIC'] } });
+    assert.deepEqual(r.diagnostics, []);
+    assert.equal(r.ok, true);
+  });
+  await t.test('each field fails', () => {
+    const r = boxlint.checkBinding({ version: 0, lifespan_seconds: -5, agent_name: 'x' });
+    assert.deepEqual(r.diagnostics.map((d) => [d.rule, d.severity, d.path, d.command]), [
+      ['missing-field', 'error', 'template_id', null],
+      ['invalid-version', 'error', 'version', null],
+      ['invalid-lifespan', 'error', 'lifespan_seconds', null],
+      ['unknown-field', 'warning', 'agent_name', null]]);
+    assert.equal(r.diagnostics[1].message, 'version is 0: agent versions are numbered from 1');
+  });
+  await t.test('values of the wrong type are findings spelt as JSON', () => {
+    const r = boxlint.checkBinding({ template_id: 42, version: '1', lifespan_seconds: 2.5 });
+    assert.deepEqual(r.diagnostics.map((d) => [d.rule, d.message]), [
+      ['invalid-template-id', 'template_id must be a string, not 42'],
+      ['invalid-version', 'version must be an integer, not "1"'],
+      ['invalid-lifespan', 'lifespan_seconds must be an integer, not 2.5']]);
+    assert.deepEqual(boxlint.checkBinding({ template_id: 't', version: true }).diagnostics
+      .map((d) => d.message), ['version must be an integer, not true']);
+    assert.deepEqual(boxlint.checkBinding({ template_id: 't', version: 2n ** 70n }).diagnostics
+      .map((d) => d.message), [`version must be an integer, not ${2n ** 70n}`]);
+    assert.deepEqual(boxlint.checkBinding({ template_id: 't', version: 3n }).diagnostics, []);
+    assert.throws(() => boxlint.checkBinding('python-4g'), TypeError);
+  });
+  await t.test('invalid template id and unusual lifespan', () => {
+    const r = boxlint.checkBinding({ template_id: 'My Template', lifespan_seconds: 30 });
+    assert.deepEqual(r.diagnostics.map((d) => [d.rule, d.severity]),
+      [['invalid-template-id', 'error'], ['unusual-lifespan', 'warning']]);
+    const cfg = new boxlint.Config({ severities: { 'unusual-lifespan': 'off' } });
+    assert.deepEqual(boxlint.checkBinding({ template_id: 't', lifespan_seconds: 30 }, { config: cfg })
+      .diagnostics, []);
+    cfg.close();
+  });
+  await t.test('the network policy of a binding', () => {
+    const r = boxlint.checkBinding({ template_id: 't', network_policy: SEED });
+    assert.deepEqual(r.diagnostics.map((d) => [d.rule, d.path]), [
+      ['allow-without-effect', 'network_policy.allow_out[0]'],
+      ['allow-without-effect', 'network_policy.allow_out[1]']]);
+    const p = new boxlint.NetworkPolicy(SEED);
+    assert.deepEqual(boxlint.checkBinding({ template_id: 't', network_policy: p }).diagnostics,
+      r.diagnostics);
+    p.close();
+  });
+  await t.test('a binding parsed from JSON', () => {
+    const b = JSON.parse('{"template_id": "python-4g", "version": 1, "lifespan_seconds": 600}');
+    assert.deepEqual(boxlint.checkBinding(b).diagnostics, []);
+  });
+});
+
+test('applyFixes', async (t) => {
+  const F = (offset, length, text) => ({ offset, length, text, description: null });
+  await t.test('overlapping fixes: one is applied', () => {
+    const fixes = [F(4, 4, 'cat'), F(6, 4, 'XX'), F(0, 0, '>')];
+    assert.deepEqual(boxlint.applyFixes('RUN echo hi', fixes),
+      { text: '>RUN cat hi', applied: [true, false, true] });
+    assert.deepEqual(boxlint.applyFixes('RUN echo hi', [...fixes].reverse()).applied, [true, false, true]);
+    assert.deepEqual(boxlint.applyFixes('RUN', [F(3, 0, 'a'), F(3, 0, 'b')]),
+      { text: 'RUNa', applied: [true, false] });
+  });
+  await t.test('touching fixes are both applied', () => {
+    assert.deepEqual(boxlint.applyFixes('aabb', [F(0, 2, 'A'), F(2, 2, 'B'), F(4, 0, '!')]),
+      { text: 'AB!', applied: [true, true, true] });
+  });
+  await t.test('out-of-range fixes are not applied', () => {
+    const fixes = [F(3, 1, 'x'), F(2, 2, 'x'), F(-1, 0, 'x'), F(0, 2n ** 70n, 'x'), F(1, 1, 'B')];
+    assert.deepEqual(boxlint.applyFixes('abc', fixes),
+      { text: 'aBc', applied: [false, false, false, false, true] });
+    assert.deepEqual(boxlint.applyFixes('abc', [F(3, 0, 'd')]), { text: 'abcd', applied: [true] });
+  });
+  await t.test('offsets are UTF-8 bytes', () => {
+    const text = 'echo \u00e9t\u00e9 \u{1F600}!';
+    const fixes = [F(8, 2, 'e'), F(Buffer.from(text).indexOf(Buffer.from('\u{1F600}')), 4, ':)')];
+    assert.deepEqual(boxlint.applyFixes(text, fixes), { text: 'echo \u00e9te :)!', applied: [true, true] });
+    const b = boxlint.applyFixes(Buffer.from(text), fixes);
+    assert.ok(Buffer.isBuffer(b.text));
+    assert.deepEqual(b.text, Buffer.from('echo \u00e9te :)!'));
+  });
+  await t.test('an empty list and an empty text', () => {
+    assert.deepEqual(boxlint.applyFixes('abc', []), { text: 'abc', applied: [] });
+    assert.deepEqual(boxlint.applyFixes(Buffer.alloc(0), []), { text: Buffer.alloc(0), applied: [] });
+    assert.deepEqual(boxlint.applyFixes('', new Set([F(0, 0, 'x')])), { text: 'x', applied: [true] });
+  });
+  await t.test('diagnostics without a fix are skipped; fragment results are file results', () => {
+    const text = 'FROM x\npip install y\n';
+    const r = boxlint.checkFragment(text);
+    assert.deepEqual(rulesOf(r), ['denied-instruction', 'unknown-instruction']);
+    assert.deepEqual(boxlint.applyFixes(text, r.diagnostics),
+      { text: 'FROM x\nRUN pip install y\n', applied: [false, true] });
+    assert.equal(r.fixed(text), 'FROM x\nRUN pip install y\n');
+    assert.equal(boxlint.checkCommands(['pip install x']).fixed, undefined);
+  });
+  await t.test('bad arguments throw TypeError', () => {
+    for (const [fn, re] of [
+      [() => boxlint.applyFixes(3, []), /text must be a string or a Buffer/],
+      [() => boxlint.applyFixes('x', F(0, 0, 'y')), /fixes must be an iterable/],
+      [() => boxlint.applyFixes('x', 'abc'), /fixes must be an iterable/],
+      [() => boxlint.applyFixes('x', [3]), /fixes\[0\] must be a fix/],
+      [() => boxlint.applyFixes('x', [F('0', 0, 'y')]), /fixes\[0\]\.offset must be an integer/],
+      [() => boxlint.applyFixes('x', [F(0.5, 0, 'y')]), /fixes\[0\]\.offset must be an integer/],
+      [() => boxlint.applyFixes('x', [F(0, 0, 7)]), /fixes\[0\]\.text must be a string/],
+    ]) assert.throws(fn, (e) => e instanceof TypeError && re.test(e.message), re.source);
+  });
+});
+
 test('Config', async (t) => {
   await t.test('user rule and severities', () => {
     const cfg = new boxlint.Config({

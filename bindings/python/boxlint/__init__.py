@@ -13,11 +13,11 @@ Without a :class:`Config`, a check reports the platform's errors only (what the 
 pass ``config=boxlint.Config()`` to also get the warnings (pip cache, apt-get -y, secrets...).
 
 Threads: :class:`NetworkPolicy` and :class:`Config` objects are immutable once constructed and
-may be shared by any number of threads; ``decide()`` and the check functions run in parallel
-(ctypes releases the GIL during the C calls). Each check call uses its own C report, freed before
-it returns; results are plain Python objects. ``close()`` may be called from any thread: a C
-object still in use by another thread is freed when that call finishes, and using a closed
-object raises :class:`ClosedError`.
+may be shared by any number of threads; ``decide()``, the check functions and
+:func:`apply_fixes` run in parallel (ctypes releases the GIL during the C calls). Each check call
+uses its own C report, freed before it returns; results are plain Python objects. ``close()`` may
+be called from any thread: a C object still in use by another thread is freed when that call
+finishes, and using a closed object raises :class:`ClosedError`.
 
 The shared library is found through ``$BOXLINT_LIBRARY``, then next to this package, then
 ``ctypes.util.find_library("boxlint")``.
@@ -30,14 +30,15 @@ import numbers
 import os
 import threading
 from dataclasses import asdict, dataclass, field, replace
-from typing import (Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple,
-                    Union)
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, NamedTuple,
+                    Optional, Sequence, Tuple, Union)
 
 from . import _ffi
 from ._ffi import lib
 
 __all__ = [
     "__version__", "check_template", "validate_template", "check_commands", "check_fragment",
+    "check_python", "check_binding", "apply_fixes", "FixResult",
     "NetworkPolicy", "Decision", "Config", "UserRule", "Options", "Result", "Diagnostic", "Fix",
     "Instruction", "RuleInfo", "rules", "rule", "explain", "BoxlintError", "ValidationError",
     "PolicyError", "ConfigError", "ClosedError",
@@ -123,11 +124,9 @@ class Fix:
     description: Optional[str]
 
     def apply(self, command: str) -> str:
-        """The command with this fix applied (offsets are UTF-8 byte offsets)."""
-        b = command.encode("utf-8", "surrogateescape")
-        out = b[:self.offset] + self.text.encode("utf-8", "surrogateescape") + \
-            b[self.offset + self.length:]
-        return out.decode("utf-8", "surrogateescape")
+        """The command with this fix applied (offsets are UTF-8 byte offsets), through the
+        library's :func:`apply_fixes`; a fix outside the text leaves it unchanged."""
+        return apply_fixes(command, (self,)).text
 
 
 @dataclass(frozen=True)
@@ -182,9 +181,29 @@ class Instruction:
 
 @dataclass(frozen=True)
 class Result:
-    """What a check found."""
+    """What a check found. ``file_relative`` is True when positions and fix offsets are in the
+    checked text itself (:func:`check_python`, :func:`check_fragment`), so that
+    :meth:`fixed` can apply the fixes to it; command and field checks give fixes relative to a
+    command or a policy list."""
     diagnostics: Tuple[Diagnostic, ...]
     instructions: Tuple[Instruction, ...] = ()
+    file_relative: bool = False
+
+    @property
+    def fixes(self) -> List[Fix]:
+        """The fix of every diagnostic that has one, in order."""
+        return [d.fix for d in self.diagnostics if d.fix is not None]
+
+    def fixed(self, text: Union[str, bytes]) -> Union[str, bytes]:
+        """``text`` (the text this result checked, as str or bytes) with every fix applied in
+        one pass by :func:`apply_fixes`. A fix that conflicts with another is left out: check
+        the new text again and repeat (at most a few passes) to apply it too. ValueError for a
+        result whose fixes are not offsets into the checked text (``file_relative`` False)."""
+        if not self.file_relative:
+            raise ValueError("fixed() needs a result of check_python or check_fragment: the "
+                             "fixes of command and field checks are relative to a command or a "
+                             "policy list (use Fix.apply on the command)")
+        return apply_fixes(text, self.diagnostics).text
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -589,6 +608,41 @@ def _number(name: str, v: Any, keep: List[bytes]) -> _ffi.boxlint_number:
     return n
 
 
+def _text_bytes(text: Any, what: str) -> bytes:
+    """A text argument as the library reads it: str as UTF-8 (lone surrogates from
+    ``surrogateescape`` back to their bytes), bytes unchanged."""
+    if isinstance(text, str):
+        return text.encode("utf-8", "surrogateescape")
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        return bytes(text)
+    raise TypeError(f"{what} must be a str or bytes, not {type(text).__name__}")
+
+
+def _spell(v: Any) -> str:
+    """How a message names a value of the wrong type: its repr, cut at 40 code points as the
+    library cuts the source text it quotes."""
+    t = repr(v)
+    return t if len(t) <= 40 else t[:40] + "..."
+
+
+def _binding_number(v: Any, keep: List[bytes]) -> _ffi.boxlint_number:
+    """A binding's number field: an int is an integer; anything else (2.5, "1", True) is
+    passed as not an integer, spelt by its repr (None: absent, the SDK's default)."""
+    n = _ffi.boxlint_number()
+    if v is None:
+        return n
+    n.present = 1
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool) and \
+            -2**63 <= int(v) < 2**63:
+        n.is_integer = 1
+        n.value = int(v)
+    else:
+        b = _spell(v).encode("utf-8", "surrogateescape")
+        keep.append(b)
+        n.text = b
+    return n
+
+
 def _options(options: Optional[Options], config_ptr: Optional[int],
              what: str = "options") -> _ffi.boxlint_options:
     o = _ffi.new_options(_ffi.boxlint_options, lib.boxlint_options_init)
@@ -647,17 +701,13 @@ def check_fragment(text: Union[str, bytes], *, config: Optional[Config] = None,
                    options: Optional[Options] = None) -> Result:
     """Check a Dockerfile fragment (the pre-commit use): split into instructions as BuildKit
     does, each checked as one command; positions are file lines and columns."""
-    if isinstance(text, str):
-        b = text.encode("utf-8", "surrogateescape")
-    elif isinstance(text, (bytes, bytearray, memoryview)):
-        b = bytes(text)
-    else:
-        raise TypeError(f"text must be a str or bytes, not {type(text).__name__}")
+    b = _text_bytes(text, "text")
     with _config_use(config) as cp, _Report() as r:
         o = _options(options, cp)
         _check_status(lib.boxlint_check_fragment(r, b, len(b), ctypes.byref(o)),
                       "boxlint_check_fragment")
-        return Result(tuple(_apply_config(_collect(r), cp)), _instructions(r))
+        return Result(tuple(_apply_config(_collect(r), cp)), _instructions(r),
+                      file_relative=True)
 
 
 def check_template(name: Optional[str] = None, commands: Optional[Sequence[str]] = None,
@@ -731,6 +781,164 @@ def validate_template(name: Optional[str] = None, commands: Optional[Sequence[st
 
 
 # ---------------------------------------------------------------------------------------------
+# Python source files and agent bindings
+# ---------------------------------------------------------------------------------------------
+
+def check_python(source: Union[str, bytes], *, config: Optional[Config] = None,
+                 options: Optional[Options] = None, compat: Optional[str] = None,
+                 unmatched: str = "allow", max_entries: Optional[int] = None) -> Result:
+    """Check the SDK calls of a Python source file (``templates.create``/``update``,
+    ``add_code_interpreter``, ``NetworkPolicy(...)``) whose arguments are literals, as the CLI
+    checks a ``.py`` file. Positions are in the file: ``line``/``column`` (code points) at the
+    offending character inside the literal, ``offset`` a byte offset into the UTF-8 text;
+    ``command`` is the index in its call's ``commands`` (or None), ``path`` the argument
+    (``commands[1]``, ``network_policy.allow_out[0]``). Fixes are edits of the file in the
+    literal's own syntax: apply them with :meth:`Result.fixed` or :func:`apply_fixes`.
+
+    ``compat``, ``unmatched`` and ``max_entries`` are the policy options of
+    :class:`NetworkPolicy`. A file that is not valid Python is not an exception: the result
+    holds a single ``python-syntax`` error at the first problem (``ok`` is False and
+    ``raise_for_errors()`` raises :class:`ValidationError`), as for any other error of the
+    checked text."""
+    b = _text_bytes(source, "source")
+    _check_policy_args(compat, unmatched, max_entries)
+    popts = _policy_options(unmatched, _ffi.COMPAT[compat], max_entries)
+    with _config_use(config) as cp, _Report() as r:
+        o = _options(options, cp)
+        st = lib.boxlint_check_python(r, b, len(b), ctypes.byref(o), ctypes.byref(popts))
+        if st != _ffi.BOXLINT_ESYNTAX:  # ESYNTAX: the python-syntax diagnostic is the answer
+            _check_status(st, "boxlint_check_python")
+        return Result(tuple(_apply_config(_collect(r), cp)), _instructions(r),
+                      file_relative=True)
+
+
+def check_binding(template_id: Any = None, version: Any = None, lifespan_seconds: Any = None,
+                  network_policy: PolicyInput = None, config: Optional[Config] = None, *,
+                  options: Optional[Options] = None, **extra_fields: Any) -> Result:
+    """Check an agent binding as ``client.agents.add_code_interpreter(...)`` sends it:
+    ``template_id`` (None: ``missing-field``), ``version`` (an integer >= 1) and
+    ``lifespan_seconds`` (an integer > 0; ``unusual-lifespan`` outside a minute to a day), with
+    None meaning the SDK's default. Values of the wrong type are findings, not exceptions: a
+    ``template_id`` that is not a str, or a number field that is not an int (2.5, "1", True),
+    is passed to the library spelt by its repr and reported (``invalid-template-id``,
+    ``invalid-version``, ``invalid-lifespan``). Any other keyword argument is an
+    ``unknown-field`` warning, so ``check_binding(**json.load(f))`` checks a binding file.
+    ``network_policy`` is checked as in :func:`check_template`. Diagnostics have ``command``
+    None and ``path`` the field's name."""
+    keep: List[bytes] = []
+    b = _ffi.boxlint_binding()
+    if template_id is not None:
+        b.has_template_id = 1
+        if isinstance(template_id, str):
+            tb = template_id.encode("utf-8", "surrogateescape")
+            b.template_id.ptr = _ffi.address(tb)
+            b.template_id.len = len(tb)
+        else:
+            tb = _spell(template_id).encode("utf-8", "surrogateescape")
+            b.template_id_not_string = 1
+            b.template_text = tb
+        keep.append(tb)
+    b.version = _binding_number(version, keep)
+    b.lifespan_seconds = _binding_number(lifespan_seconds, keep)
+    extra = [k.encode("utf-8", "surrogateescape") for k in extra_fields]
+    extra_arr = _ffi.spans(extra)
+    b.extra_fields = extra_arr
+    b.nextra_fields = len(extra)
+    policy_spec = None
+    policy_diags: Tuple[Diagnostic, ...] = ()
+    if isinstance(network_policy, NetworkPolicy):
+        with network_policy._use():  # a closed policy raises ClosedError here
+            policy_diags = network_policy.diagnostics
+    elif network_policy is not None:
+        policy_spec = _PolicySpec.coerce(network_policy)
+    with _config_use(config) as cp, _Report() as r:
+        o = _options(options, cp)
+        _check_status(lib.boxlint_check_binding(r, ctypes.byref(b), ctypes.byref(o)),
+                      "boxlint_check_binding")
+        if policy_spec is not None:
+            lib.boxlint_policy_free(policy_spec.compile(r, None, 0, None))
+        diags = _collect(r)
+        diags.extend(policy_diags)
+        return Result(tuple(_apply_config(diags, cp)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixes
+# ---------------------------------------------------------------------------------------------
+
+class FixResult(NamedTuple):
+    """What :func:`apply_fixes` did: the new text (str or bytes, as given) and, for each fix
+    given, whether it was applied."""
+    text: Union[str, bytes]
+    applied: Tuple[bool, ...]
+
+
+_SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
+
+
+def _c_fix(f: Any, i: int, keep: List[Any]) -> Optional[Any]:
+    """A pointer to a boxlint_fix for item ``i``, or None (skipped by the library) for a
+    Diagnostic without a fix and for offsets no buffer has (negative or too large)."""
+    if isinstance(f, Diagnostic):
+        f = f.fix
+    if f is None:
+        return None
+    if not isinstance(f, Fix):
+        raise TypeError(f"fixes[{i}] must be a boxlint.Fix or Diagnostic, not {_typename(f)}")
+    for name in ("offset", "length"):
+        v = getattr(f, name)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TypeError(f"fixes[{i}].{name} must be an int, not {_typename(v)}")
+    if not isinstance(f.text, str):
+        raise TypeError(f"fixes[{i}].text must be a str, not {_typename(f.text)}")
+    if not (0 <= f.offset <= _SIZE_MAX and 0 <= f.length <= _SIZE_MAX):
+        return None
+    t = f.text.encode("utf-8", "surrogateescape")
+    c = _ffi.boxlint_fix(offset=f.offset, length=f.length, text=_ffi.address(t),
+                         text_len=len(t), description=None)
+    keep.extend((t, c))
+    return ctypes.pointer(c)
+
+
+def apply_fixes(text: Union[str, bytes], fixes: Iterable[Union[Fix, Diagnostic, None]]) \
+        -> FixResult:
+    """Apply fixes to ``text`` in one pass with the library's ``boxlint_apply_fixes``, the
+    implementation the CLI's ``--fix`` uses. Offsets are byte offsets into the UTF-8 encoding
+    of ``text`` (a str is encoded, edited and decoded again; bytes stay bytes). ``fixes`` are
+    :class:`Fix` objects or :class:`Diagnostic` objects (those without a fix are skipped).
+
+    Fixes are taken in offset order (insertions first at one offset, then the order given); a
+    fix that overlaps one already taken, a second insertion at the same offset, and a fix
+    outside the text are not applied: ``applied`` says which were. Check the new text again to
+    get the ones left out. Only fixes whose offsets are in ``text`` make sense here: those of
+    :func:`check_python` and :func:`check_fragment` results (see :meth:`Result.fixed`)."""
+    b = _text_bytes(text, "text")
+    if isinstance(fixes, (str, bytes, Fix, Diagnostic)):
+        raise TypeError(f"fixes must be an iterable of Fix or Diagnostic, not {_typename(fixes)}")
+    items = list(fixes)
+    n = len(items)
+    keep: List[Any] = []
+    arr = (ctypes.POINTER(_ffi.boxlint_fix) * max(n, 1))()
+    for i, f in enumerate(items):
+        p = _c_fix(f, i, keep)
+        if p is not None:
+            arr[i] = p
+    applied = (ctypes.c_ubyte * max(n, 1))()
+    out, out_len = ctypes.c_void_p(), ctypes.c_size_t()
+    _check_status(lib.boxlint_apply_fixes(b, len(b), arr, n, ctypes.byref(out),
+                                          ctypes.byref(out_len), applied, None),
+                  "boxlint_apply_fixes")
+    try:
+        data = ctypes.string_at(out.value, out_len.value) if out_len.value else b""
+    finally:
+        lib.boxlint_buffer_free(out, None)
+    flags = tuple(bool(applied[i]) for i in range(n))
+    if isinstance(text, str):
+        return FixResult(data.decode("utf-8", "surrogateescape"), flags)
+    return FixResult(data, flags)
+
+
+# ---------------------------------------------------------------------------------------------
 # NetworkPolicy
 # ---------------------------------------------------------------------------------------------
 
@@ -761,12 +969,7 @@ class _PolicySpec:
         allow, deny = _ffi.spans(self.allow), _ffi.spans(self.deny)
         spec.allow_out, spec.n_allow = allow, len(self.allow)
         spec.deny_out, spec.n_deny = deny, len(self.deny)
-        o = _ffi.new_options(_ffi.boxlint_policy_options, lib.boxlint_policy_options_init)
-        if unmatched is not None:
-            o.unmatched = _ffi.UNMATCHED[unmatched]
-        o.compat = compat
-        if max_entries is not None:
-            o.max_entries = max_entries
+        o = _policy_options(unmatched, compat, max_entries)
         out = ctypes.c_void_p()
         st = lib.boxlint_policy_new(ctypes.byref(out), report, ctypes.byref(spec),
                                     ctypes.byref(o), None)
@@ -778,6 +981,32 @@ class _PolicySpec:
 
 def _typename(v: Any) -> str:
     return type(v).__name__
+
+
+def _check_policy_args(compat: Any, unmatched: Any, max_entries: Any) -> None:
+    """TypeError/ValueError for policy options the library would not understand."""
+    if compat is not None and not isinstance(compat, str):
+        raise TypeError(f"compat must be None or 'e2b', not {_typename(compat)}")
+    if compat not in _ffi.COMPAT:
+        raise ValueError(f"compat must be None or 'e2b', not {compat!r}")
+    if not isinstance(unmatched, str):
+        raise TypeError(f"unmatched must be 'allow' or 'deny', not {_typename(unmatched)}")
+    if unmatched not in _ffi.UNMATCHED:
+        raise ValueError(f"unmatched must be 'allow' or 'deny', not {unmatched!r}")
+    if max_entries is not None and (isinstance(max_entries, bool)
+                                    or not isinstance(max_entries, int)):
+        raise TypeError(f"max_entries must be an int, not {_typename(max_entries)}")
+
+
+def _policy_options(unmatched: Optional[str], compat: int,
+                    max_entries: Optional[int]) -> _ffi.boxlint_policy_options:
+    o = _ffi.new_options(_ffi.boxlint_policy_options, lib.boxlint_policy_options_init)
+    if unmatched is not None:
+        o.unmatched = _ffi.UNMATCHED[unmatched]
+    o.compat = compat
+    if max_entries is not None:
+        o.max_entries = max_entries
+    return o
 
 
 def _policy_fields(p: Any) -> Tuple[Any, Any, Any]:
@@ -810,17 +1039,7 @@ class NetworkPolicy(_Owned):
                  deny_out: Sequence[str] = (), compat: Optional[str] = None,
                  unmatched: str = "allow", *, max_entries: Optional[int] = None):
         spec = _PolicySpec(type, allow_out, deny_out)
-        if compat is not None and not isinstance(compat, str):
-            raise TypeError(f"compat must be None or 'e2b', not {_typename(compat)}")
-        if compat not in _ffi.COMPAT:
-            raise ValueError(f"compat must be None or 'e2b', not {compat!r}")
-        if not isinstance(unmatched, str):
-            raise TypeError(f"unmatched must be 'allow' or 'deny', not {_typename(unmatched)}")
-        if unmatched not in _ffi.UNMATCHED:
-            raise ValueError(f"unmatched must be 'allow' or 'deny', not {unmatched!r}")
-        if max_entries is not None and (isinstance(max_entries, bool)
-                                        or not isinstance(max_entries, int)):
-            raise TypeError(f"max_entries must be an int, not {_typename(max_entries)}")
+        _check_policy_args(compat, unmatched, max_entries)
         with _Report() as r:
             ptr = spec.compile(r, unmatched, _ffi.COMPAT[compat], max_entries)
             diags = _collect(r)

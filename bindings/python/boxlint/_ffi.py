@@ -17,7 +17,7 @@ import ctypes.util
 import os
 import sys
 from ctypes import (
-    POINTER, Structure, c_char, c_char_p, c_int, c_int32, c_int64, c_size_t, c_uint,
+    POINTER, Structure, c_char, c_char_p, c_int, c_int32, c_int64, c_size_t, c_ubyte, c_uint,
     c_uint32, c_void_p,
 )
 from typing import List, Optional, Type, TypeVar
@@ -97,6 +97,13 @@ class boxlint_template(Structure):
                 ("nextra_fields", c_size_t)]
 
 
+class boxlint_binding(Structure):
+    _fields_ = [("template_id", boxlint_span), ("has_template_id", c_int),
+                ("template_id_not_string", c_int), ("template_text", c_char_p),
+                ("version", boxlint_number), ("lifespan_seconds", boxlint_number),
+                ("extra_fields", POINTER(boxlint_span)), ("nextra_fields", c_size_t)]
+
+
 class boxlint_rule_info(Structure):
     _fields_ = [("id", c_char_p), ("severity", c_int), ("summary", c_char_p),
                 ("description", c_char_p), ("bad", c_char_p), ("good", c_char_p)]
@@ -130,7 +137,8 @@ class boxlint_decision(Structure):
 # Every struct this module declares, by C name (used by the layout test).
 STRUCTS = {cls.__name__: cls for cls in (
     boxlint_span, boxlint_fix, boxlint_diag, boxlint_heredoc, boxlint_instruction,
-    boxlint_options, boxlint_number, boxlint_template, boxlint_rule_info, boxlint_error,
+    boxlint_options, boxlint_number, boxlint_template, boxlint_binding, boxlint_rule_info,
+    boxlint_error,
     boxlint_user_rule, boxlint_policy_spec, boxlint_policy_options, boxlint_decision)}
 
 
@@ -192,6 +200,11 @@ _fn("boxlint_options_init", None, c_void_p)
 _fn("boxlint_check_commands", c_int, c_void_p, POINTER(boxlint_span), c_size_t, c_void_p)
 _fn("boxlint_check_fragment", c_int, c_void_p, c_char_p, c_size_t, c_void_p)
 _fn("boxlint_check_template", c_int, c_void_p, POINTER(boxlint_template), c_void_p)
+_fn("boxlint_check_binding", c_int, c_void_p, POINTER(boxlint_binding), c_void_p)
+_fn("boxlint_check_python", c_int, c_void_p, c_char_p, c_size_t, c_void_p, c_void_p)
+_fn("boxlint_apply_fixes", c_int, c_char_p, c_size_t, POINTER(POINTER(boxlint_fix)), c_size_t,
+    POINTER(c_void_p), POINTER(c_size_t), POINTER(c_ubyte), c_void_p)
+_fn("boxlint_buffer_free", None, c_void_p, c_void_p)
 _fn("boxlint_rules", POINTER(boxlint_rule_info), POINTER(c_size_t))
 _fn("boxlint_rule_find", POINTER(boxlint_rule_info), c_char_p, c_size_t)
 _fn("boxlint_config_new", c_int, POINTER(c_void_p), c_void_p)

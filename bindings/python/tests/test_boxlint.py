@@ -258,6 +258,240 @@ class Policies(unittest.TestCase):
         self.assertEqual(failures, [])
 
 
+PY_SOURCE = """from budai import Client, NetworkPolicy
+
+client = Client()
+client.code_interpreter.templates.create(
+    name="my-py-extra",
+    commands=["pip install x"],
+    cpu_count=2,
+    memory_mb=4096,
+)
+client.agents.add_code_interpreter(
+    template_id="my-py-extra",
+    network_policy=NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=[]),
+)
+"""
+PY_FIXED = PY_SOURCE.replace('["pip install x"]', '["RUN pip install x"]').replace(
+    "deny_out=[])", 'deny_out=["ALL_TRAFFIC"])')
+
+
+def line_col(text, needle):
+    """1-based line and column (code points) of the first `needle`, and its byte offset."""
+    i = text.index(needle)
+    line = text.count("\n", 0, i) + 1
+    col = i - (text.rfind("\n", 0, i) + 1) + 1
+    return line, col, len(text[:i].encode())
+
+
+class PythonSource(unittest.TestCase):
+    def test_findings_are_in_the_file_with_file_fixes(self):
+        r = boxlint.check_python(PY_SOURCE)
+        self.assertTrue(r.file_relative)
+        self.assertEqual(rules_of(r), ["unknown-instruction", "allow-without-effect"])
+        cmd, pol = r.diagnostics
+        self.assertEqual((cmd.severity, cmd.command, cmd.path), ("error", 0, "commands[0]"))
+        self.assertEqual((cmd.line, cmd.column, cmd.offset), line_col(PY_SOURCE, "pip install"))
+        self.assertEqual((cmd.line, cmd.column), (6, 16))
+        self.assertEqual((cmd.fix.offset, cmd.fix.length, cmd.fix.text),
+                         (cmd.offset, 0, "RUN "))
+        self.assertEqual((pol.severity, pol.command, pol.path),
+                         ("warning", None, "network_policy.allow_out[0]"))
+        self.assertEqual((pol.line, pol.column, pol.offset), line_col(PY_SOURCE, '"pypi.org"'))
+        self.assertEqual(pol.fix.text, '"ALL_TRAFFIC"')
+        self.assertEqual(pol.fix.offset, PY_SOURCE.index("deny_out=[]") + len("deny_out=["))
+        self.assertFalse(r.ok)
+
+    def test_apply_fixes_gives_the_exact_text_and_a_second_check_is_clean(self):
+        r = boxlint.check_python(PY_SOURCE)
+        fixed = boxlint.apply_fixes(PY_SOURCE, r.diagnostics)
+        self.assertEqual(fixed, (PY_FIXED, (True, True)))
+        self.assertEqual(r.fixed(PY_SOURCE), PY_FIXED)
+        self.assertEqual(r.fixed(PY_SOURCE.encode()), PY_FIXED.encode())
+        self.assertEqual(boxlint.check_python(PY_FIXED).diagnostics, ())
+
+    def test_columns_are_code_points_offsets_are_bytes(self):
+        src = ('from budai import Client\nclient = Client()\n'
+               'client.code_interpreter.templates.create(name="t", commands=["RUN echo \u00e9", '
+               '"pip install x"], cpu_count=2, memory_mb=4096)\n')
+        (d,) = boxlint.check_python(src).diagnostics
+        self.assertEqual(d.rule, "unknown-instruction")
+        self.assertEqual((d.command, d.line), (1, 3))
+        self.assertEqual((d.line, d.column, d.offset), line_col(src, "pip install"))
+        self.assertEqual(d.offset - src.index("pip install"), 1)  # the 2 bytes of U+00E9
+        want = src.replace('"pip install x"', '"RUN pip install x"')
+        self.assertEqual(boxlint.check_python(src).fixed(src), want)
+        self.assertEqual(boxlint.check_python(src.encode()).fixed(src.encode()), want.encode())
+
+    def test_syntax_error_is_one_diagnostic_in_the_result(self):
+        r = boxlint.check_python("x = (\n")
+        (d,) = r.diagnostics
+        self.assertEqual((d.rule, d.severity, d.line, d.column), ("python-syntax", "error", 1, 5))
+        self.assertIn("never closed", d.message)
+        self.assertFalse(r.ok)
+        self.assertRaises(boxlint.ValidationError, r.raise_for_errors)
+
+    def test_policy_options_and_config(self):
+        src = ('from budai import NetworkPolicy\n'
+               'p = NetworkPolicy(type="filtered", allow_out=["pypi.org"], '
+               'deny_out=["ALL_TRAFFIC"])\n')
+        self.assertEqual(boxlint.check_python(src).diagnostics, ())
+        self.assertIn("domains-require-deny-all",
+                      rules_of(boxlint.check_python(src.replace(', deny_out=["ALL_TRAFFIC"]', ""),
+                                                    compat="e2b")))
+        with boxlint.Config({"allow-without-effect": "off"}) as cfg:
+            self.assertNotIn("allow-without-effect",
+                             rules_of(boxlint.check_python(PY_SOURCE, config=cfg)))
+        self.assertRaises(ValueError, boxlint.check_python, src, compat="aws")
+        self.assertRaises(TypeError, boxlint.check_python, 3)
+
+    def test_checks_and_fixes_run_in_threads(self):
+        failures = []
+
+        def work():
+            for _ in range(100):
+                r = boxlint.check_python(PY_SOURCE)
+                if r.fixed(PY_SOURCE) != PY_FIXED or boxlint.check_python(PY_FIXED).diagnostics:
+                    failures.append(1)
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(failures, [])
+
+    def test_not_static_and_suppression(self):
+        src = ("import os\nfrom budai import Client\nclient = Client()\n"
+               "client.code_interpreter.templates.create(name=os.environ['N'], "
+               "commands=['RUN pip install x'], cpu_count=2, memory_mb=4096)\n")
+        r = boxlint.check_python(src)
+        self.assertEqual([(d.rule, d.severity, d.path, d.line) for d in r.diagnostics],
+                         [("not-static", "info", "name", 4)])
+        self.assertEqual(boxlint.check_python(src.replace(
+            "4096)\n", "4096)  # boxlint: ignore=not-static\n")).diagnostics, ())
+        r = boxlint.check_python(src.replace("4096)\n", "4096)  # boxlint: ignore=bare-cr\n"))
+        self.assertEqual([(d.rule, d.line) for d in r.diagnostics],
+                         [("not-static", 4), ("unused-suppression", 4)])
+
+
+class Bindings(unittest.TestCase):
+    def test_a_good_binding_is_clean(self):
+        self.assertEqual(boxlint.check_binding(template_id="python-4g").diagnostics, ())
+        r = boxlint.check_binding(template_id="my-py-extra", version=2, lifespan_seconds=1200,
+                                  network_policy={"type": "filtered", "allow_out": ["pypi.org"],
+                                                  "deny_out": ["ALL_TRAFFIC"]})
+        self.assertEqual(r.diagnostics, ())
+        self.assertTrue(r.ok)
+
+    def test_each_field_fails(self):
+        r = boxlint.check_binding(version=0, lifespan_seconds=-5, agent_name="x")
+        self.assertEqual([(d.rule, d.severity, d.path, d.command) for d in r.diagnostics],
+                         [("missing-field", "error", "template_id", None),
+                          ("invalid-version", "error", "version", None),
+                          ("invalid-lifespan", "error", "lifespan_seconds", None),
+                          ("unknown-field", "warning", "agent_name", None)])
+        self.assertEqual(r.diagnostics[1].message,
+                         "version is 0: agent versions are numbered from 1")
+        self.assertRaises(boxlint.ValidationError, r.raise_for_errors)
+
+    def test_values_of_the_wrong_type_are_findings_spelt_by_repr(self):
+        r = boxlint.check_binding(template_id=42, version="1", lifespan_seconds=2.5)
+        self.assertEqual([(d.rule, d.message) for d in r.diagnostics], [
+            ("invalid-template-id", "template_id must be a string, not 42"),
+            ("invalid-version", "version must be an integer, not '1'"),
+            ("invalid-lifespan", "lifespan_seconds must be an integer, not 2.5")])
+        (d,) = boxlint.check_binding(template_id="t", version=True).diagnostics
+        self.assertEqual(d.message, "version must be an integer, not True")
+        (d,) = boxlint.check_binding(template_id="t", version=10 ** 30).diagnostics
+        self.assertEqual(d.message, f"version must be an integer, not {10 ** 30}")
+
+    def test_invalid_template_id_and_unusual_lifespan(self):
+        r = boxlint.check_binding(template_id="My Template", lifespan_seconds=30)
+        self.assertEqual([(d.rule, d.severity) for d in r.diagnostics],
+                         [("invalid-template-id", "error"), ("unusual-lifespan", "warning")])
+        with boxlint.Config({"unusual-lifespan": "off"}) as cfg:
+            r = boxlint.check_binding(template_id="t", lifespan_seconds=30, config=cfg)
+            self.assertEqual(r.diagnostics, ())
+
+    def test_network_policy_of_a_binding(self):
+        r = boxlint.check_binding(template_id="t", network_policy=Policies.SEED)
+        self.assertEqual([(d.rule, d.path) for d in r.diagnostics],
+                         [("allow-without-effect", "network_policy.allow_out[0]"),
+                          ("allow-without-effect", "network_policy.allow_out[1]")])
+        with boxlint.NetworkPolicy.from_dict(Policies.SEED) as p:
+            self.assertEqual(boxlint.check_binding(template_id="t", network_policy=p).diagnostics,
+                             r.diagnostics)
+
+    def test_from_a_json_object(self):
+        obj = json.loads('{"template_id": "python-4g", "version": 1, "lifespan_seconds": 600}')
+        self.assertEqual(boxlint.check_binding(**obj).diagnostics, ())
+
+
+class ApplyFixes(unittest.TestCase):
+    F = boxlint.Fix
+
+    def test_overlapping_fixes_one_is_applied(self):
+        fixes = [self.F(4, 4, "cat", None), self.F(6, 4, "XX", None), self.F(0, 0, ">", None)]
+        self.assertEqual(boxlint.apply_fixes("RUN echo hi", fixes),
+                         (">RUN cat hi", (True, False, True)))
+        # the same fixes in another order: the earlier offset wins, not the list order
+        self.assertEqual(boxlint.apply_fixes("RUN echo hi", fixes[::-1]).applied,
+                         (True, False, True))
+        # two insertions at one point: only the first given
+        two = [self.F(3, 0, "a", None), self.F(3, 0, "b", None)]
+        self.assertEqual(boxlint.apply_fixes("RUN", two), ("RUNa", (True, False)))
+
+    def test_touching_fixes_are_both_applied(self):
+        fixes = [self.F(0, 2, "A", None), self.F(2, 2, "B", None), self.F(4, 0, "!", None)]
+        self.assertEqual(boxlint.apply_fixes("aabb", fixes), ("AB!", (True, True, True)))
+
+    def test_out_of_range_fixes_are_not_applied(self):
+        fixes = [self.F(3, 1, "x", None), self.F(2, 2, "x", None), self.F(-1, 0, "x", None),
+                 self.F(0, 2 ** 70, "x", None), self.F(1, 1, "B", None)]
+        self.assertEqual(boxlint.apply_fixes("abc", fixes),
+                         ("aBc", (False, False, False, False, True)))
+        self.assertEqual(boxlint.apply_fixes("abc", [self.F(3, 0, "d", None)]), ("abcd", (True,)))
+
+    def test_offsets_are_utf8_bytes(self):
+        text = "echo \u00e9t\u00e9 \U0001F600!"
+        b = text.encode()
+        # replace the second é (bytes 8-9) and the emoji (4 bytes)
+        fixes = [self.F(8, 2, "e", None), self.F(b.index("\U0001F600".encode()), 4, ":)", None)]
+        self.assertEqual(boxlint.apply_fixes(text, fixes), ("echo \u00e9te :)!", (True, True)))
+        self.assertEqual(boxlint.apply_fixes(b, fixes), ("echo \u00e9te :)!".encode(),
+                                                         (True, True)))
+        self.assertEqual(self.F(5, 2, "E", None).apply(text), "echo Et\u00e9 \U0001F600!")
+
+    def test_empty_list_and_empty_text(self):
+        self.assertEqual(boxlint.apply_fixes("abc", []), ("abc", ()))
+        self.assertEqual(boxlint.apply_fixes(b"", []), (b"", ()))
+        self.assertEqual(boxlint.apply_fixes("", iter([self.F(0, 0, "x", None)])),
+                         ("x", (True,)))
+
+    def test_diagnostics_without_a_fix_are_skipped(self):
+        r = boxlint.check_fragment("FROM x\npip install y\n")
+        self.assertEqual(rules_of(r), ["denied-instruction", "unknown-instruction"])
+        self.assertEqual(boxlint.apply_fixes("FROM x\npip install y\n", r.diagnostics),
+                         ("FROM x\nRUN pip install y\n", (False, True)))
+        self.assertEqual(r.fixed("FROM x\npip install y\n"), "FROM x\nRUN pip install y\n")
+
+    def test_command_results_are_not_file_relative(self):
+        r = boxlint.check_commands(["pip install x"])
+        self.assertFalse(r.file_relative)
+        self.assertRaisesRegex(ValueError, "check_python or check_fragment", r.fixed,
+                               "pip install x")
+        self.assertEqual(r.diagnostics[0].fix.apply("pip install x"), "RUN pip install x")
+
+    def test_bad_arguments(self):
+        self.assertRaises(TypeError, boxlint.apply_fixes, 3, [])
+        self.assertRaisesRegex(TypeError, "fixes must be an iterable",
+                               boxlint.apply_fixes, "x", self.F(0, 0, "y", None))
+        self.assertRaisesRegex(TypeError, r"fixes\[0\] must be", boxlint.apply_fixes, "x",
+                               [(0, 0, "y")])
+        self.assertRaisesRegex(TypeError, r"fixes\[0\].offset", boxlint.apply_fixes, "x",
+                               [self.F("0", 0, "y", None)])
+
+
 class Configs(unittest.TestCase):
     def test_user_rule_and_severity(self):
         cfg = boxlint.Config(
