@@ -62,7 +62,7 @@ boxlint_diag *bl_check_slug(boxlint_report *r, boxlint_span s, const char *rule,
   boxlint_diag *d = field(r, rule, path);
   if (!d) return NULL;
   const char *q = boxlint__quote(r, s.ptr, s.len, 80);
-  d->message = boxlint__rprintf(r, "%s \"%s\" %s", what, q ? q : "", why);
+  d->message = boxlint__rmsg(r, "%s \"%s\" %s", what, q ? q : "", why);
   if (!d->message) d->message = "";
   if (bad != SIZE_MAX) {
     /* The offending character, into the value (a whole UTF-8 sequence when it is one). */
@@ -91,13 +91,13 @@ static void check_number(boxlint_report *r, const boxlint_number *v, const char 
   if (!v->is_integer) {
     d = field(r, "invalid-resources", path);
     if (!d) return;
-    d->message = boxlint__rprintf(r, "%s must be an integer, not %s", path,
-                                  v->text ? v->text : "this value");
+    d->message = boxlint__rmsg(r, "%s must be an integer, not %s", path,
+                               v->text ? v->text : "this value");
   } else if (v->value < lo || v->value > hi) {
     d = field(r, "invalid-resources", path);
     if (!d) return;
-    d->message = boxlint__rprintf(r, "%s is %lld, outside the platform's bounds %lld-%lld%s", path,
-                                  (long long)v->value, (long long)lo, (long long)hi, unit);
+    d->message = boxlint__rmsg(r, "%s is %lld, outside the platform's bounds %lld-%lld%s", path,
+                               (long long)v->value, (long long)lo, (long long)hi, unit);
   } else {
     return;
   }
@@ -150,7 +150,7 @@ void bl_unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *
   boxlint_diag *d = boxlint__report_add(r, "unknown-field", sev, -1);
   if (!d) return;
   d->path = boxlint__rstrdup(r, f.ptr, f.len);
-  d->message = boxlint__rprintf(r, "unknown field \"%s\": %s", q ? q : "", why);
+  d->message = boxlint__rmsg(r, "unknown field \"%s\": %s", q ? q : "", why);
   if (!d->message) d->message = "";
   /* The nearest known key; a prefix or substring relation (cpus, memory) counts as close. */
   size_t best = 99, bi = 0;
@@ -192,7 +192,7 @@ boxlint_status boxlint_check_template(boxlint_report *r, const boxlint_template 
     if (present[i]) continue;
     boxlint_diag *d = field(r, "missing-field", names[i]);
     if (!d) break;
-    d->message = boxlint__rprintf(r, "the template has no \"%s\"", names[i]);
+    d->message = boxlint__rmsg(r, "the template has no \"%s\"", names[i]);
     if (!d->message) d->message = "";
     d->hint = i == 0 ? "add \"name\": \"my-template\""
             : i == 1 ? "add \"commands\": [\"RUN ...\"]"

@@ -285,10 +285,10 @@ static void emit_compat(vctx *c, const ventry *v) {
     d = vadd_entry(c, R_ENTRY, BOXLINT_SEVERITY_ERROR, v->l, v->i);
     if (d) {
       d->detail = boxlint__policy_detail_name(BOXLINT__PD_UNSPEC);
-      d->message = boxlint__rprintf(c->r,
-                                    "%s: '%s' starts at the unspecified address; E2B rejects "
-                                    "such networks other than 0.0.0.0/0",
-                                    v->w, v->q);
+      d->message = boxlint__rmsg(c->r,
+                                 "%s: '%s' starts at the unspecified address; E2B rejects "
+                                 "such networks other than 0.0.0.0/0",
+                                 v->w, v->q);
       d->hint = "write ALL_TRAFFIC (or 0.0.0.0/0) for all traffic, or a network of real addresses";
     }
   }
@@ -296,8 +296,8 @@ static void emit_compat(vctx *c, const ventry *v) {
   if (v->l == 1 && pe_is_name(v->e)) {
     d = vadd_entry(c, R_COMPAT_DENY_DOMAIN, BOXLINT_SEVERITY_ERROR, v->l, v->i);
     if (d) {
-      d->message = boxlint__rprintf(c->r, "%s: '%s': E2B does not support host names in deny_out",
-                                    v->w, v->q);
+      d->message = boxlint__rmsg(c->r, "%s: '%s': E2B does not support host names in deny_out",
+                                 v->w, v->q);
       d->hint = "deny its addresses instead, or write an allow-list: the names you need in "
                 "allow_out and \"ALL_TRAFFIC\" in deny_out";
     }
@@ -306,12 +306,12 @@ static void emit_compat(vctx *c, const ventry *v) {
     d = vadd_entry(c, R_COMPAT_IPV6, BOXLINT_SEVERITY_ERROR, v->l, v->i);
     if (d) {
       if (v->l == 1 && v->e->plen == 0)
-        d->message = boxlint__rprintf(c->r, "%s: '%s': E2B rejects '::/0' in deny_out", v->w, v->q);
+        d->message = boxlint__rmsg(c->r, "%s: '%s': E2B rejects '::/0' in deny_out", v->w, v->q);
       else
-        d->message = boxlint__rprintf(c->r,
-                                      "%s: '%s': E2B enforces IPv4 only and would read this "
-                                      "IPv6 entry as a different network",
-                                      v->w, v->q);
+        d->message = boxlint__rmsg(c->r,
+                                   "%s: '%s': E2B enforces IPv4 only and would read this "
+                                   "IPv6 entry as a different network",
+                                   v->w, v->q);
       d->hint = "E2B turns a bare address into a /32 and its firewall carries no IPv6; list "
                 "IPv4 addresses, or use ALL_TRAFFIC";
     }
@@ -325,30 +325,30 @@ static void emit_kind(vctx *c, const ventry *v) {
   if (e->mapped) {
     d = vadd_entry(c, R_MAPPED, BOXLINT_SEVERITY_WARNING, v->l, v->i);
     if (d) {
-      d->message = boxlint__rprintf(c->r,
-                                    "%s: '%s' is an IPv4-mapped IPv6 address; it is treated as "
-                                    "the IPv4 %s '%s'",
-                                    v->w, v->q,
-                                    e->kind == BOXLINT_ENTRY_CIDR ? "network" : "address", v->t);
+      d->message = boxlint__rmsg(c->r,
+                                 "%s: '%s' is an IPv4-mapped IPv6 address; it is treated as "
+                                 "the IPv4 %s '%s'",
+                                 v->w, v->q,
+                                 e->kind == BOXLINT_ENTRY_CIDR ? "network" : "address", v->t);
       d->hint = boxlint__rprintf(c->r, "write '%s'", v->t);
     }
   }
   if (e->kind == BOXLINT_ENTRY_ANY_HOST) {
     d = vadd_entry(c, R_ANY, BOXLINT_SEVERITY_WARNING, v->l, v->i);
     if (d) {
-      d->message = boxlint__rprintf(c->r,
-                                    "%s: '*' matches every host name (but no destination "
-                                    "reached by IP address)",
-                                    v->w);
+      d->message = boxlint__rmsg(c->r,
+                                 "%s: '*' matches every host name (but no destination "
+                                 "reached by IP address)",
+                                 v->w);
       d->hint = "list the host names you mean; use ALL_TRAFFIC for all traffic";
     }
   }
   if (e->kind == BOXLINT_ENTRY_WILDCARD && !memchr(v->t + 2, '.', e->text_len - 2)) {
     d = vadd_entry(c, R_BROAD, BOXLINT_SEVERITY_WARNING, v->l, v->i);
     if (d) {
-      d->message = boxlint__rprintf(c->r,
-                                    "%s: '%s' matches every name under the top-level domain '%s'",
-                                    v->w, v->q, v->t + 2);
+      d->message = boxlint__rmsg(c->r,
+                                 "%s: '%s' matches every name under the top-level domain '%s'",
+                                 v->w, v->q, v->t + 2);
       d->hint = boxlint__rprintf(c->r, "name the domain, e.g. '*.example.%s'", v->t + 2);
     }
   }
@@ -363,10 +363,10 @@ static void emit_effect(vctx *c, const ventry *v, boxlint__segs outer[2][2]) {
     if (cov >= 0) {
       d = vadd_entry(c, R_SHADOW, BOXLINT_SEVERITY_WARNING, v->l, v->i);
       if (d) {
-        d->message = boxlint__rprintf(c->r,
-                                      "%s: '%s' can never decide: allow_out[%d] ('%s') covers "
-                                      "it, and allow beats deny",
-                                      v->w, v->q, (int)cov, etext(p, 0, (size_t)cov));
+        d->message = boxlint__rmsg(c->r,
+                                   "%s: '%s' can never decide: allow_out[%d] ('%s') covers "
+                                   "it, and allow beats deny",
+                                   v->w, v->q, (int)cov, etext(p, 0, (size_t)cov));
         d->hint = "remove it, or narrow the allow entry; an exception cannot be carved out of "
                   "an allow entry";
       }
@@ -376,10 +376,10 @@ static void emit_effect(vctx *c, const ventry *v, boxlint__segs outer[2][2]) {
   if (v->l == 0 && p->unmatched == BOXLINT_UNMATCHED_ALLOW && !overlaps(p, v->e, 1)) {
     d = vadd_entry(c, R_ALLOW_NOEFF, BOXLINT_SEVERITY_WARNING, v->l, v->i);
     if (d) {
-      d->message = boxlint__rprintf(c->r,
-                                    "%s: '%s' has no effect: no deny_out entry overlaps it, and "
-                                    "destinations matched by neither list are allowed",
-                                    v->w, v->q);
+      d->message = boxlint__rmsg(c->r,
+                                 "%s: '%s' has no effect: no deny_out entry overlaps it, and "
+                                 "destinations matched by neither list are allowed",
+                                 v->w, v->q);
       d->hint = "to allow only what allow_out lists, add \"ALL_TRAFFIC\" to deny_out";
       add_all_traffic_fix(c, d);
     }
@@ -387,10 +387,10 @@ static void emit_effect(vctx *c, const ventry *v, boxlint__segs outer[2][2]) {
   if (v->l == 1 && p->unmatched == BOXLINT_UNMATCHED_DENY && !overlaps(p, v->e, 0)) {
     d = vadd_entry(c, R_DENY_NOEFF, BOXLINT_SEVERITY_WARNING, v->l, v->i);
     if (d) {
-      d->message = boxlint__rprintf(c->r,
-                                    "%s: '%s' has no effect: no allow_out entry overlaps it, and "
-                                    "destinations matched by neither list are denied",
-                                    v->w, v->q);
+      d->message = boxlint__rmsg(c->r,
+                                 "%s: '%s' has no effect: no allow_out entry overlaps it, and "
+                                 "destinations matched by neither list are denied",
+                                 v->w, v->q);
       d->hint = "remove it";
     }
   }
@@ -415,9 +415,9 @@ static void emit_entry(vctx *c, int l, size_t i, int effects, boxlint__segs oute
   if (st->dup_of >= 0) {
     boxlint_diag *d = vadd_entry(c, R_DUP, BOXLINT_SEVERITY_WARNING, l, i);
     if (d) {
-      d->message = boxlint__rprintf(c->r, "%s: '%s' repeats %s[%d] ('%s')", v.w, v.q,
-                                    LIST_NAME[l], (int)st->dup_of,
-                                    etext(p, l, (size_t)st->dup_of));
+      d->message = boxlint__rmsg(c->r, "%s: '%s' repeats %s[%d] ('%s')", v.w, v.q,
+                                 LIST_NAME[l], (int)st->dup_of,
+                                 etext(p, l, (size_t)st->dup_of));
       d->hint = "remove the repeated entry";
     }
     return;
@@ -448,8 +448,8 @@ static int check_type(vctx *c) {
   }
   boxlint_diag *d = vadd(c, R_TYPE, BOXLINT_SEVERITY_ERROR, "type");
   if (d) {
-    d->message = boxlint__rprintf(c->r, "type '%s' is not one of 'disabled', 'open' or 'filtered'",
-                                  boxlint__policy_quote(c->r, ty->ptr, ty->len, 40));
+    d->message = boxlint__rmsg(c->r, "type '%s' is not one of 'disabled', 'open' or 'filtered'",
+                               boxlint__policy_quote(c->r, ty->ptr, ty->len, 40));
     d->hint = ci >= 0 ? boxlint__rprintf(c->r, "did you mean '%s'? (types are lower-case)",
                                          names[ci])
                       : "'disabled' blocks all egress, 'open' allows all, 'filtered' applies "
@@ -500,9 +500,9 @@ static int check_lists(vctx *c, int type_ok) {
       lists_ok = 0;
       d = vadd(c, R_LISTS, BOXLINT_SEVERITY_ERROR, LIST_NAME[l]);
       if (d) {
-        d->message = boxlint__rprintf(c->r, "%s has %zu %s, but type '%s' takes no lists",
-                                      LIST_NAME[l], total, total == 1 ? "entry" : "entries",
-                                      boxlint_policy_type_str(p->type));
+        d->message = boxlint__rmsg(c->r, "%s has %zu %s, but type '%s' takes no lists",
+                                   LIST_NAME[l], total, total == 1 ? "entry" : "entries",
+                                   boxlint_policy_type_str(p->type));
         d->hint = p->type == BOXLINT_POLICY_DISABLED
                       ? "to allow only some destinations, use type 'filtered' with \"ALL_TRAFFIC\" "
                         "in deny_out and the destinations in allow_out"
@@ -513,11 +513,11 @@ static int check_lists(vctx *c, int type_ok) {
       lists_ok = 0;
       d = vadd(c, R_TOO_MANY, BOXLINT_SEVERITY_ERROR, LIST_NAME[l]);
       if (d) {
-        d->message = boxlint__rprintf(c->r,
-                                      "%s has %zu entries; at most %zu are allowed (entries "
-                                      "after %s[%zu] were not checked)",
-                                      LIST_NAME[l], total, c->o->max_entries, LIST_NAME[l],
-                                      c->o->max_entries - 1);
+        d->message = boxlint__rmsg(c->r,
+                                   "%s has %zu entries; at most %zu are allowed (entries "
+                                   "after %s[%zu] were not checked)",
+                                   LIST_NAME[l], total, c->o->max_entries, LIST_NAME[l],
+                                   c->o->max_entries - 1);
         d->hint = "merge addresses into CIDRs and names under '*.' wildcards";
       }
     }
@@ -549,12 +549,12 @@ static void check_e2b_domains(vctx *c) {
   if (first_name == SIZE_MAX || has_all) return;
   boxlint_diag *d = vadd(c, R_DOMAINS_ALL, BOXLINT_SEVERITY_ERROR, LIST_NAME[1]);
   if (d) {
-    d->message = boxlint__rprintf(c->r,
-                                  "allow_out lists host names (allow_out[%zu] '%s') but "
-                                  "deny_out lacks ALL_TRAFFIC: when specifying allowed "
-                                  "domains in allow out, you must include 'ALL_TRAFFIC' in "
-                                  "deny out to block all other traffic",
-                                  first_name, qraw(c, 0, first_name));
+    d->message = boxlint__rmsg(c->r,
+                               "allow_out lists host names (allow_out[%zu] '%s') but "
+                               "deny_out lacks ALL_TRAFFIC: when specifying allowed "
+                               "domains in allow out, you must include 'ALL_TRAFFIC' in "
+                               "deny out to block all other traffic",
+                               first_name, qraw(c, 0, first_name));
     d->hint = "add \"ALL_TRAFFIC\" to deny_out";
     add_all_traffic_fix(c, d);
   }

@@ -27,15 +27,15 @@ static int not_static(pyck *k, const bl_pycall *call, const char *what, const bl
   if (!d) return -1;
   d->path = what;
   int plural = !strcmp(what, "the arguments");
-  d->message = boxlint__rprintf(k->r, "%s of %s %s %s, known only when the code runs: not "
-                                "checked", what, CALL_NAME[call->kind], plural ? "are" : "is",
-                                v->why ? v->why : "dynamic");
+  d->message = boxlint__rmsg(k->r, "%s of %s %s %s, known only when the code runs: not "
+                             "checked", what, CALL_NAME[call->kind], plural ? "are" : "is",
+                             v->why ? v->why : "dynamic");
   d->hint = "give the value as a literal, or as a name bound once at module level to one";
   d->offset = v->start;
   d->end_offset = v->end;
   bl_py_line_col(k->rd->s, k->rd->n, v->start, &d->line, &d->column);
   bl_py_line_col(k->rd->s, k->rd->n, v->end, &d->end_line, &d->end_column);
-  return d->message ? 0 : -1;
+  return k->r->oom ? -1 : 0;
 }
 
 /* A value with names resolved; NULL when out of memory. */
@@ -89,12 +89,12 @@ static int bad_type(pyck *k, const char *path, const bl_pyval *v, const char *wa
   boxlint_diag *d = boxlint__report_add(k->r, "invalid-argument-type", BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return -1;
   d->path = path;
-  d->message = boxlint__rprintf(k->r, "%s must be %s", path, want);
+  d->message = boxlint__rmsg(k->r, "%s must be %s", path, want);
   d->offset = v->start;
   d->end_offset = v->end;
   bl_py_line_col(k->rd->s, k->rd->n, v->start, &d->line, &d->column);
   bl_py_line_col(k->rd->s, k->rd->n, v->end, &d->end_line, &d->end_column);
-  return d->message ? 0 : -1;
+  return k->r->oom ? -1 : 0;
 }
 
 /* A number field into `out` (the text of anything that is not an integer). */
@@ -477,12 +477,12 @@ static int unused(pyck *k, size_t a, size_t b) {
   const char *q = boxlint__quote(r, s + a, b - a, 60);
   const boxlint_rule_info *ri = boxlint_rule_find(s + a, b - a);
   if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
-    d->message = boxlint__rprintf(r, "%s is an error and cannot be suppressed", q ? q : "");
+    d->message = boxlint__rmsg(r, "%s is an error and cannot be suppressed", q ? q : "");
   else
-    d->message = boxlint__rprintf(r, "the suppression of %s suppresses nothing on this line or "
-                                  "the next", q ? q : "");
+    d->message = boxlint__rmsg(r, "the suppression of %s suppresses nothing on this line or "
+                               "the next", q ? q : "");
   d->hint = boxlint__rprintf(r, "remove %s from the boxlint ignore comment", q ? q : "");
-  return d->message ? 0 : -1;
+  return r->oom ? -1 : 0;
 }
 
 /* Suppressions: each rule a `# boxlint: ignore=` comment lists removes that rule's non-error

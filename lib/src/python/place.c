@@ -190,7 +190,10 @@ int bl_py_place(boxlint_report *to, const boxlint_report *from, size_t first, co
     o->message = remap(to, d->message, t->policy);
     const char *h = python_hint(to, d->hint);
     o->hint = remap(to, h, t->policy);
-    if (!o->message) return -1;
+    if (!o->message) {
+      o->message = ""; /* out of memory: the report stays well-formed */
+      return -1;
+    }
     o->offset = a;
     o->end_offset = b;
     bl_py_line_col(s, n, a, &o->line, &o->column);

@@ -133,12 +133,31 @@ static const char *lex_error(bl_pylex k) {
   }
 }
 
+/* A number that runs into a name ("0x", "1_", "1e", "0b2", "1abc"): CPython's
+ * verify_end_of_number, which lets a number touch only the keywords that may follow one (and,
+ * else, for, if, in, is, not, or; with a warning). Returns the message, or NULL. */
+static const char *number_end(const tz *z, size_t p, size_t end) {
+  static const char *const after[] = {"and", "else", "for", "if", "in", "is", "not", "or"};
+  const char *s = z->s;
+  unsigned char c = end < z->n ? (unsigned char)s[end] : 0;
+  if (!(c == '_' || c >= 0x80 || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')))
+    return NULL;
+  for (size_t i = 0; i < sizeof after / sizeof *after; i++) {
+    size_t l = strlen(after[i]);
+    if (z->n - end >= l && !memcmp(s + end, after[i], l)) return NULL;
+  }
+  char b = s[p] == '0' && p + 1 < z->n ? (char)(s[p + 1] | 0x20) : 0; /* "0x" is "0" here */
+  return b == 'x' ? "invalid hexadecimal literal" : b == 'o' ? "invalid octal literal"
+         : b == 'b' ? "invalid binary literal"
+         : (s[end - 1] | 0x20) == 'j' ? "invalid imaginary literal" : "invalid decimal literal";
+}
+
 static int token(tz *z, bl_pylex k, size_t p, size_t l) {
   static const bl_pytok_kind kinds[] = {
     [BL_PYL_NAME] = BL_PT_NAME, [BL_PYL_NUMBER] = BL_PT_NUMBER, [BL_PYL_STRING] = BL_PT_STRING,
     [BL_PYL_OP] = BL_PT_OP};
-  const char *e = lex_error(k);
-  if (e) return fail(z, p, e);
+  const char *e = k == BL_PYL_NUMBER ? number_end(z, p, p + l) : lex_error(k);
+  if (e) return fail(z, k == BL_PYL_NUMBER ? p + l : p, e);
   if (k == BL_PYL_OP) {
     int rc = bracket(z, p);
     if (rc) return rc;

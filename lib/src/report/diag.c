@@ -212,6 +212,14 @@ const char *boxlint__rprintf(boxlint_report *r, const char *fmt, ...) {
   return s;
 }
 
+const char *boxlint__rmsg(boxlint_report *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  const char *s = boxlint__rvprintf(r, fmt, ap);
+  va_end(ap);
+  return s ? s : "";
+}
+
 boxlint_diag *boxlint__report_add(boxlint_report *r, const char *rule, boxlint_severity sev,
                                   int32_t command) {
   if (r->ndiags == r->cap_diags) {

@@ -54,6 +54,9 @@ size_t boxlint__rules_policy_first(void);
 void *boxlint__ralloc(boxlint_report *r, size_t n);
 char *boxlint__rstrdup(boxlint_report *r, const char *p, size_t n);
 const char *boxlint__rprintf(boxlint_report *r, const char *fmt, ...) BOXLINT_PRINTF(2, 3);
+/* A diagnostic's message: boxlint__rprintf, but "" when out of memory (r->oom is then set), so
+ * that a report returned with BOXLINT_ENOMEM still holds only well-formed diagnostics. */
+const char *boxlint__rmsg(boxlint_report *r, const char *fmt, ...) BOXLINT_PRINTF(2, 3);
 const char *boxlint__rvprintf(boxlint_report *r, const char *fmt, va_list ap);
 
 /* Append a diagnostic with the given rule (static id), severity and command; the caller fills

@@ -292,7 +292,7 @@ void bl_warn_finish(bl_check *ck) {
   d->end_column = ck->last_user_ecol;
   d->offset = ck->last_user_off;
   d->end_offset = ck->last_user_end;
-  d->message = boxlint__rprintf(r, "the template ends as USER %s: the base starts systemd as PID "
+  d->message = boxlint__rmsg(r, "the template ends as USER %s: the base starts systemd as PID "
                                    "1, which then runs without root and cannot start the sandbox's "
                                    "services", ck->last_user_text ? ck->last_user_text : "");
   if (!d->message) d->message = "";
