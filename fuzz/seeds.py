@@ -24,7 +24,7 @@ KEYWORDS = {"add", "arg", "cmd", "copy", "entrypoint", "env", "expose", "from", 
             "label", "maintainer", "onbuild", "run", "shell", "stopsignal", "user", "volume",
             "workdir"}
 TARGETS = ["commands", "fragment", "base", "policy_compile", "policy_decide", "config",
-           "template"]
+           "template", "python"]
 
 # ---- C string literals -------------------------------------------------------------------
 
@@ -340,6 +340,36 @@ def main():
         c.add("policy_compile", b"\x89a.com\na.com\n*.com\n0.0.0.0/1\n-*\n-::/0\nbad entry\n" + bytes([k]))
         c.add("template", b"\x3f\x11\x02\x00\x00\x10" + SEP.join([b"My Template", b"cpus\nmemroy", b"2.5",
                                                                  b"RUN true", b"USER nobody", bytes([k])]))
+
+    # 10. Python sources: the documentation's examples and the literal forms (with and without a
+    # config, the E2B compat bits, out of memory), SDK calls whose findings have fixes, and the
+    # hard cases of the tokenizer and the literal decoder: f-string fields, \N{} names, CRLF
+    # continuations, tabs, a NUL byte, bytes mixed with str.
+    py = sorted(glob.glob("tests/data/python/*/*.py")) + ["examples/quickstart.py"]
+    for i, p in enumerate(py):
+        data = open(p, "rb").read()
+        c.add("python", b"\x00" + data, limit=8000)
+        c.add("python", bytes([1 + 2 * (i % 2)]) + data, limit=8000)
+        c.add("python", b"\x05" + data[:3000] + bytes([i * 7 % 64]))
+    sdk = (b"from e2b import Sandbox, NetworkPolicy\n"
+           b"t = client.templates.create(name='My Template', commands=['pip install x',\n"
+           b"    'RUN sudo apt-get install -y curl', \"RUN echo '\\N{EM DASH}'\"],\n"
+           b"    cpu_count=3, memory_mb=1000,\n"
+           b"    network_policy=NetworkPolicy(allow_out=['pypi.org', '*.'], deny_out=[]))\n"
+           b"agents.add_code_interpreter(template_id='python-4g', version=0,\n"
+           b"                            lifespan_seconds=5)  # boxlint: ignore=unusual-lifespan\n")
+    hard = [sdk, sdk.replace(b"\n", b"\r\n"), sdk.replace(b"'", b'"""'),
+            b"x = f'{\"}\"}' f'{x:{{}}}' f'{x!r:>{w}}' f'{x=}' rf'\\{x}' f'{ {1: 2}[1] }'\n",
+            b"x = f'{x:{y:{z}}}'\n", b"x = f'{}'\n", b"x = f'{x!z}'\n", b"x = f'{#}'\n",
+            b"s = '\\N{LINE FEED}\\N{CJK UNIFIED IDEOGRAPH-4E00}\\N{HANGUL SYLLABLE GANJ}'\n",
+            b"s = '\\N{hangul syllable ga}\\N{cjk unified ideograph-4E00}\\N{nel}'\n",
+            b"s = 'a\\\r\nb' b'\\x4'\n", b"if x:\n    a\n\tb\n", b"if x:\n  a\n b\n",
+            b"x = (1,\n  2 # c\n)\n\\\n", b"x = 1 # a\x00b\n", b"x = b'\xc3\xa9' 'a'\n",
+            b"\xef\xbb\xbfclass A:\n\tdef f(self):\n\t\treturn 0x_f + 0o7 + 1_0.5e-3j\n",
+            b"x = '''\r\n\\\r\n'''\n", b"x = '\xe2\x82\xac' + \xe2\x82\xac\n", b"def f(:\n"]
+    for h in hard:
+        c.add("python", b"\x00" + h)
+        c.add("python", b"\x01" + h)
     c.write()
 
 

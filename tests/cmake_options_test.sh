@@ -112,7 +112,7 @@ build() {
 
 if build fuzzers clang -DBOXLINT_BUILD_FUZZERS=ON -DBOXLINT_WERROR=ON; then
   d="$work/build-fuzzers"
-  for t in commands fragment base policy_compile policy_decide config template; do
+  for t in commands fragment base policy_compile policy_decide config template python; do
     if [ -x "$d/fuzz/${t}_fuzzer" ] && "$d/fuzz/${t}_fuzzer" -runs=50 >"$work/run-$t.log" 2>&1 &&
        grep -q "Done 50 runs" "$work/run-$t.log"; then
       pass
