@@ -313,6 +313,24 @@ START_TEST(bug_edit_raw_triple_newline) {
 }
 END_TEST
 
+/* Regression (found by the python fuzz target, fixed): in a raw string a backslash keeps the
+ * character after it (the closing quote, a line break), and removing one without the other
+ * made the file invalid Python; such an edit is now refused. */
+#define PART "the edit would part a backslash from the character it keeps in a raw string"
+START_TEST(bug_edit_raw_backslash_pair) {
+  edit_refused("r'a\\\nb'\n", 1, 1, "", PART);   /* r'a\<newline>b' */
+  edit_refused("r'a\\'b'\n", 1, 1, "", PART);    /* r'a\'b' */
+  edit_refused("r'''a\\''''\n", 1, 1, "", PART); /* r'''a\'''' : a quote at the end */
+  edit_ok("r'a\\'b'\n", 0, 1, "x", 2, 1, "x");   /* elsewhere in the literal: accepted */
+  edit_ok("r'a\\'b'\n", 1, 2, "", 3, 2, "");     /* the pair together: accepted */
+  /* through the API: the dangling-continuation fix of r'...\<newline>' is refused, with why */
+  CHECK(UPD "r'RUN echo \\\n'])\n");
+  const boxlint_diag *d = py_diag(0, "dangling-continuation", E, "commands[0]", 1, 46, 1, 47,
+                                  "ends inside a line continuation");
+  py_no_fix(d, PART);
+}
+END_TEST
+
 Suite *python_fix_suite(void) {
   Suite *s = suite_create("check_python_fix");
   TCase *tc = tcase_create("fixes");
@@ -333,6 +351,7 @@ Suite *python_fix_suite(void) {
   tcase_add_checked_fixture(tc, py_setup, py_teardown);
   tcase_add_test(tc, bug_fix_deny_policy_call_quotes);
   tcase_add_test(tc, bug_edit_raw_triple_newline);
+  tcase_add_test(tc, bug_edit_raw_backslash_pair);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -54,9 +54,29 @@ static void set(boxlint_fix *f, size_t off, size_t len, const char *text, size_t
   f->description = NULL;
 }
 
+/* Whether b[0..n) is the body of a raw literal quoted by q: a backslash always takes the next
+ * character (a line break included), so an edit must not part them; no line break outside a
+ * triple-quoted literal, no closing quote inside one, no quote at its end. */
+static int raw_body_ok(const char *b, size_t n, char q, int triple) {
+  size_t run = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = b[i];
+    if (c == '\\') {
+      if (i + 1 == n) return 0;
+      i += b[i + 1] == '\r' && i + 2 < n && b[i + 2] == '\n' ? 2 : 1;
+      run = 0;
+    } else if (c == q) {
+      if (!triple || ++run == 3) return 0;
+    } else {
+      if (!triple && (c == '\n' || c == '\r')) return 0;
+      run = 0;
+    }
+  }
+  return run == 0;
+}
+
 int bl_py_edit_string(boxlint_report *r, const char *s, const bl_pyval *v, size_t o, size_t l,
                       const char *text, size_t tl, boxlint_fix *fix, const char **why) {
-  (void)s;
   const bl_pystr *str = &v->str;
   *why = NULL;
   if (v->kind != BL_PV_STR || !v->npieces || o + l > str->len || o + l < o) {
@@ -91,8 +111,21 @@ int bl_py_edit_string(boxlint_report *r, const char *s, const bl_pyval *v, size_
   }
   size_t a = str->src[o], b = l ? str->src_end[o + l - 1] : a;
   size_t el;
-  char *enc = encode(r, &v->pieces[piece], text, tl, &el, why);
+  const bl_piece *p = &v->pieces[piece];
+  char *enc = encode(r, p, text, tl, &el, why);
   if (!enc) return 0;
+  if (p->flags & BL_LIT_RAW) { /* the literal as it would be, checked whole */
+    size_t n1 = a - p->body, n2 = p->body_end - b;
+    char *nb = boxlint__ralloc(r, n1 + el + n2 + 1);
+    if (!nb) return 0;
+    memcpy(nb, s + p->body, n1);
+    memcpy(nb + n1, enc, el);
+    memcpy(nb + n1 + el, s + b, n2);
+    if (!raw_body_ok(nb, n1 + el + n2, p->quote, (p->flags & BL_LIT_TRIPLE) != 0)) {
+      *why = "the edit would part a backslash from the character it keeps in a raw string";
+      return 0;
+    }
+  }
   set(fix, a, b - a, enc, el);
   return 1;
 }
