@@ -84,6 +84,7 @@ int cli_cmd_explain(cli *c, int argc, char **argv); /*   version */
 int cli_cmd_help(cli *c, int argc, char **argv);
 int cli_cmd_version(cli *c, int argc, char **argv);
 int cli_cmd_policy(cli *c, int argc, char **argv);  /* policy_cmd.c */
+int cli_cmd_lsp(cli *c, int argc, char **argv);     /* lsp.c: the language server */
 
 /*==============================================================================================
  * MARK: args.c: the command line of lint and render
@@ -197,6 +198,11 @@ enum fix_mode { FIX_NONE, FIX_APPLY, FIX_DIFF };
  * finding emitted, c->worst raised to EXIT_FINDINGS when the file would change. Returns 0, or -1
  * after printing why (the exit code 2). */
 int cli_fix_path(cli *c, const char *path, enum fix_mode mode, FILE *text_out);
+/* The passes of cli_fix_path on a text in memory named `path` (the editor server's "fix all"):
+ * *out the fixed text (malloc'd, NUL-terminated), or NULL when nothing changes. Returns 0, or
+ * -1 (why printed on c->err: the text does not load, a fixed text would not, no memory). */
+int cli_fix_text(cli *c, const char *path, const char *text, size_t len, char **out,
+                 size_t *out_len);
 /* A file found by a walk: as cli_fix_path, but JSON that is not a template, an array of
  * commands, a binding or a policy is skipped silently (0), as cli_lint_found skips it. */
 int cli_fix_found(cli *c, const char *path, enum fix_mode mode, FILE *text_out);
@@ -211,6 +217,8 @@ typedef struct fix_edits {
  * initialised in every case; cli_fix_edits_free releases it. Returns 0, or -1 out of memory. */
 int cli_fix_edits(const unit *u, fix_edits *e);
 void cli_fix_edits_free(fix_edits *e);
+/* The edits of one finding's fix alone (none when it has no fix), as cli_fix_edits makes them. */
+int cli_fix_edit_one(const unit *u, const boxlint_diag *d, fix_edits *e);
 /* `a` -> `b` as a unified diff of `path` ("--- a/PATH", "+++ b/PATH", 3 lines of context) on
  * `f`; nothing when they are equal. Returns 0, or -1 out of memory (nothing printed). */
 int cli_diff_print(FILE *f, const char *path, const char *a, size_t alen, const char *b,
@@ -246,6 +254,9 @@ int cli_read_file(cli *c, const char *path, char **buf, size_t *len);
 boxlint_config *cli_load_config(cli *c, const char *path);
 /* The same, keeping its "fragments" in *frag (left empty on failure; cli_fragments_free it). */
 boxlint_config *cli_load_config_frag(cli *c, const char *path, cli_fragments *frag);
+/* The same from a text in memory named `path` (`frag` may be NULL). */
+boxlint_config *cli_load_config_text(cli *c, const char *path, const char *text, size_t len,
+                                     cli_fragments *frag);
 void cli_fragments_free(cli_fragments *frag);
 /* The config that applies to `path`: --config, else .boxlint.json searched upward (cached). */
 int cli_config_for(cli *c, const char *path, const boxlint_config **out);
@@ -265,6 +276,12 @@ void cli_begin(cli *c);
 void cli_emit_unit(cli *c, const unit *u);
 /* Print what was collected (json, sarif). */
 void cli_finish(cli *c);
+/* The severity `d` is shown with: its own for an error, else the unit's config's choice
+ * (BOXLINT_SEVERITY_OFF: not shown). */
+boxlint_severity cli_shown_severity(const unit *u, const boxlint_diag *d);
+/* The byte range of the unit's text that `d` is about (out_position.c): 1, or 0 when there is
+ * no text to point into. */
+int cli_finding_span(const unit *u, const boxlint_diag *d, size_t *start, size_t *end);
 /* One diagnostic as DESIGN §5's JSON object; `u` NULL: no file to take positions from. */
 json_t *cli_diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev);
 

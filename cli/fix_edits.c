@@ -392,6 +392,22 @@ static int diag_edit(const unit *u, const boxlint_diag *d, fix_edits *e) {
   return lit == SIZE_MAX ? 0 : string_edit(u, lit, f, e);
 }
 
+static int edits_ptr(fix_edits *e) {
+  if (e->n) {
+    e->ptr = malloc(e->n * sizeof *e->ptr);
+    if (!e->ptr) return -1;
+    for (size_t i = 0; i < e->n; i++) e->ptr[i] = &e->fix[i];
+  }
+  return 0;
+}
+
+int cli_fix_edit_one(const unit *u, const boxlint_diag *d, fix_edits *e) {
+  memset(e, 0, sizeof *e);
+  if (!u->text || u->kind == UNIT_INLINE || !d->fix || (!d->fix->text && d->fix->text_len))
+    return 0;
+  return diag_edit(u, d, e) ? -1 : edits_ptr(e);
+}
+
 int cli_fix_edits(const unit *u, fix_edits *e) {
   memset(e, 0, sizeof *e);
   if (!u->text || u->kind == UNIT_INLINE) return 0;
@@ -408,10 +424,5 @@ int cli_fix_edits(const unit *u, fix_edits *e) {
       if (diag_edit(u, d, e)) return -1;
     }
   }
-  if (e->n) {
-    e->ptr = malloc(e->n * sizeof *e->ptr);
-    if (!e->ptr) return -1;
-    for (size_t i = 0; i < e->n; i++) e->ptr[i] = &e->fix[i];
-  }
-  return 0;
+  return edits_ptr(e);
 }

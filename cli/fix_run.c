@@ -231,6 +231,38 @@ out:
   return rc;
 }
 
+int cli_fix_text(cli *c, const char *path, const char *text, size_t len, char **out,
+                 size_t *out_len) {
+  fix_state fs;
+  memset(&fs, 0, sizeof fs);
+  *out = NULL;
+  *out_len = 0;
+  fs.orig = (char *)text; /* only read: fix_loop never writes or frees `orig` */
+  fs.olen = len;
+  int rc = -1;
+  if (cli_check_text(c, path, text, len, &fs.k0)) goto out;
+  fs.cur = fs.orig;
+  fs.clen = fs.olen;
+  if (fix_loop(c, path, &fs)) goto out;
+  rc = 0;
+  if (fs.changed && (fs.clen != len || memcmp(fs.cur, text, len))) {
+    *out = malloc(fs.clen + 1);
+    if (!*out) rc = -1;
+    else {
+      memcpy(*out, fs.cur, fs.clen);
+      (*out)[fs.clen] = 0;
+      *out_len = fs.clen;
+    }
+  }
+out:
+  if (fs.changed) {
+    cli_checked_free(&fs.k);
+    boxlint_buffer_free(fs.cur, NULL);
+  }
+  cli_checked_free(&fs.k0);
+  return rc;
+}
+
 int cli_fix_path(cli *c, const char *path, enum fix_mode mode, FILE *text_out) {
   return fix_read(c, path, 0, mode, text_out);
 }

@@ -302,6 +302,13 @@ boxlint_config *cli_load_config_frag(cli *c, const char *path, cli_fragments *fr
   char *text;
   size_t len;
   if (cli_read_file(c, path, &text, &len)) return NULL;
+  boxlint_config *cfg = cli_load_config_text(c, path, text, len, frag);
+  free(text);
+  return cfg;
+}
+
+boxlint_config *cli_load_config_text(cli *c, const char *path, const char *text, size_t len,
+                                     cli_fragments *frag) {
   cfg_src src = {c, path, text, len};
   json_error_t je;
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
@@ -320,7 +327,6 @@ boxlint_config *cli_load_config_frag(cli *c, const char *path, cli_fragments *fr
     cfg = NULL;
   }
   json_decref(root);
-  free(text);
   return cfg;
 }
 

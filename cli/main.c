@@ -14,7 +14,7 @@ static const struct {
 } COMMANDS[] = {
     {"policy", cli_cmd_policy},   {"rules", cli_cmd_rules},     {"help", cli_cmd_help},
     {"explain", cli_cmd_explain}, {"version", cli_cmd_version}, {"--version", cli_cmd_version},
-    {"lint", cli_cmd_lint},       {"render", cli_cmd_render},
+    {"lint", cli_cmd_lint},       {"render", cli_cmd_render},   {"lsp", cli_cmd_lsp},
 };
 
 /* Standard streams, --fail-on error, the library's default options, and colour when standard

@@ -80,3 +80,11 @@ void cli_position(const unit *u, const boxlint_diag *d, fpos *p) {
   jp_line_col(u->text, u->len, s, &p->line, &p->col);
   jp_line_col(u->text, u->len, e, &p->end_line, &p->end_col);
 }
+
+int cli_finding_span(const unit *u, const boxlint_diag *d, size_t *start, size_t *end) {
+  fpos p;
+  cli_position(u, d, &p);
+  *start = p.off;
+  *end = p.end_off;
+  return p.has;
+}

@@ -7,7 +7,7 @@
 #include "out_int.h"
 
 /* The severity `d` is shown with: its own for errors, the config's choice for the others. */
-static boxlint_severity shown_severity(const unit *u, const boxlint_diag *d) {
+boxlint_severity cli_shown_severity(const unit *u, const boxlint_diag *d) {
   if (d->severity == BOXLINT_SEVERITY_ERROR) return d->severity;
   return boxlint_config_get_severity(u->config, d->rule, strlen(d->rule), d->severity);
 }
@@ -28,7 +28,7 @@ void cli_emit_unit(cli *c, const unit *u) {
     size_t n = r ? boxlint_report_diag_count(r) : k == 2 ? u->nextra : 0;
     for (size_t i = 0; i < n; i++) {
       const boxlint_diag *d = r ? boxlint_report_diag(r, i) : &u->extra[i];
-      boxlint_severity sev = shown_severity(u, d);
+      boxlint_severity sev = cli_shown_severity(u, d);
       if (sev == BOXLINT_SEVERITY_OFF) continue;
       has_error |= sev == BOXLINT_SEVERITY_ERROR;
       if (sev >= c->fail_on && c->worst < EXIT_FINDINGS) c->worst = EXIT_FINDINGS;
