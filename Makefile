@@ -14,7 +14,8 @@ WERROR    := $(if $(filter true 1 yes,$(CI)),ON,OFF)
 # Debian packages the build and the tests need (node and npm, for the Node.js bindings' tests,
 # are checked as commands: they may come from another repository than Debian's).
 DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjansson-dev libidn2-dev \
-                clang libclang-rt-dev python3 python3-jsonschema git libunistring-dev pre-commit
+                clang libclang-rt-dev python3 python3-jsonschema git libunistring-dev pre-commit \
+                neovim
 
 # Fuzzing (fuzz/, corpus/): new inputs go to FUZZ_WORK, never into the repository's corpus.
 FUZZ_DIR     ?= build/fuzz
@@ -47,6 +48,12 @@ deps:
 	  echo "boxlint: installing Microsoft's SARIF Multitool (npm ci --prefix tests/data/sarif)"; \
 	  npm ci --prefix tests/data/sarif --no-audit --no-fund >/dev/null || \
 	    echo "boxlint: the SARIF Multitool did not install; its checks will say skipped"; \
+	fi
+	@# vscode-jsonrpc, the client library of VS Code's extensions, for the boxlint lsp test.
+	@if [ ! -d tests/lsp/node_modules/vscode-languageserver-protocol ] && command -v npm >/dev/null 2>&1; then \
+	  echo "boxlint: installing vscode-jsonrpc (npm ci --prefix tests/lsp)"; \
+	  npm ci --prefix tests/lsp --no-audit --no-fund >/dev/null || \
+	    echo "boxlint: vscode-jsonrpc did not install; the lsp_vscode test will say skipped"; \
 	fi
 
 build: deps
