@@ -12,6 +12,7 @@ void cli_usage(FILE *f) {
         "       boxlint [lint] [options] -c CMD...   lint commands given inline (repeatable)\n"
         "       boxlint policy FILE [--host H] [--ip A] [--compat e2b] [--unmatched allow|deny]\n"
         "       boxlint render --base FILE TEMPLATE  print the Dockerfile the platform builds\n"
+        "       boxlint lsp [--debounce MS]         a language server on stdio, for editors\n"
         "       boxlint rules | explain RULE | version\n"
         "\n"
         "A .json FILE is a template object {name, commands, cpu_count, memory_mb,\n"

@@ -2,12 +2,12 @@
  * §8). One thread, one loop: read a message (lsp_io.c) with a deadline, answer it at once, and
  * when a changed document's debounce has run out, check its latest text and publish. A
  * document is checked exactly as the command checks a file of its name (lint_run.c's
- * cli_check_text, the .boxlint.json found upward from it, re-read when one changes); its fixes
- * are the command's (fix_edits.c per finding, fix_run.c's passes for "fix all"). Owns the
- * lifecycle, the dispatch and the protocol's error codes, the open documents (lsp_doc.c) and
- * what the configuration's failures look like in an editor. Nothing but protocol messages is
- * written to standard output; logs go to standard error. Called by main.c; calls lsp_io.c,
- * lsp_doc.c, lint_run.c, fix_edits.c, fix_run.c, input.c, output.c's severity and position. */
+ * cli_check_text, the .boxlint.json found upward from it, re-read when one changes). Owns the
+ * lifecycle, the dispatch and the protocol's error codes, the open documents (lsp_doc.c), the
+ * diagnostics and what the configuration's failures look like in an editor; code actions and
+ * hover are lsp_actions.c's. Nothing but protocol messages is written to standard output; logs
+ * go to standard error. Called by main.c; calls lsp_actions.c, lsp_io.c, lsp_doc.c,
+ * lint_run.c, input.c, output.c's severity and position. */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <stdarg.h>
@@ -16,35 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli.h"
-#include "lsp.h"
-
-enum { /* JSON-RPC and LSP error codes */
-  E_PARSE = -32700, E_INVALID_REQUEST = -32600, E_METHOD = -32601, E_PARAMS = -32602,
-  E_INTERNAL = -32603, E_NOT_INITIALIZED = -32002
-};
-enum { S_NEW, S_RUNNING, S_SHUTDOWN };
-#define MAX_BODY ((size_t)64 * 1024 * 1024)
-
-typedef struct server {
-  cli *c;
-  lsp_io io;
-  enum lsp_enc enc;
-  int state;
-  int exit_code;             /* >= 0: `exit` received */
-  int debounce_ms;
-  int watch_dynamic;         /* the client registers file watchers dynamically */
-  lsp_doc *docs;
-  size_t ndocs, capdocs;
-  char **cfg_paths;          /* configuration files whose diagnostics are published */
-  size_t ncfg;
-} server;
-
-/* Checking a document with the command's code: its findings, or what stopped the check. */
-typedef struct doc_check {
-  checked k;
-  int ok;                    /* cli_check_text succeeded */
-  char *why;                 /* what it printed (malloc'd), when it did not */
-} doc_check;
+#include "lsp_server.h"
 
 static int64_t now_ms(void) {
   struct timespec t;
@@ -52,7 +24,7 @@ static int64_t now_ms(void) {
   return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static void logf_(server *s, const char *fmt, ...) {
+void lsp_log(server *s, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   fputs("boxlint lsp: ", stderr);
@@ -66,44 +38,44 @@ static void logf_(server *s, const char *fmt, ...) {
  * MARK: Messages out
  *============================================================================================*/
 
-static void send(server *s, json_t *m) {
-  if (m && lsp_write(&s->io, m)) logf_(s, "cannot write to standard output");
+void lsp_send(server *s, json_t *m) {
+  if (m && lsp_write(&s->io, m)) lsp_log(s, "cannot write to standard output");
 }
 
-static void reply(server *s, json_t *id, json_t *result) {
-  send(s, json_pack("{sssOso}", "jsonrpc", "2.0", "id", id, "result",
+void lsp_reply(server *s, json_t *id, json_t *result) {
+  lsp_send(s, json_pack("{sssOso}", "jsonrpc", "2.0", "id", id, "result",
                     result ? result : json_null()));
 }
 
-static void reply_error(server *s, json_t *id, int code, const char *msg) {
-  send(s, json_pack("{sssOs{siss}}", "jsonrpc", "2.0", "id", id ? id : json_null(), "error",
+void lsp_reply_error(server *s, json_t *id, int code, const char *msg) {
+  lsp_send(s, json_pack("{sssOs{siss}}", "jsonrpc", "2.0", "id", id ? id : json_null(), "error",
                     "code", code, "message", msg));
 }
 
 static void notify(server *s, const char *method, json_t *params) {
-  send(s, json_pack("{ssssso}", "jsonrpc", "2.0", "method", method, "params", params));
+  lsp_send(s, json_pack("{ssssso}", "jsonrpc", "2.0", "method", method, "params", params));
 }
 
 /*==============================================================================================
  * MARK: Documents
  *============================================================================================*/
 
-static lsp_doc *doc_find(server *s, const char *uri) {
+lsp_doc *lsp_doc_find(server *s, const char *uri) {
   for (size_t i = 0; uri && i < s->ndocs; i++)
     if (!strcmp(s->docs[i].uri, uri)) return &s->docs[i];
   return NULL;
 }
 
-static const char *param_uri(json_t *params) {
+const char *lsp_param_uri(json_t *params) {
   return json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
 }
 
-static int is_config_path(const char *path) {
+int lsp_is_config_path(const char *path) {
   size_t n = strlen(path);
   return n >= 13 && !strcmp(path + n - 13, ".boxlint.json") && (n == 13 || path[n - 14] == '/');
 }
 
-static void doc_check_run(server *s, const lsp_doc *d, doc_check *dc) {
+void lsp_check_run(server *s, const lsp_doc *d, lsp_check *dc) {
   size_t wl = 0;
   dc->why = NULL;
   FILE *saved = s->c->err, *m = open_memstream(&dc->why, &wl);
@@ -113,15 +85,12 @@ static void doc_check_run(server *s, const lsp_doc *d, doc_check *dc) {
   if (m) fclose(m);
 }
 
-static void doc_check_free(doc_check *dc) {
+void lsp_check_free(lsp_check *dc) {
   cli_checked_free(&dc->k);
   free(dc->why);
 }
 
-/* Each shown finding of a successful check, with its byte range in the document. */
-typedef void (*finding_fn)(const unit *u, const boxlint_diag *d, boxlint_severity sev, size_t a,
-                           size_t b, void *ctx);
-static void each_finding(const doc_check *dc, finding_fn fn, void *ctx) {
+void lsp_each_finding(const lsp_check *dc, lsp_finding_fn fn, void *ctx) {
   const unit *u = &dc->k.u;
   for (int k = 0; k < 3; k++) {
     const boxlint_report *r = k < 2 ? u->reports[k] : NULL;
@@ -141,7 +110,7 @@ static void each_finding(const doc_check *dc, finding_fn fn, void *ctx) {
  * MARK: Diagnostics
  *============================================================================================*/
 
-static json_t *diag_json(const lsp_doc *doc, enum lsp_enc enc, size_t a, size_t b, int sev,
+json_t *lsp_diag_json(const lsp_doc *doc, enum lsp_enc enc, size_t a, size_t b, int sev,
                          const char *code, const char *message, const char *hint) {
   json_t *j = json_pack("{sosissssss}", "range", lsp_range_json(doc->text, doc->len, enc, a, b),
                         "severity", sev, "source", "boxlint", "code", code, "message", message);
@@ -159,7 +128,7 @@ static json_t *diag_json(const lsp_doc *doc, enum lsp_enc enc, size_t a, size_t 
   return j;
 }
 
-static int lsp_severity(boxlint_severity s) {
+int lsp_severity(boxlint_severity s) {
   return s == BOXLINT_SEVERITY_ERROR ? 1 : s == BOXLINT_SEVERITY_WARNING ? 2 : 3;
 }
 
@@ -173,7 +142,7 @@ static void add_finding(const unit *u, const boxlint_diag *d, boxlint_severity s
                         size_t b, void *ctx) {
   (void)u;
   diag_ctx *x = ctx;
-  json_t *j = diag_json(x->doc, x->s->enc, a, b, lsp_severity(sev), d->rule, d->message, d->hint);
+  json_t *j = lsp_diag_json(x->doc, x->s->enc, a, b, lsp_severity(sev), d->rule, d->message, d->hint);
   if (j && d->fix) json_object_set_new(j, "data", json_pack("{sb}", "fix", 1));
   json_array_append_new(x->arr, j);
 }
@@ -246,7 +215,7 @@ static void publish_config(server *s, const char *path, const char *why, const c
     lsp_doc tmp = {.text = (char *)(text ? text : ""), .len = text ? len : 0};
     char *m = strdup(msg);
     if (m) m[strcspn(m, "\n")] = 0;
-    json_array_append_new(arr, diag_json(&tmp, s->enc, off, off, 1, "invalid-config",
+    json_array_append_new(arr, lsp_diag_json(&tmp, s->enc, off, off, 1, "invalid-config",
                                          m ? m : msg, NULL));
     free(m);
     if (i == s->ncfg) {
@@ -279,11 +248,11 @@ static void publish_config_doc(server *s, lsp_doc *d) {
 }
 
 /* Why a document could not be checked, as one diagnostic (and the configuration's own). */
-static void add_failure(server *s, const lsp_doc *d, const doc_check *dc, json_t *arr) {
+static void add_failure(server *s, const lsp_doc *d, const lsp_check *dc, json_t *arr) {
   const boxlint_report *r = dc->k.r;
   if (dc->k.u.kind == UNIT_PYTHON && r && boxlint_report_diag_count(r)) {
     const boxlint_diag *pd = boxlint_report_diag(r, boxlint_report_diag_count(r) - 1);
-    json_array_append_new(arr, diag_json(d, s->enc, pd->offset, pd->end_offset, 1, pd->rule,
+    json_array_append_new(arr, lsp_diag_json(d, s->enc, pd->offset, pd->end_offset, 1, pd->rule,
                                          pd->message, pd->hint));
     return;
   }
@@ -303,7 +272,7 @@ static void add_failure(server *s, const lsp_doc *d, const doc_check *dc, json_t
   size_t off = offset_of(d->text, d->len, line, col);
   char *m = one ? one : strdup(msg);
   if (m) m[strcspn(m, "\n")] = 0;
-  json_array_append_new(arr, diag_json(d, s->enc, off, off, 1, cfg ? "invalid-config" : "invalid-input",
+  json_array_append_new(arr, lsp_diag_json(d, s->enc, off, off, 1, cfg ? "invalid-config" : "invalid-input",
                                        m ? m : msg, NULL));
   free(m);
   free(cfg);
@@ -311,279 +280,21 @@ static void add_failure(server *s, const lsp_doc *d, const doc_check *dc, json_t
 
 static void publish(server *s, lsp_doc *d) {
   d->dirty = 0;
-  if (is_config_path(d->path)) {
+  if (lsp_is_config_path(d->path)) {
     publish_config_doc(s, d);
     return;
   }
-  doc_check dc;
-  doc_check_run(s, d, &dc);
+  lsp_check dc;
+  lsp_check_run(s, d, &dc);
   json_t *arr = json_array();
   if (dc.ok) {
     diag_ctx x = {s, d, arr};
-    each_finding(&dc, add_finding, &x);
+    lsp_each_finding(&dc, add_finding, &x);
   } else {
     add_failure(s, d, &dc, arr);
   }
-  doc_check_free(&dc);
+  lsp_check_free(&dc);
   publish_on(s, d->uri, d->version, arr);
-}
-
-/*==============================================================================================
- * MARK: Code actions
- *============================================================================================*/
-
-/* Does code action kind `kind` pass the request's `only` filter (absent: every kind)? */
-static int kind_wanted(json_t *only, const char *kind) {
-  if (!json_is_array(only)) return 1;
-  size_t i;
-  json_t *o;
-  json_array_foreach(only, i, o) {
-    const char *k = json_string_value(o);
-    size_t kl = k ? strlen(k) : 0;
-    if (k && !strncmp(kind, k, kl) && (kind[kl] == 0 || kind[kl] == '.')) return 1;
-  }
-  return 0;
-}
-
-/* The text edits of `e` (offsets into the document) as LSP TextEdits. */
-static json_t *text_edits(server *s, const lsp_doc *d, const fix_edits *e) {
-  json_t *arr = json_array();
-  for (size_t i = 0; i < e->n; i++) {
-    const boxlint_fix *f = &e->fix[i];
-    json_array_append_new(arr, json_pack("{soso}", "range",
-                                         lsp_range_json(d->text, d->len, s->enc, f->offset,
-                                                        f->offset + f->length),
-                                         "newText", json_stringn(f->text, f->text_len)));
-  }
-  return arr;
-}
-
-static json_t *workspace_edit(const char *uri, json_t *edits) {
-  json_t *changes = json_object();
-  json_object_set_new(changes, uri, edits);
-  return json_pack("{so}", "changes", changes);
-}
-
-/* The client's diagnostic in `ctx_diags` that is `d` (same code and range), or NULL. */
-static json_t *client_diag(json_t *ctx_diags, const char *rule, json_t *range) {
-  size_t i;
-  json_t *cd;
-  json_array_foreach(ctx_diags, i, cd) {
-    const char *code = json_string_value(json_object_get(cd, "code"));
-    if (code && !strcmp(code, rule) && json_equal(json_object_get(cd, "range"), range)) return cd;
-  }
-  return NULL;
-}
-
-typedef struct action_ctx {
-  server *s;
-  const lsp_doc *doc;
-  json_t *actions, *ctx_diags;
-  size_t ra, rb;             /* the requested range */
-  int any_fix;
-} action_ctx;
-
-static void add_quickfix(const unit *u, const boxlint_diag *d, boxlint_severity sev, size_t a,
-                         size_t b, void *ctx) {
-  action_ctx *x = ctx;
-  if (!d->fix) return;
-  x->any_fix = 1;
-  json_t *range = lsp_range_json(x->doc->text, x->doc->len, x->s->enc, a, b);
-  json_t *cd = client_diag(x->ctx_diags, d->rule, range);
-  int overlaps = a <= x->rb && x->ra <= b;
-  fix_edits e;
-  if (!x->actions || (!cd && !overlaps) || cli_fix_edit_one(u, d, &e)) {
-    json_decref(range);
-    return;
-  }
-  if (e.n) {
-    json_t *diag = cd ? json_incref(cd)
-                      : diag_json(x->doc, x->s->enc, a, b, lsp_severity(sev), d->rule,
-                                  d->message, d->hint);
-    const char *desc = d->fix->description && *d->fix->description ? d->fix->description : NULL;
-    char title[256];
-    snprintf(title, sizeof title, "%s%s (boxlint %s)", desc ? "" : "Fix: ", desc ? desc : d->message,
-             d->rule);
-    json_array_append_new(x->actions,
-                          json_pack("{sssss[o]sbso}", "title", title, "kind", "quickfix",
-                                    "diagnostics", diag, "isPreferred", 1, "edit",
-                                    workspace_edit(x->doc->uri, text_edits(x->s, x->doc, &e))));
-  }
-  cli_fix_edits_free(&e);
-  json_decref(range);
-}
-
-/* "Fix all boxlint findings": the command's passes; one edit over what differs. */
-static void add_fix_all(server *s, const lsp_doc *d, json_t *actions) {
-  char *fixed = NULL, *why = NULL;
-  size_t fl = 0, wl = 0;
-  FILE *saved = s->c->err, *m = open_memstream(&why, &wl);
-  if (m) s->c->err = m;
-  int rc = cli_fix_text(s->c, d->path, d->text, d->len, &fixed, &fl);
-  s->c->err = saved;
-  if (m) fclose(m);
-  if (rc) logf_(s, "%s: fix all: %s", d->uri, why && *why ? why : "failed");
-  free(why);
-  if (rc || !fixed) {
-    free(fixed);
-    return;
-  }
-  size_t pre = 0, suf = 0;
-  while (pre < fl && pre < d->len && fixed[pre] == d->text[pre]) pre++;
-  while (suf < fl - pre && suf < d->len - pre && fixed[fl - 1 - suf] == d->text[d->len - 1 - suf])
-    suf++;
-  /* whole characters: move the edit's ends off UTF-8 continuation bytes */
-  while (pre > 0 && ((unsigned char)d->text[pre] & 0xC0) == 0x80) pre--;
-  while (suf > 0 && ((unsigned char)d->text[d->len - suf] & 0xC0) == 0x80) suf--;
-  json_t *edit = json_pack("{soso}", "range",
-                           lsp_range_json(d->text, d->len, s->enc, pre, d->len - suf), "newText",
-                           json_stringn(fixed + pre, fl - suf - pre));
-  json_array_append_new(actions, json_pack("{ssssso}", "title", "Fix all boxlint findings", "kind",
-                                           "source.fixAll.boxlint", "edit",
-                                           workspace_edit(d->uri, json_pack("[o]", edit))));
-  free(fixed);
-}
-
-static void code_action(server *s, json_t *id, json_t *params) {
-  lsp_doc *d = doc_find(s, param_uri(params));
-  if (!d) {
-    reply_error(s, id, E_PARAMS, "unknown document: open it first (textDocument/didOpen)");
-    return;
-  }
-  json_t *ctx = json_object_get(params, "context"), *only = json_object_get(ctx, "only");
-  const char *why;
-  action_ctx x = {s, d, json_array(), json_object_get(ctx, "diagnostics"), 0, 0, 0};
-  if (lsp_range_offsets(d->text, d->len, s->enc, json_object_get(params, "range"), &x.ra, &x.rb,
-                        &why)) {
-    json_decref(x.actions);
-    reply_error(s, id, E_PARAMS, why);
-    return;
-  }
-  if (is_config_path(d->path)) {
-    reply(s, id, x.actions);
-    return;
-  }
-  doc_check dc;
-  doc_check_run(s, d, &dc);
-  if (dc.ok) {
-    json_t *keep = x.actions;
-    if (!kind_wanted(only, "quickfix")) x.actions = NULL; /* only look for fixes */
-    each_finding(&dc, add_quickfix, &x);
-    x.actions = keep;
-  }
-  doc_check_free(&dc);
-  if (x.any_fix && kind_wanted(only, "source.fixAll.boxlint")) add_fix_all(s, d, x.actions);
-  reply(s, id, x.actions);
-}
-
-/*==============================================================================================
- * MARK: Hover
- *============================================================================================*/
-
-static void md_rule(FILE *f, const char *id) {
-  const boxlint_rule_info *ri = boxlint_rule_find(id, strlen(id));
-  if (!ri) {
-    fprintf(f, "**%s**\n\n", id);
-    return;
-  }
-  static const char *const sev[] = {"off", "info", "warning", "error"};
-  fprintf(f, "**%s** (%s): %s\n\n%s\n\n", ri->id, sev[ri->severity & 3], ri->summary,
-          ri->description);
-  if (ri->bad && *ri->bad) fprintf(f, "Fires on:\n```\n%s\n```\n", ri->bad);
-  if (ri->good && *ri->good) fprintf(f, "Instead:\n```\n%s\n```\n", ri->good);
-  fputs("\n", f);
-}
-
-typedef struct hover_ctx {
-  size_t off;
-  FILE *f;
-  int n;
-  size_t a, b;               /* the hovered range */
-  const char *seen[16];
-} hover_ctx;
-
-static void add_hover(const unit *u, const boxlint_diag *d, boxlint_severity sev, size_t a,
-                      size_t b, void *ctx) {
-  (void)u;
-  (void)sev;
-  hover_ctx *h = ctx;
-  if (!(a <= h->off && (h->off < b || (a == b && h->off == a)))) return;
-  for (int i = 0; i < h->n && i < 16; i++)
-    if (!strcmp(h->seen[i], d->rule)) return;
-  if (h->n < 16) h->seen[h->n] = d->rule;
-  if (!h->n++) {
-    h->a = a;
-    h->b = b;
-  }
-  md_rule(h->f, d->rule);
-}
-
-/* A fragment's instruction keyword under the offset: whether templates may use it. */
-static void keyword_hover(const doc_check *dc, const lsp_doc *d, hover_ctx *h) {
-  const boxlint_report *r = dc->k.r;
-  if (dc->k.u.kind != UNIT_FRAGMENT || !r) return;
-  for (size_t i = 0; i < boxlint_report_instruction_count(r); i++) {
-    const boxlint_instruction *in = boxlint_report_instruction(r, i);
-    size_t a = in->offset;
-    while (a < in->end_offset && a < d->len && (d->text[a] == ' ' || d->text[a] == '\t')) a++;
-    size_t b = a + in->keyword_text.len;
-    if (h->off < a || h->off >= b || b > d->len) continue;
-    static const boxlint_keyword denied[] = {BOXLINT_KW_FROM, BOXLINT_KW_COPY, BOXLINT_KW_ADD,
-                                             BOXLINT_KW_CMD, BOXLINT_KW_ENTRYPOINT};
-    int deny = 0;
-    for (size_t k = 0; k < sizeof denied / sizeof *denied; k++) deny |= in->keyword == denied[k];
-    if (deny) {
-      md_rule(h->f, "denied-instruction");
-    } else if (in->keyword != BOXLINT_KW_NONE) {
-      fprintf(h->f, "**%s**: a Dockerfile instruction templates may use; it runs in the "
-                    "sandbox image's build, appended to the platform's base.\n\n",
-              boxlint_keyword_name(in->keyword));
-    } else {
-      md_rule(h->f, "unknown-instruction");
-    }
-    h->a = a;
-    h->b = b;
-    h->n++;
-    return;
-  }
-}
-
-static void hover(server *s, json_t *id, json_t *params) {
-  lsp_doc *d = doc_find(s, param_uri(params));
-  if (!d) {
-    reply_error(s, id, E_PARAMS, "unknown document: open it first (textDocument/didOpen)");
-    return;
-  }
-  json_t *p = json_object_get(params, "position");
-  size_t off;
-  if (lsp_offset(d->text, d->len, s->enc, json_integer_value(json_object_get(p, "line")),
-                 json_integer_value(json_object_get(p, "character")), &off) ||
-      !json_is_integer(json_object_get(p, "line")) ||
-      !json_is_integer(json_object_get(p, "character"))) {
-    reply_error(s, id, E_PARAMS, "the position is not in the document");
-    return;
-  }
-  char *md = NULL;
-  size_t ml = 0;
-  hover_ctx h = {.off = off, .f = open_memstream(&md, &ml)};
-  if (!h.f) {
-    reply_error(s, id, E_INTERNAL, "out of memory");
-    return;
-  }
-  if (!is_config_path(d->path)) {
-    doc_check dc;
-    doc_check_run(s, d, &dc);
-    if (dc.ok) each_finding(&dc, add_hover, &h);
-    if (dc.ok && !h.n) keyword_hover(&dc, d, &h);
-    doc_check_free(&dc);
-  }
-  fclose(h.f);
-  json_t *res = NULL;
-  if (h.n && md)
-    res = json_pack("{s{ssss}so}", "contents", "kind", "markdown", "value", md, "range",
-                    lsp_range_json(d->text, d->len, s->enc, h.a, h.b));
-  free(md);
-  reply(s, id, res);
 }
 
 /*==============================================================================================
@@ -623,12 +334,12 @@ static void initialize(server *s, json_t *id, json_t *params) {
       "codeActionProvider", "codeActionKinds", "quickfix", "source.fixAll.boxlint",
       "hoverProvider", 1, "serverInfo", "name", "boxlint", "version", boxlint_version());
   s->state = S_RUNNING;
-  reply(s, id, res);
+  lsp_reply(s, id, res);
 }
 
 static void initialized(server *s) {
   if (!s->watch_dynamic) return;
-  send(s, json_pack("{sssssss{s[{sssss{s[{ss}]}}]}}", "jsonrpc", "2.0", "id", "boxlint-watch",
+  lsp_send(s, json_pack("{sssssss{s[{sssss{s[{ss}]}}]}}", "jsonrpc", "2.0", "id", "boxlint-watch",
                     "method", "client/registerCapability", "params", "registrations", "id",
                     "boxlint-config", "method", "workspace/didChangeWatchedFiles",
                     "registerOptions", "watchers", "globPattern", "**/.boxlint.json"));
@@ -639,10 +350,10 @@ static void did_open(server *s, json_t *params) {
   const char *uri = json_string_value(json_object_get(td, "uri"));
   json_t *text = json_object_get(td, "text");
   if (!uri || !json_is_string(text)) {
-    logf_(s, "didOpen without a uri or a text: dropped");
+    lsp_log(s, "didOpen without a uri or a text: dropped");
     return;
   }
-  lsp_doc *d = doc_find(s, uri);
+  lsp_doc *d = lsp_doc_find(s, uri);
   if (!d) {
     if (s->ndocs == s->capdocs) {
       size_t cap = s->capdocs ? s->capdocs * 2 : 8;
@@ -669,9 +380,9 @@ static void did_open(server *s, json_t *params) {
 }
 
 static void did_change(server *s, json_t *params) {
-  lsp_doc *d = doc_find(s, param_uri(params));
+  lsp_doc *d = lsp_doc_find(s, lsp_param_uri(params));
   if (!d) {
-    logf_(s, "didChange of a document that is not open: dropped");
+    lsp_log(s, "didChange of a document that is not open: dropped");
     return;
   }
   size_t i;
@@ -679,7 +390,7 @@ static void did_change(server *s, json_t *params) {
   const char *why;
   json_array_foreach(json_object_get(params, "contentChanges"), i, ch) {
     if (lsp_doc_change(d, s->enc, ch, &why)) {
-      logf_(s, "%s: change %zu dropped: %s", d->uri, i, why);
+      lsp_log(s, "%s: change %zu dropped: %s", d->uri, i, why);
       break;
     }
   }
@@ -690,9 +401,9 @@ static void did_change(server *s, json_t *params) {
 }
 
 static void did_close(server *s, json_t *params) {
-  lsp_doc *d = doc_find(s, param_uri(params));
+  lsp_doc *d = lsp_doc_find(s, lsp_param_uri(params));
   if (!d) return;
-  if (is_config_path(d->path)) publish_config(s, d->path, NULL, NULL, 0);
+  if (lsp_is_config_path(d->path)) publish_config(s, d->path, NULL, NULL, 0);
   else publish_on(s, d->uri, -1, json_array());
   free(d->uri);
   free(d->path);
@@ -733,7 +444,7 @@ static void watched(server *s, json_t *params) {
   json_array_foreach(json_object_get(params, "changes"), i, ch) {
     const char *uri = json_string_value(json_object_get(ch, "uri"));
     char *p = uri ? lsp_uri_path(uri) : NULL;
-    int cfg = p && is_config_path(p);
+    int cfg = p && lsp_is_config_path(p);
     free(p);
     if (cfg) {
       reload_configs(s);
@@ -748,29 +459,29 @@ static void watched(server *s, json_t *params) {
 
 static void request(server *s, const char *method, json_t *id, json_t *params) {
   if (!strcmp(method, "initialize")) {
-    if (s->state != S_NEW) reply_error(s, id, E_INVALID_REQUEST, "initialize was already sent");
+    if (s->state != S_NEW) lsp_reply_error(s, id, E_INVALID_REQUEST, "initialize was already sent");
     else initialize(s, id, params);
     return;
   }
   if (s->state == S_NEW) {
-    reply_error(s, id, E_NOT_INITIALIZED, "the server is not initialized: send initialize first");
+    lsp_reply_error(s, id, E_NOT_INITIALIZED, "the server is not initialized: send initialize first");
     return;
   }
   if (s->state == S_SHUTDOWN) {
-    reply_error(s, id, E_INVALID_REQUEST, "the server is shut down: only exit is accepted");
+    lsp_reply_error(s, id, E_INVALID_REQUEST, "the server is shut down: only exit is accepted");
     return;
   }
   if (!strcmp(method, "shutdown")) {
     s->state = S_SHUTDOWN;
-    reply(s, id, NULL);
+    lsp_reply(s, id, NULL);
   } else if (!strcmp(method, "textDocument/codeAction")) {
-    code_action(s, id, params);
+    lsp_code_action(s, id, params);
   } else if (!strcmp(method, "textDocument/hover")) {
-    hover(s, id, params);
+    lsp_hover(s, id, params);
   } else {
     char msg[160];
     snprintf(msg, sizeof msg, "unknown method: %.120s", method);
-    reply_error(s, id, E_METHOD, msg);
+    lsp_reply_error(s, id, E_METHOD, msg);
   }
 }
 
@@ -785,8 +496,8 @@ static void notification(server *s, const char *method, json_t *params) {
   else if (!strcmp(method, "textDocument/didChange")) did_change(s, params);
   else if (!strcmp(method, "textDocument/didClose")) did_close(s, params);
   else if (!strcmp(method, "textDocument/didSave")) {
-    lsp_doc *d = doc_find(s, param_uri(params));
-    if (d && is_config_path(d->path)) reload_configs(s);
+    lsp_doc *d = lsp_doc_find(s, lsp_param_uri(params));
+    if (d && lsp_is_config_path(d->path)) reload_configs(s);
   } else if (!strcmp(method, "workspace/didChangeWatchedFiles")) watched(s, params);
   /* $/cancelRequest: every request is answered before the next message is read, so there is
    * never one left to cancel. $/setTrace, and the rest: nothing to do. */
@@ -799,7 +510,7 @@ static void handle(server *s, const char *body, size_t len) {
     char msg[256];
     snprintf(msg, sizeof msg, "parse error: the body is not JSON: %s (at byte %d)", e.text,
              e.position);
-    reply_error(s, NULL, E_PARSE, msg);
+    lsp_reply_error(s, NULL, E_PARSE, msg);
     return;
   }
   json_t *id = json_object_get(m, "id"), *method = json_object_get(m, "method");
@@ -807,12 +518,12 @@ static void handle(server *s, const char *body, size_t len) {
   int id_ok = json_is_integer(id) || json_is_string(id);
   if (!json_is_object(m) || (id && !id_ok) ||
       (json_object_get(m, "jsonrpc") && !json_is_string(json_object_get(m, "jsonrpc")))) {
-    reply_error(s, id_ok ? id : NULL, E_INVALID_REQUEST, "invalid request: not a JSON-RPC 2.0 message");
+    lsp_reply_error(s, id_ok ? id : NULL, E_INVALID_REQUEST, "invalid request: not a JSON-RPC 2.0 message");
   } else if (!method && id) {
     /* a response to the server's own request (client/registerCapability): nothing to do */
   } else if (!json_is_string(method) || (params && !json_is_object(params) && !json_is_array(params))) {
-    if (id) reply_error(s, id, E_INVALID_REQUEST, "invalid request: method or params malformed");
-    else logf_(s, "a malformed notification: dropped");
+    if (id) lsp_reply_error(s, id, E_INVALID_REQUEST, "invalid request: method or params malformed");
+    else lsp_log(s, "a malformed notification: dropped");
   } else if (id) {
     request(s, json_string_value(method), id, params);
   } else {
@@ -887,8 +598,8 @@ int cli_cmd_lsp(cli *c, int argc, char **argv) {
       break;
     }
     if (rc == LSP_BAD || rc == LSP_TOO_LARGE) {
-      logf_(&s, "%s", why);
-      if (rc == LSP_TOO_LARGE) reply_error(&s, NULL, E_INVALID_REQUEST, why);
+      lsp_log(&s, "%s", why);
+      if (rc == LSP_TOO_LARGE) lsp_reply_error(&s, NULL, E_INVALID_REQUEST, why);
     } else if (rc == LSP_MSG) {
       handle(&s, body, len);
       free(body);

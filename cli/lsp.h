@@ -1,7 +1,6 @@
-/* Private to `boxlint lsp`: lsp.c (the server: lifecycle, dispatch, diagnostics, code actions,
- * hover, configuration), lsp_io.c (the base protocol's framing) and lsp_doc.c (documents, their
- * edits, and positions in the negotiated encoding). lsp.c calls the other two; they call
- * nothing of the command's. */
+/* Private to `boxlint lsp`: the server (lsp.c and lsp_actions.c, sharing lsp_server.h) calls
+ * lsp_io.c (the base protocol's framing) and lsp_doc.c (documents, their edits, and positions
+ * in the negotiated encoding); those two call nothing of the command's. */
 #ifndef BOXLINT_CLI_LSP_H
 #define BOXLINT_CLI_LSP_H
 #include <stddef.h>
