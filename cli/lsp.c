@@ -515,6 +515,7 @@ static void handle(server *s, const char *body, size_t len) {
   }
   json_t *id = json_object_get(m, "id"), *method = json_object_get(m, "method");
   json_t *params = json_object_get(m, "params");
+  if (json_is_null(params)) params = NULL; /* "params": null, as Emacs's jsonrpc sends it */
   int id_ok = json_is_integer(id) || json_is_string(id);
   if (!json_is_object(m) || (id && !id_ok) ||
       (json_object_get(m, "jsonrpc") && !json_is_string(json_object_get(m, "jsonrpc")))) {

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""`boxlint lsp` on messages real clients send but vscode-jsonrpc cannot produce, written raw:
+"params": null (Emacs's jsonrpc sends it), ids of the wrong type, a batch, a notification
+before initialize, a character inside a surrogate pair, and EOF without exit.
+
+usage: protocol_test.py BOXLINT"""
+import json
+import subprocess
+import sys
+
+BIN = sys.argv[1]
+failures = 0
+
+
+def check(name, cond, info=None):
+    global failures
+    print(("ok   " if cond else "FAIL ") + name + ("" if cond or info is None else ": %r" % (info,)))
+    failures += not cond
+
+
+class Server:
+    def __init__(self):
+        self.p = subprocess.Popen([BIN, "lsp", "--debounce", "0"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def raw(self, body):
+        b = body.encode() if isinstance(body, str) else body
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(b) + b)
+        self.p.stdin.flush()
+
+    def send(self, **m):
+        self.raw(json.dumps(dict(jsonrpc="2.0", **m)))
+
+    def recv(self):
+        h = b""
+        while not h.endswith(b"\r\n\r\n"):
+            c = self.p.stdout.read(1)
+            if not c:
+                return None
+            h += c
+        n = int(h.split(b":")[1].split(b"\r")[0])
+        return json.loads(self.p.stdout.read(n))
+
+    def recv_id(self, i):
+        while True:
+            m = self.recv()
+            if m is None or m.get("id") == i:
+                return m
+
+
+s = Server()
+s.send(method="textDocument/didOpen", params={"textDocument": {"uri": "file:///x.py", "text": "", "version": 1}})
+s.send(id=1, method="initialize", params=None)
+r = s.recv_id(1)
+check('"params": null on initialize: answered', r and "result" in r, r)
+s.send(id=2, method="textDocument/hover", params={"textDocument": {"uri": "file:///x.py"},
+                                                  "position": {"line": 0, "character": 0}})
+r = s.recv_id(2)
+check("a didOpen before initialize was dropped: the document is unknown (-32602)",
+      r and r.get("error", {}).get("code") == -32602, r)
+s.send(id=3, method="boxlint/none", params=None)
+r = s.recv_id(3)
+check('"params": null on a request: MethodNotFound, not InvalidRequest',
+      r and r.get("error", {}).get("code") == -32601, r)
+s.raw('{"jsonrpc": "2.0", "id": {"a": 1}, "method": "shutdown"}')
+r = s.recv_id(None)
+check("an id that is an object: InvalidRequest with id null", r and r["error"]["code"] == -32600, r)
+s.raw('[{"jsonrpc": "2.0", "id": 4, "method": "shutdown"}]')
+r = s.recv_id(None)
+check("a batch (LSP has none): InvalidRequest with id null", r and r["error"]["code"] == -32600, r)
+s.raw('{"jsonrpc": "2.0", "id": 5, "method": 12}')
+r = s.recv_id(5)
+check("a method that is not a string: InvalidRequest", r and r["error"]["code"] == -32600, r)
+text = "RUN echo \U0001F600 && apt-get install curl\n"
+s.send(method="textDocument/didOpen", params={"textDocument": {"uri": "file:///t/a.Dockerfile", "version": 1,
+                                                                "languageId": "dockerfile", "text": text}})
+r = s.recv()
+d = r and r["params"]["diagnostics"]
+check("didOpen after initialize: apt-get-missing-yes at UTF-16 column 15 (after the emoji)",
+      d and d[0]["code"] == "apt-get-missing-yes" and d[0]["range"]["start"]["character"] == 15, r)
+# [10, 12) starts between the two halves of the emoji's surrogate pair: the emoji's start (9);
+# "\U0001F600 " becomes "x", so apt-get moves to column 13
+s.send(method="textDocument/didChange", params={
+    "textDocument": {"uri": "file:///t/a.Dockerfile", "version": 2},
+    "contentChanges": [{"range": {"start": {"line": 0, "character": 10}, "end": {"line": 0, "character": 12}},
+                        "text": "x"}]})
+r = s.recv()
+d = r and r["params"]["diagnostics"]
+check("a change starting inside a surrogate pair replaces the whole character",
+      d and r["params"]["version"] == 2 and d[0]["range"]["start"]["character"] == 13, r)
+s.p.stdin.close()
+code = s.p.wait(timeout=30)
+check("the input closed without shutdown and exit: exit code 1", code == 1, code)
+err = s.p.stderr.read().decode()
+check("nothing but the log on stderr", "boxlint lsp:" in err or err == "", err)
+print("FAILED: %d" % failures if failures else "OK")
+sys.exit(1 if failures else 0)
