@@ -10,6 +10,7 @@
  * lint_run.c, input.c, output.c's severity and position. */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,20 +112,20 @@ void lsp_each_finding(const lsp_check *dc, lsp_finding_fn fn, void *ctx) {
  *============================================================================================*/
 
 json_t *lsp_diag_json(const lsp_doc *doc, enum lsp_enc enc, size_t a, size_t b, int sev,
-                         const char *code, const char *message, const char *hint) {
-  json_t *j = json_pack("{sosissssss}", "range", lsp_range_json(doc->text, doc->len, enc, a, b),
-                        "severity", sev, "source", "boxlint", "code", code, "message", message);
-  if (j && hint && *hint) {
-    char *m = NULL;
-    size_t ml = 0;
-    FILE *f = open_memstream(&m, &ml);
-    if (f) {
-      fprintf(f, "%s\n%s", message, hint);
-      fclose(f);
-      json_object_set_new(j, "message", json_string(m ? m : message));
-      free(m);
-    }
-  }
+                      const char *code, const char *message, const char *hint) {
+  char *m = NULL;
+  size_t ml = 0;
+  FILE *f = open_memstream(&m, &ml);
+  if (!f) return NULL;
+  fputs(message, f);
+  if (hint && *hint) fprintf(f, "\n%s", hint);
+  fclose(f);
+  /* the library's messages are UTF-8 (what they quote is escaped), as the JSON output needs */
+  json_t *msg = json_string(m ? m : message);
+  json_t *j = json_pack("{sosissssso}", "range", lsp_range_json(doc->text, doc->len, enc, a, b),
+                        "severity", sev, "source", "boxlint", "code", code, "message",
+                        msg ? msg : json_string("(the message is not valid UTF-8)"));
+  free(m);
   return j;
 }
 
@@ -345,6 +346,26 @@ static void initialized(server *s) {
                     "registerOptions", "watchers", "globPattern", "**/.boxlint.json"));
 }
 
+/* The name a document is checked under: its file's path (or its URI), with ".py" or ".json"
+ * added when the client says it is Python or JSON and the name does not (an untitled buffer). */
+static char *check_path(const char *uri, const char *lang) {
+  char *p = lsp_uri_path(uri);
+  const char *base = p ? p : uri;
+  size_t n = strlen(base);
+  const char *ext = !lang ? NULL : !strcmp(lang, "python") ? ".py"
+                    : !strcmp(lang, "json") || !strcmp(lang, "jsonc") ? ".json" : NULL;
+  if (ext && (n < strlen(ext) || strcmp(base + n - strlen(ext), ext))) {
+    char *o = malloc(n + strlen(ext) + 1);
+    if (o) {
+      memcpy(o, base, n);
+      strcpy(o + n, ext);
+    }
+    free(p);
+    return o;
+  }
+  return p ? p : strdup(uri);
+}
+
 static void did_open(server *s, json_t *params) {
   json_t *td = json_object_get(params, "textDocument");
   const char *uri = json_string_value(json_object_get(td, "uri"));
@@ -365,8 +386,7 @@ static void did_open(server *s, json_t *params) {
     d = &s->docs[s->ndocs];
     memset(d, 0, sizeof *d);
     d->uri = strdup(uri);
-    d->path = lsp_uri_path(uri);
-    if (!d->path) d->path = strdup(uri);
+    d->path = check_path(uri, json_string_value(json_object_get(td, "languageId")));
     if (!d->uri || !d->path) {
       free(d->uri);
       free(d->path);
@@ -505,7 +525,7 @@ static void notification(server *s, const char *method, json_t *params) {
 
 static void handle(server *s, const char *body, size_t len) {
   json_error_t e;
-  json_t *m = json_loadb(body, len, 0, &e);
+  json_t *m = json_loadb(body, len, JSON_ALLOW_NUL, &e); /* a document may hold NUL bytes */
   if (!m) {
     char msg[256];
     snprintf(msg, sizeof msg, "parse error: the body is not JSON: %s (at byte %d)", e.text,
@@ -588,6 +608,7 @@ int cli_cmd_lsp(cli *c, int argc, char **argv) {
     }
     return cli_usage_error(c, "unknown argument to boxlint lsp:", argv[i]);
   }
+  signal(SIGPIPE, SIG_IGN); /* a client gone is a failed write and the end of input, not death */
   lsp_io_init(&s.io, STDIN_FILENO, STDOUT_FILENO, MAX_BODY);
   while (s.exit_code < 0) {
     char *body;

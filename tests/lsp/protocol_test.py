@@ -88,6 +88,21 @@ r = s.recv()
 d = r and r["params"]["diagnostics"]
 check("a change starting inside a surrogate pair replaces the whole character",
       d and r["params"]["version"] == 2 and d[0]["range"]["start"]["character"] == 13, r)
+# an untitled Python buffer is checked as Python (its languageId), not as a fragment
+s.send(method="textDocument/didOpen", params={"textDocument": {
+    "uri": "untitled:Untitled-1", "version": 1, "languageId": "python",
+    "text": 'c.templates.update("t", commands=["pip install x"])\n'}})
+r = s.recv()
+d = r and r["params"]["diagnostics"]
+check("an untitled Python buffer: unknown-instruction at 1:36 (UTF-16 0:35)",
+      d and d[0]["code"] == "unknown-instruction" and d[0]["range"]["start"] == {"line": 0, "character": 35}, r)
+# a NUL byte in a document (\u0000 in JSON) is a finding, not a parse error
+s.send(method="textDocument/didOpen", params={"textDocument": {
+    "uri": "file:///t/nul.Dockerfile", "version": 1, "languageId": "dockerfile", "text": "RUN echo a\u0000b\n"}})
+r = s.recv()
+d = r and r.get("params", {}).get("diagnostics")
+check("a NUL byte in a document: nul-byte at 0:10", d and d[0]["code"] == "nul-byte" and
+      d[0]["range"]["start"] == {"line": 0, "character": 10}, r)
 s.p.stdin.close()
 code = s.p.wait(timeout=30)
 check("the input closed without shutdown and exit: exit code 1", code == 1, code)
