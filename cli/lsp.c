@@ -8,7 +8,7 @@
  * hover are lsp_actions.c's. Nothing but protocol messages is written to standard output; logs
  * go to standard error. Called by main.c; calls lsp_actions.c, lsp_io.c, lsp_doc.c,
  * lint_run.c, input.c, output.c's severity and position. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -144,6 +144,15 @@ static void add_finding(const unit *u, const boxlint_diag *d, boxlint_severity s
   (void)u;
   diag_ctx *x = ctx;
   json_t *j = lsp_diag_json(x->doc, x->s->enc, a, b, lsp_severity(sev), d->rule, d->message, d->hint);
+  if (j && x->s->rule_docs && boxlint_rule_find(d->rule, strlen(d->rule))) {
+    size_t n = strlen(x->s->rule_docs) + strlen(d->rule) + 2;
+    char *href = malloc(n);
+    if (href) {
+      snprintf(href, n, "%s#%s", x->s->rule_docs, d->rule);
+      json_object_set_new(j, "codeDescription", json_pack("{ss}", "href", href));
+      free(href);
+    }
+  }
   if (j && d->fix) json_object_set_new(j, "data", json_pack("{sb}", "fix", 1));
   json_array_append_new(x->arr, j);
 }
@@ -319,12 +328,38 @@ static void negotiate(server *s, json_t *params) {
   }
 }
 
+/* Where findings link to: the client's initializationOptions.docsUrl, else the build's
+ * BOXLINT_DOCS_URL, else the README installed beside the program (its rule reference). */
+static void docs_url(server *s, const char *given) {
+  free(s->rule_docs);
+  s->rule_docs = NULL;
+  if (given && *given) {
+    s->rule_docs = strdup(given);
+    return;
+  }
+  if (*BOXLINT_DOCS_URL) {
+    s->rule_docs = strdup(BOXLINT_DOCS_URL);
+    return;
+  }
+  char exe[PATH_MAX], cand[PATH_MAX + 64], real[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return;
+  exe[n] = 0;
+  char *slash = strrchr(exe, '/');
+  if (!slash) return;
+  *slash = 0;
+  snprintf(cand, sizeof cand, "%s/%s", exe, BOXLINT_README_FROM_BINDIR);
+  if (realpath(cand, real)) s->rule_docs = lsp_path_uri(real);
+}
+
 static void initialize(server *s, json_t *id, json_t *params) {
   negotiate(s, params);
   json_t *caps = json_object_get(params, "capabilities");
   s->watch_dynamic = json_is_true(json_object_get(
       json_object_get(json_object_get(caps, "workspace"), "didChangeWatchedFiles"),
       "dynamicRegistration"));
+  docs_url(s, json_string_value(json_object_get(json_object_get(params, "initializationOptions"),
+                                                "docsUrl")));
   json_t *opt = json_object_get(json_object_get(params, "initializationOptions"), "debounceMs");
   if (json_is_integer(opt) && json_integer_value(opt) >= 0 && json_integer_value(opt) <= 10000)
     s->debounce_ms = (int)json_integer_value(opt);
@@ -577,6 +612,7 @@ static void server_free(server *s) {
   free(s->docs);
   for (size_t i = 0; i < s->ncfg; i++) free(s->cfg_paths[i]);
   free(s->cfg_paths);
+  free(s->rule_docs);
   lsp_io_free(&s->io);
   cli_configs_free(s->c);
 }

@@ -24,6 +24,7 @@ typedef struct server {
   lsp_doc *docs;
   size_t ndocs, capdocs;
   char **cfg_paths;          /* configuration files whose diagnostics are published */
+  char *rule_docs;           /* the rule reference's URL (a finding links to docs#rule), or NULL */
   size_t ncfg;
 } server;
 

@@ -109,6 +109,9 @@ if(TARGET boxlint_cli)
   install(TARGETS boxlint_cli RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT Runtime)
   install(FILES "${PROJECT_SOURCE_DIR}/man/boxlint.1"
     DESTINATION "${CMAKE_INSTALL_MANDIR}/man1" COMPONENT Runtime)
+  # the rule reference that `boxlint lsp` links findings to
+  install(FILES "${PROJECT_SOURCE_DIR}/README.md"
+    DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT Runtime)
 endif()
 
 #----------------------------------------------------------------------------------------------

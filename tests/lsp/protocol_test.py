@@ -5,8 +5,11 @@ before initialize, a character inside a surrogate pair, and EOF without exit.
 
 usage: protocol_test.py BOXLINT"""
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 BIN = sys.argv[1]
 failures = 0
@@ -103,10 +106,32 @@ r = s.recv()
 d = r and r.get("params", {}).get("diagnostics")
 check("a NUL byte in a document: nul-byte at 0:10", d and d[0]["code"] == "nul-byte" and
       d[0]["range"]["start"] == {"line": 0, "character": 10}, r)
+check("no codeDescription without a docsUrl or an installed README",
+      d and "codeDescription" not in d[0], d)
 s.p.stdin.close()
 code = s.p.wait(timeout=30)
 check("the input closed without shutdown and exit: exit code 1", code == 1, code)
 err = s.p.stderr.read().decode()
 check("nothing but the log on stderr", "boxlint lsp:" in err or err == "", err)
+
+# installed: the program in PREFIX/bin, the README in PREFIX/share/doc/boxlint (cmake --install)
+with tempfile.TemporaryDirectory() as prefix:
+    os.makedirs(os.path.join(prefix, "bin"))
+    os.makedirs(os.path.join(prefix, "share", "doc", "boxlint"))
+    shutil.copy(BIN, os.path.join(prefix, "bin", "boxlint"))
+    readme = os.path.join(prefix, "share", "doc", "boxlint", "README.md")
+    open(readme, "w").write("# boxlint\n")
+    BIN = os.path.join(prefix, "bin", "boxlint")
+    s = Server()
+    s.send(id=1, method="initialize", params={"capabilities": {}})
+    s.recv_id(1)
+    s.send(method="textDocument/didOpen", params={"textDocument": {
+        "uri": "file:///t/a.Dockerfile", "version": 1, "languageId": "dockerfile", "text": "COPY . /x\n"}})
+    r = s.recv()
+    d = r and r["params"]["diagnostics"]
+    check("installed: codeDescription links the installed README's heading for the rule",
+          d and d[0].get("codeDescription", {}).get("href") == "file://" + readme + "#denied-instruction", d)
+    s.p.stdin.close()
+    s.p.wait(timeout=30)
 print("FAILED: %d" % failures if failures else "OK")
 sys.exit(1 if failures else 0)

@@ -64,11 +64,13 @@ function start(extraEnv = {}) {
   return { child, conn, pubs, next, logged, registrations, exited, stderr: () => stderr };
 }
 
-async function initialize(s, encodings) {
+const DOCS = 'https://example.invalid/boxlint/README.md';
+async function initialize(s, encodings, initializationOptions) {
   const caps = { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } };
   if (encodings) caps.general = { positionEncodings: encodings };
   const res = await s.conn.sendRequest(proto.InitializeRequest.type,
-                                       { processId: process.pid, rootUri: 'file://' + TMP, capabilities: caps });
+                                       { processId: process.pid, rootUri: 'file://' + TMP, capabilities: caps,
+                                         initializationOptions });
   s.conn.sendNotification(proto.InitializedNotification.type, {});
   return res;
 }
@@ -126,7 +128,7 @@ async function session() {
   // a request before initialize
   const before = await s.conn.sendRequest('textDocument/hover', {}).then(() => null, (e) => e);
   check('a request before initialize: ServerNotInitialized (-32002)', before && before.code === -32002, before);
-  const res = await initialize(s);
+  const res = await initialize(s, undefined, { docsUrl: DOCS });
   const caps = res.capabilities;
   check('capabilities: incremental sync, quick fixes and fix all, hover',
         caps.textDocumentSync.change === 2 && caps.textDocumentSync.openClose === true &&
@@ -150,6 +152,8 @@ async function session() {
   check('CRLF, last line without a newline: unknown-instruction at 2:0-2:7',
         unk && unk.range.start.line === 2 && unk.range.start.character === 0 && unk.range.end.character === 7, pub);
   check('published with the document version', pub && pub.version === 1, pub && pub.version);
+  check('codeDescription: initializationOptions.docsUrl and the rule id as its anchor',
+        unk && unk.codeDescription && unk.codeDescription.href === DOCS + '#unknown-instruction', unk);
 
   // incremental changes: " -y" typed after "install", in five quick versions; the last wins
   const at = { line: 0, character: column(text, 0, 'install', 'utf-16') + 'install'.length };
