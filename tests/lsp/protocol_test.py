@@ -106,6 +106,25 @@ r = s.recv()
 d = r and r.get("params", {}).get("diagnostics")
 check("a NUL byte in a document: nul-byte at 0:10", d and d[0]["code"] == "nul-byte" and
       d[0]["range"]["start"] == {"line": 0, "character": 10}, r)
+# a binding and a policy file: their findings at the value
+s.send(method="$/setTrace", params={"value": "verbose"})
+s.send(method="$/cancelRequest", params={"id": 12345})
+s.send(method="textDocument/didOpen", params={"textDocument": {
+    "uri": "file:///t/binding.json", "version": 1, "languageId": "json",
+    "text": '{"template_id": "python-4g",\n "version": 0}\n'}})
+r = s.recv()
+b = r and r["params"]["diagnostics"]
+check("$/setTrace and $/cancelRequest accepted; a binding: invalid-version at 1:12-1:13",
+      b and b[0]["code"] == "invalid-version" and b[0]["range"] == {"start": {"line": 1, "character": 12},
+                                                                      "end": {"line": 1, "character": 13}}, r)
+s.send(method="textDocument/didOpen", params={"textDocument": {
+    "uri": "file:///t/policy.json", "version": 1, "languageId": "json",
+    "text": '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": []}'}})
+r = s.recv()
+b = r and r["params"]["diagnostics"]
+check("a policy: allow-without-effect at the entry 0:35-0:45 (no newline at the end)",
+      b and b[0]["code"] == "allow-without-effect" and b[0]["range"] == {"start": {"line": 0, "character": 35},
+                                                                          "end": {"line": 0, "character": 45}}, r)
 check("no codeDescription without a docsUrl or an installed README",
       d and "codeDescription" not in d[0], d)
 s.p.stdin.close()
