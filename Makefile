@@ -15,7 +15,7 @@ WERROR    := $(if $(filter true 1 yes,$(CI)),ON,OFF)
 # are checked as commands: they may come from another repository than Debian's).
 DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjansson-dev libidn2-dev \
                 clang libclang-rt-dev python3 python3-jsonschema git libunistring-dev pre-commit \
-                neovim
+                neovim dpkg-dev lintian man-db
 
 # Fuzzing (fuzz/, corpus/): new inputs go to FUZZ_WORK, never into the repository's corpus.
 FUZZ_DIR     ?= build/fuzz
@@ -25,7 +25,7 @@ FUZZ_TARGETS ?= commands fragment base policy_compile policy_decide config templ
 FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=25 -max_len=8192 -print_final_stats=1
 COV_DIR      ?= build/cov
 
-.PHONY: all run test build deps clean bench peers fuzz coverage
+.PHONY: all run test build deps clean bench peers fuzz coverage package
 
 all: build
 
@@ -60,6 +60,19 @@ build: deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DBOXLINT_WERROR=$(WERROR)
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# Debian packages (cmake/package.cmake): boxlint, libboxlint0, libboxlint-dev in $(PKG_DIR).
+PKG_DIR ?= build/package
+package: deps
+	cmake -S . -B $(PKG_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+	      -DBOXLINT_DEB_DOCS=ON -DBOXLINT_BUILD_TESTS=OFF -DBOXLINT_BUILD_BENCH=OFF \
+	      -DBOXLINT_WERROR=$(WERROR) \
+	      "-DCMAKE_C_FLAGS=$$(dpkg-buildflags --get CFLAGS) $$(dpkg-buildflags --get CPPFLAGS)" \
+	      "-DCMAKE_EXE_LINKER_FLAGS=$$(dpkg-buildflags --get LDFLAGS)" \
+	      "-DCMAKE_SHARED_LINKER_FLAGS=$$(dpkg-buildflags --get LDFLAGS)"
+	cmake --build $(PKG_DIR) -j $(JOBS)
+	cd $(PKG_DIR) && cpack -G DEB
+	@ls -l $(PKG_DIR)/*.deb
+
 run: build
 	@echo "== boxlint examples/template.json"
 	@$(BUILD_DIR)/cli/boxlint examples/template.json; echo "exit code $$? (0: the template is accepted)"
@@ -68,9 +81,9 @@ run: build
 	@echo "== boxlint examples/quickstart.py (the platform's Quick Start, as SDK calls)"
 	@$(BUILD_DIR)/cli/boxlint examples/quickstart.py; echo "exit code $$? (0: warnings only)"
 
-test: deps
+test: deps package
 	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DBOXLINT_SANITIZER=address,undefined \
-	      -DBOXLINT_WERROR=$(WERROR)
+	      -DBOXLINT_WERROR=$(WERROR) -DBOXLINT_PACKAGE_DIR=$(abspath $(PKG_DIR))
 	cmake --build $(TEST_DIR) -j $(JOBS)
 	cd $(TEST_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 CK_FORK=no \

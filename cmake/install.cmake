@@ -1,9 +1,10 @@
 # cmake/install.cmake: install rules, the pkg-config file and the CMake package.
 # Included from the top-level CMakeLists.txt (after lib/ and cli/) when BOXLINT_INSTALL is ON.
 #
-# Components: "Runtime" (shared library, the boxlint command, its man page) and "Development"
-# (headers, static library, namelink, libboxlint.pc, the CMake package). `cmake --install`
-# without --component installs both.
+# Components (one Debian package each, cmake/package.cmake): "Library" (the shared library),
+# "Runtime" (the boxlint command, its man page, the README) and "Development" (headers, static
+# library, namelink, libboxlint.pc, the CMake package). `cmake --install` without --component
+# installs all three.
 
 include(CMakePackageConfigHelpers)
 
@@ -64,10 +65,11 @@ string(REPLACE ";" " " BOXLINT_PC_LIBS_PRIVATE "${_boxlint_pc_libs}")
 # Libraries and headers
 #----------------------------------------------------------------------------------------------
 install(TARGETS boxlint boxlint_static EXPORT boxlint-targets
-  LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT Runtime
+  LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT Library
           NAMELINK_COMPONENT Development
+          PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ # a library is not run
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT Development
-  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT Runtime
+  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT Library
   INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/lib/include/boxlint"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}" COMPONENT Development
@@ -107,8 +109,19 @@ install(FILES "${PROJECT_BINARY_DIR}/boxlint-config.cmake"
 #----------------------------------------------------------------------------------------------
 if(TARGET boxlint_cli)
   install(TARGETS boxlint_cli RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT Runtime)
-  install(FILES "${PROJECT_SOURCE_DIR}/man/boxlint.1"
-    DESTINATION "${CMAKE_INSTALL_MANDIR}/man1" COMPONENT Runtime)
+  # the man page with the project's version on its .TH line (gzipped for a Debian package)
+  file(READ "${PROJECT_SOURCE_DIR}/man/boxlint.1" _man)
+  string(REGEX REPLACE "\"boxlint [^\"]*\" \"User Commands\"" "\"boxlint ${PROJECT_VERSION}\" \"User Commands\""
+         _man "${_man}")
+  file(WRITE "${PROJECT_BINARY_DIR}/man/boxlint.1" "${_man}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/man/boxlint.1")
+  set(_man_page "${PROJECT_BINARY_DIR}/man/boxlint.1")
+  if(BOXLINT_DEB_DOCS)
+    find_program(BOXLINT_GZIP gzip REQUIRED)
+    execute_process(COMMAND ${BOXLINT_GZIP} -9nkf "${_man_page}")
+    set(_man_page "${_man_page}.gz")
+  endif()
+  install(FILES "${_man_page}" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1" COMPONENT Runtime)
   # the rule reference that `boxlint lsp` links findings to
   install(FILES "${PROJECT_SOURCE_DIR}/README.md"
     DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT Runtime)
