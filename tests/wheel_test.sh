@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# wheel: the Python wheel carries the library. `pip wheel bindings/python` (Debian's pip and
+# setuptools, --no-build-isolation: only Debian's packages are reachable here) compiles
+# libboxlint and the command with the project's CMake into the wheel; the wheel is installed
+# into a new virtual environment with --no-index, and used there with no BOXLINT_LIBRARY and no
+# system libboxlint: the Quick Start file checked, `python -m boxlint` compared with the command
+# (output formats and exit codes), mypy on a typed client, the version.
+#   usage: wheel_test.sh SOURCE_DIR BOXLINT_CLI VERSION      (exit 77: no Debian pip/venv)
+set -uo pipefail
+source=$1 cli=$2 version=$3
+py=/usr/bin/python3
+me=wheel
+fails=0
+ok() { printf '%s: ok   %s\n' "$me" "$*"; }
+bad() { printf '%s: FAIL %s\n' "$me" "$*"; fails=$((fails + 1)); }
+if ! $py -m pip --version >/dev/null 2>&1 || ! $py -c 'import venv, setuptools, wheel' 2>/dev/null; then
+  echo "SKIPPED: Debian's python3-pip, python3-venv, python3-setuptools or python3-wheel is missing (make deps installs them)"
+  exit 77
+fi
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+unset BOXLINT_LIBRARY
+
+if BOXLINT_WHEEL_BUILD_DIR=$tmp/cmake $py -m pip wheel --no-build-isolation --no-deps --no-index \
+     -w "$tmp/dist" "$source/bindings/python" >"$tmp/build.log" 2>&1; then
+  ok "pip wheel bindings/python built $(cd "$tmp/dist" && ls)"
+else
+  tail -n 30 "$tmp/build.log"; bad "pip wheel failed"; exit 1
+fi
+whl=$(ls "$tmp"/dist/boxlint-*.whl)
+tag=$($py -c "import platform; print('linux_' + platform.machine())")
+case $(basename "$whl") in
+  "boxlint-$version-py3-none-$tag.whl") ok "tag py3-none-$tag: any Python 3 (ctypes), this platform (system libraries, see setup.py)" ;;
+  *) bad "wheel name $(basename "$whl"), not boxlint-$version-py3-none-$tag.whl" ;;
+esac
+unzip -p "$whl" "boxlint-$version.dist-info/WHEEL" | grep -q '^Root-Is-Purelib: false' \
+  && ok "Root-Is-Purelib: false" || bad "the wheel says it is pure"
+for f in boxlint/libboxlint.so.0 boxlint/bin/boxlint boxlint/py.typed; do
+  unzip -l "$whl" "$f" >/dev/null 2>&1 && ok "the wheel holds $f" || bad "the wheel lacks $f"
+done
+
+$py -m venv "$tmp/venv" && "$tmp/venv/bin/pip" install --no-index -q "$whl" >"$tmp/install.log" 2>&1 \
+  && ok "installed into a new virtual environment with --no-index" || { cat "$tmp/install.log"; bad "pip install"; exit 1; }
+vpy=$tmp/venv/bin/python
+cd "$tmp"
+out=$("$vpy" - "$source/examples/quickstart.py" <<'PY' 2>&1
+import importlib.metadata, os, sys
+import boxlint
+from boxlint import _ffi
+here = os.path.dirname(boxlint.__file__)
+assert os.path.realpath(_ffi.lib._name).startswith(os.path.realpath(here)), _ffi.lib._name
+r = boxlint.check_python(open(sys.argv[1]).read())
+print("library", _ffi.lib._name)
+print("version", boxlint.__version__, importlib.metadata.version("boxlint"))
+for d in r.diagnostics:
+    print("finding", d.rule, d.line, d.column)
+PY
+)
+echo "$out" | sed 's/^/  /'
+grep -q "^library $tmp/venv/.*/boxlint/libboxlint.so.0" <<<"$out" \
+  && ok "import boxlint loads the wheel's libboxlint.so.0, no BOXLINT_LIBRARY, no system library" \
+  || bad "the library loaded is not the wheel's"
+grep -q "^version $version $version$" <<<"$out" && ok "boxlint.__version__ and the wheel's metadata: $version" \
+  || bad "versions: $(grep '^version' <<<"$out")"
+grep -q "^finding allow-without-effect 16 55$" <<<"$out" && grep -q "^finding allow-without-effect 16 67$" <<<"$out" \
+  && ok "the Quick Start file: allow-without-effect at 16:55 and 16:67, as the command reports" \
+  || bad "the Quick Start file's findings"
+
+# python -m boxlint is the command: same output, same exit codes
+for args in "examples/template.json" "examples/bad-template.json" "--format json examples/quickstart.py" \
+            "--format sarif examples/bad-template.json" "--no-such-flag x"; do
+  (cd "$source" && "$vpy" -m boxlint $args) >"$tmp/a.out" 2>"$tmp/a.err"; a=$?
+  (cd "$source" && "$cli" $args) >"$tmp/b.out" 2>"$tmp/b.err"; b=$?
+  if [ $a = $b ] && cmp -s "$tmp/a.out" "$tmp/b.out"; then ok "python -m boxlint $args: exit $a, output as the command's"
+  else bad "python -m boxlint $args: exit $a vs $b, output differs"; fi
+done
+"$tmp/venv/bin/boxlint" version | grep -q "^boxlint $version$" && ok "the boxlint script in the venv: boxlint $version" \
+  || bad "the venv's boxlint script"
+
+# typed: mypy (Debian's) on a client of the installed package
+cat >"$tmp/client.py" <<'PY'
+import boxlint
+
+r: boxlint.Result = boxlint.check_commands(["RUN true"])
+n: int = len(r.diagnostics)
+first: str = r.diagnostics[0].rule if r.diagnostics else ""
+bad: int = boxlint.check_commands(["RUN true"])  # must be reported: a Result is not an int
+PY
+if $py -m mypy --version >/dev/null 2>&1; then
+  $py -m mypy --python-executable "$vpy" --no-incremental "$tmp/client.py" >"$tmp/mypy.txt" 2>&1
+  if grep -q 'client.py:6: error: Incompatible types in assignment' "$tmp/mypy.txt" && \
+     [ "$(grep -c 'error:' "$tmp/mypy.txt")" = 1 ]; then
+    ok "mypy uses the package's types (py.typed): one error, the deliberate one on line 6"
+  else
+    cat "$tmp/mypy.txt"; bad "mypy on a typed client"
+  fi
+else
+  echo "$me: SKIPPED the mypy step: Debian's python3-mypy is not installed (make deps installs it)"
+fi
+[ $fails = 0 ] && { echo "$me: OK"; exit 0; }
+echo "$me: FAILED: $fails"; exit 1
