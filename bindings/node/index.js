@@ -17,8 +17,12 @@ const path = require('path');
 const koffi = require('koffi');
 
 // ---------------------------------------------------------------------------------------------
-// Loading the library: $BOXLINT_LIBRARY, then next to this package, then the system's.
+// Loading the library: $BOXLINT_LIBRARY, then the one this package carries for this platform
+// (prebuilds/<platform>-<arch>-<libc>/, made by `npm pack`), then next to this package, then
+// the system's.
 // ---------------------------------------------------------------------------------------------
+
+const { platformDir } = require('./platform');
 
 function libraryCandidates() {
   if (process.env.BOXLINT_LIBRARY) return [process.env.BOXLINT_LIBRARY];
@@ -26,7 +30,7 @@ function libraryCandidates() {
     : process.platform === 'win32' ? ['boxlint.dll', 'libboxlint.dll']
       : ['libboxlint.so', 'libboxlint.so.0'];
   const out = [];
-  for (const dir of [__dirname, path.join(__dirname, 'lib')]) {
+  for (const dir of [path.join(__dirname, 'prebuilds', platformDir()), __dirname, path.join(__dirname, 'lib')]) {
     for (const n of names) if (fs.existsSync(path.join(dir, n))) out.push(path.join(dir, n));
   }
   return out.concat(names); // bare names: the dynamic loader's search path
@@ -41,8 +45,11 @@ function loadLibrary() {
       errors.push(`${p}: ${e.message}`);
     }
   }
-  throw new Error(`boxlint: cannot load the C library libboxlint (${errors.join('; ')}); ` +
-    'set BOXLINT_LIBRARY to the path of libboxlint.so');
+  const pre = path.join(__dirname, 'prebuilds');
+  const carried = fs.existsSync(pre) ? fs.readdirSync(pre).join(', ') : 'none';
+  throw new Error(`boxlint: no libboxlint for ${platformDir()}: this package carries prebuilt ` +
+    `binaries for ${carried}, and none was found on the system (${errors.join('; ')}); build ` +
+    'libboxlint from source and set BOXLINT_LIBRARY to the path of the library');
 }
 
 const lib = loadLibrary();

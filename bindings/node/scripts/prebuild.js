@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+'use strict';
+// `npm pack` (prepack): build libboxlint and the boxlint command with the project's CMake (the
+// repository two levels up) and put them in prebuilds/<platform>-<arch>-<libc>/, the layout
+// native npm packages use for binaries carried inside the package. The version must be
+// CMake's project(VERSION), the one place it is written: a package.json that says otherwise
+// is refused here, before anything is packed.
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const { platformDir } = require('../platform');
+
+const here = path.join(__dirname, '..');
+const root = path.join(here, '..', '..');
+const cmakeLists = path.join(root, 'CMakeLists.txt');
+if (!fs.existsSync(cmakeLists)) {
+  console.error(`boxlint: npm pack builds the library from the boxlint source tree; ${cmakeLists} is missing`);
+  process.exit(1);
+}
+const m = /project\(boxlint\s+VERSION\s+([0-9.]+)/.exec(fs.readFileSync(cmakeLists, 'utf8'));
+const pkg = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
+if (!m || m[1] !== pkg.version) {
+  console.error(`boxlint: package.json says ${pkg.version}, CMakeLists.txt project(VERSION) says ` +
+                `${m ? m[1] : '(none)'}: set package.json's version to CMake's`);
+  process.exit(1);
+}
+const dir = platformDir();
+if (!dir) {
+  console.error(`boxlint: cannot build prebuilt binaries for ${process.platform}-${process.arch}`);
+  process.exit(1);
+}
+const build = process.env.BOXLINT_NPM_BUILD_DIR || path.join(here, 'build', 'cmake');
+const run = (args) => execFileSync('cmake', args, { stdio: ['ignore', 'inherit', 'inherit'] });
+run(['-S', root, '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DBOXLINT_BUILD_TESTS=OFF',
+     '-DBOXLINT_BUILD_BENCH=OFF', '-DBOXLINT_INSTALL=OFF']);
+run(['--build', build, '-j', String(require('os').cpus().length || 2), '--target', 'boxlint', 'boxlint_cli']);
+const out = path.join(here, 'prebuilds', dir);
+fs.rmSync(path.join(here, 'prebuilds'), { recursive: true, force: true });
+fs.mkdirSync(out, { recursive: true });
+fs.copyFileSync(fs.realpathSync(path.join(build, 'lib', 'libboxlint.so.0')), path.join(out, 'libboxlint.so.0'));
+fs.copyFileSync(path.join(build, 'cli', 'boxlint'), path.join(out, 'boxlint'));
+fs.chmodSync(path.join(out, 'boxlint'), 0o755);
+console.log(`boxlint: prebuilds/${dir}: libboxlint.so.0, boxlint (${pkg.version})`);

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# npm: the npm package carries the library. `npm pack` in bindings/node builds libboxlint and
+# the command (prepack: scripts/prebuild.js, the project's CMake) into
+# prebuilds/linux-x64-glibc/; the tarball is installed into an empty project and used there with
+# no environment variable: require('boxlint') on the Quick Start file, `npx boxlint` compared
+# with the command (outputs and exit codes), the TypeScript types under tsc --strict, and the
+# error another platform gets (simulated: the prebuilds renamed).
+#   usage: npm_test.sh SOURCE_DIR BOXLINT_CLI VERSION      (exit 77: no node or npm)
+set -uo pipefail
+source=$1 cli=$2 version=$3
+me=npm
+fails=0
+ok() { printf '%s: ok   %s\n' "$me" "$*"; }
+bad() { printf '%s: FAIL %s\n' "$me" "$*"; fails=$((fails + 1)); }
+for t in node npm; do
+  command -v $t >/dev/null || { echo "SKIPPED: $t is not installed (make deps installs it)"; exit 77; }
+done
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+unset BOXLINT_LIBRARY
+export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+
+if (cd "$source/bindings/node" && BOXLINT_NPM_BUILD_DIR=$tmp/cmake npm pack --pack-destination "$tmp") \
+     >"$tmp/pack.log" 2>&1; then
+  ok "npm pack: $(cd "$tmp" && ls ./*.tgz)"
+else
+  tail -n 30 "$tmp/pack.log"; bad "npm pack failed"; exit 1
+fi
+tgz=$tmp/boxlint-$version.tgz
+[ -f "$tgz" ] && ok "the tarball is boxlint-$version.tgz" || { bad "no boxlint-$version.tgz"; exit 1; }
+tar -tzf "$tgz" >"$tmp/list"
+for f in package/prebuilds/linux-x64-glibc/libboxlint.so.0 package/prebuilds/linux-x64-glibc/boxlint \
+         package/index.d.ts package/bin/boxlint.js package/platform.js; do
+  grep -qx "$f" "$tmp/list" && ok "the tarball holds ${f#package/}" || bad "the tarball lacks ${f#package/}"
+done
+
+proj=$tmp/project
+mkdir -p "$proj" && cd "$proj" && npm init -y >/dev/null
+if npm install "$tgz" typescript@5 --no-save >"$tmp/install.log" 2>&1; then
+  ok "npm install ./boxlint-$version.tgz into an empty project"
+else
+  tail -n 20 "$tmp/install.log"; bad "npm install"; exit 1
+fi
+out=$(node -e '
+const fs = require("fs");
+const b = require("boxlint");
+const maps = fs.readFileSync("/proc/self/maps", "utf8").split("\n").filter((l) => l.includes("libboxlint"));
+console.log("library", maps.length ? maps[0].split(/\s+/).pop() : "(not mapped)");
+console.log("version", b.version, require("boxlint/package.json").version);
+const r = b.checkPython(fs.readFileSync(process.argv[1], "utf8"));
+for (const d of r.diagnostics) console.log("finding", d.rule, d.line, d.column);
+' "$source/examples/quickstart.py" 2>&1)
+echo "$out" | sed 's/^/  /'
+grep -q "^library $proj/node_modules/boxlint/prebuilds/linux-x64-glibc/libboxlint.so.0$" <<<"$out" \
+  && ok "require('boxlint') loads the package's prebuilt libboxlint.so.0, no environment variable" \
+  || bad "the library loaded is not the package's"
+grep -q "^version $version $version$" <<<"$out" && ok "version: the library and package.json say $version" \
+  || bad "versions: $(grep '^version' <<<"$out")"
+grep -q "^finding allow-without-effect 16 55$" <<<"$out" && grep -q "^finding allow-without-effect 16 67$" <<<"$out" \
+  && ok "the Quick Start file: allow-without-effect at 16:55 and 16:67" || bad "the Quick Start file's findings"
+
+for args in "examples/template.json" "examples/bad-template.json" "--format json examples/quickstart.py" \
+            "--no-such-flag x"; do
+  (cd "$source" && "$proj/node_modules/.bin/boxlint" $args) >"$tmp/a.out" 2>"$tmp/a.err"; a=$?
+  (cd "$source" && "$cli" $args) >"$tmp/b.out" 2>"$tmp/b.err"; b=$?
+  if [ $a = $b ] && cmp -s "$tmp/a.out" "$tmp/b.out"; then ok "npx boxlint $args: exit $a, output as the command's"
+  else bad "npx boxlint $args: exit $a vs $b, output differs"; fi
+done
+
+cat >client.ts <<'TS'
+import * as boxlint from 'boxlint';
+const r = boxlint.checkCommands(['RUN true']);
+const n: number = r.diagnostics.length;
+const rule: string | undefined = r.diagnostics[0]?.rule;
+const wrong: number = boxlint.checkCommands(['RUN true']); // must be reported
+console.log(n, rule, wrong);
+TS
+npx tsc --strict --noEmit --target es2020 --esModuleInterop --moduleResolution node client.ts >"$tmp/tsc.txt" 2>&1
+if grep -q "client.ts(5,7): error TS2322" "$tmp/tsc.txt" && [ "$(grep -c 'error TS' "$tmp/tsc.txt")" = 1 ]; then
+  ok "tsc --strict uses the package's types: one error, the deliberate one on line 5"
+else
+  cat "$tmp/tsc.txt"; bad "TypeScript types"
+fi
+
+# another platform: the package carries only what it was packed on
+mv node_modules/boxlint/prebuilds/linux-x64-glibc node_modules/boxlint/prebuilds/darwin-arm64
+node -e 'require("boxlint")' >"$tmp/o.out" 2>"$tmp/o.err"; rc=$?
+if [ $rc != 0 ] && [ $rc -lt 128 ] && grep -q "no libboxlint for linux-x64-glibc: this package carries prebuilt binaries for darwin-arm64" "$tmp/o.err"; then
+  ok "without prebuilds for this platform: a clear error (exit $rc): $(grep -o '^Error: boxlint: no libboxlint[^(]*' "$tmp/o.err" | head -n 1)"
+else
+  cat "$tmp/o.err"; bad "require on another platform: exit $rc"
+fi
+"$proj/node_modules/.bin/boxlint" x.json >"$tmp/o.out" 2>"$tmp/o.err"; rc=$?
+[ $rc = 2 ] && grep -q "no boxlint command for linux-x64-glibc (it carries: darwin-arm64)" "$tmp/o.err" \
+  && ok "npx boxlint there: exit 2, $(cat "$tmp/o.err")" || { cat "$tmp/o.err"; bad "npx boxlint on another platform: exit $rc"; }
+[ $fails = 0 ] && { echo "$me: OK"; exit 0; }
+echo "$me: FAILED: $fails"; exit 1
