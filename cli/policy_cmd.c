@@ -38,6 +38,14 @@ static const char POL_USAGE[] =
     "                         standard error (sarif, so that standard output is the log)\n"
     "  --fail-on error|warning|info  exit 1 when a finding is at least this severe (default error)\n"
     "  --no-color             no colours (also NO_COLOR=1)\n"
+    "  --emit nftables|dnsmasq  write the rules that enforce the policy on standard output:\n"
+    "                         an nftables script (nft -f), or the dnsmasq configuration that\n"
+    "                         fills its sets from DNS answers; findings go to standard error\n"
+    "  --nft-table NAME       the script's table (family inet; default boxlint)\n"
+    "  --nft-iifname NAME     filter what a host forwards from interface NAME (forward hook)\n"
+    "                         instead of what the namespace itself sends (output hook)\n"
+    "  --resolver ADDR        an upstream DNS server, kept reachable and used by dnsmasq\n"
+    "                         (repeatable, up to 16)\n"
     "\n"
     "Findings point into FILE: an entry's at its string, a list's at the list, a bad type at the\n"
     "type, one about the whole policy (filtered-empty-is-open) at its type.\n"
@@ -70,6 +78,9 @@ typedef struct pol_cli {
   char *text;        /* the file's bytes, kept for positions */
   size_t len;
   size_t policy_off; /* offset of the policy object in `text`, or SIZE_MAX */
+  int emit;          /* -1, or the boxlint_emit_format of --emit */
+  boxlint_emit_options eo;
+  const char *resolvers[16];
 } pol_cli;
 
 static char *pol_dupf(const char *fmt, const char *a, const char *b) {
@@ -391,9 +402,13 @@ static int pol_add_query(pol_cli *c, const char *host, const char *ip) {
   return 0;
 }
 
-enum pol_opt { O_HOST, O_IP, O_COMPAT, O_UNMATCHED, O_FORMAT, O_FAIL_ON, O_MAX_ENTRIES, O_COUNT };
-static const char *const POL_OPTS[O_COUNT] = {"--host",   "--ip",      "--compat",     "--unmatched",
-                                              "--format", "--fail-on", "--max-entries"};
+enum pol_opt {
+  O_HOST, O_IP, O_COMPAT, O_UNMATCHED, O_FORMAT, O_FAIL_ON, O_MAX_ENTRIES, O_EMIT, O_NFT_TABLE,
+  O_NFT_IIF, O_RESOLVER, O_COUNT
+};
+static const char *const POL_OPTS[O_COUNT] = {
+    "--host",     "--ip",      "--compat",      "--unmatched",  "--format",  "--fail-on",
+    "--max-entries", "--emit", "--nft-table",   "--nft-iifname", "--resolver"};
 
 /* Is argv[*i] option `name` ("--opt V" or "--opt=V")? 1 with *v set (and *i past a separate
  * value), 0 when it is another argument, -1 when the value is missing. */
@@ -454,6 +469,21 @@ static int pol_set_option(pol_cli *c, enum pol_opt o, const char *v) {
       return pol_usage_error(c, "--max-entries takes a number from 1 to 65535, not ", v, "");
     c->opts.max_entries = x;
     return 0;
+  case O_EMIT:
+    if ((k = pol_pick(v, (const char *const[]){"nftables", "dnsmasq"}, 2)) < 0)
+      return pol_usage_error(c, "--emit takes nftables or dnsmasq, not ", v, "");
+    c->emit = k ? BOXLINT_EMIT_DNSMASQ : BOXLINT_EMIT_NFTABLES;
+    return 0;
+  case O_NFT_TABLE:
+    c->eo.table = v;
+    return 0;
+  case O_NFT_IIF:
+    c->eo.iifname = v;
+    return 0;
+  case O_RESOLVER:
+    if (c->eo.nresolvers == 16) return pol_usage_error(c, "at most 16 --resolver, not ", v, "");
+    c->resolvers[c->eo.nresolvers++] = v;
+    return 0;
   default:
     return 0;
   }
@@ -493,6 +523,14 @@ static int pol_parse_args(pol_cli *c, int argc, char **argv) {
     host_open = m > 0 && o == O_HOST;
   }
   if (!c->file) return pol_usage_error(c, "missing FILE", NULL, NULL);
+  if (c->emit >= 0 && c->nq)
+    return pol_usage_error(c, "--emit writes rules; --host and --ip go without it", NULL, NULL);
+  if (c->emit >= 0 && (c->format == FMT_JSON || c->format == FMT_SARIF))
+    return pol_usage_error(c, "--emit prints its findings as text or github, not json or sarif",
+                           NULL, NULL);
+  if (c->emit < 0 && (c->eo.iifname || c->eo.nresolvers || strcmp(c->eo.table, "boxlint")))
+    return pol_usage_error(c, "--nft-table, --nft-iifname and --resolver go with --emit", NULL,
+                           NULL);
   return 0;
 }
 
@@ -543,6 +581,42 @@ static boxlint_diag *pol_extra(const pol_cli *c) {
   return x;
 }
 
+/* --emit: the rules on standard output when the policy compiled and every entry can be
+ * enforced; the findings (unenforceable-entry among them) on standard error. */
+static int pol_emit_rules(pol_cli *c, const unit *u, boxlint_report *r, const boxlint_policy *p,
+                          int rc) {
+  char *text = NULL;
+  size_t len = 0;
+  c->eo.resolvers = c->resolvers;
+  if (p) {
+    boxlint_status st = boxlint_policy_emit(p, (boxlint_emit_format)c->emit, &c->eo, r, &text,
+                                            &len, NULL);
+    if (st == BOXLINT_EINVAL) {
+      fprintf(c->err, "boxlint policy: --nft-table and --nft-iifname take letters, digits, '_' "
+                      "and '-' (an interface name also '.', at most 15 bytes), --resolver an "
+                      "IPv4 or IPv6 address\n");
+      return POL_EXIT_USAGE;
+    }
+    if (st != BOXLINT_OK) {
+      fprintf(c->err, "boxlint policy: %s\n", boxlint_status_str(st));
+      return POL_EXIT_USAGE;
+    }
+  }
+  FILE *out = c->out;
+  c->out = c->err; /* standard output is the rules */
+  pol_emit_formatted(c, u, p, NULL);
+  c->out = out;
+  if (!text) {
+    fprintf(c->err, "boxlint policy: %s: no %s written: %s\n", c->shown,
+            c->emit ? "dnsmasq configuration" : "nftables script",
+            p ? "the policy cannot be enforced exactly (unenforceable-entry)" : "the policy has errors");
+    return POL_EXIT_FINDINGS;
+  }
+  fwrite(text, 1, len, c->out);
+  boxlint_buffer_free(text, NULL);
+  return boxlint_report_count_at_least(r, c->fail_on) ? POL_EXIT_FINDINGS : rc;
+}
+
 /* Compile, decide, print. Returns the exit code. */
 static int pol_run(pol_cli *c, const pol_in *in, boxlint_report *r, boxlint_policy **p) {
   boxlint_status st = boxlint_policy_new(p, r, &in->spec, &c->opts, NULL);
@@ -577,7 +651,9 @@ static int pol_run(pol_cli *c, const pol_in *in, boxlint_report *r, boxlint_poli
   u.reports[1] = r;
   u.extra = extra;
   u.nextra = extra ? c->nf : 0;
-  if (c->format == FMT_JSON) {
+  if (c->emit >= 0) {
+    rc = pol_emit_rules(c, &u, r, *p, rc);
+  } else if (c->format == FMT_JSON) {
     if (pol_emit_json(c, &u, in, *p, ds, rc == POL_EXIT_CLEAN)) rc = POL_EXIT_USAGE;
   } else {
     pol_emit_formatted(c, &u, *p, ds);
@@ -598,6 +674,8 @@ int cli_cmd_policy(cli *base, int argc, char **argv) {
   const char *nc = getenv("NO_COLOR");
   c.color = isatty(fileno(out)) && !(nc && *nc);
   boxlint_policy_options_init(&c.opts);
+  boxlint_emit_options_init(&c.eo);
+  c.emit = -1;
   int rc = pol_parse_args(&c, argc, argv);
   if (rc) {
     free(c.q);

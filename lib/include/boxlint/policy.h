@@ -244,6 +244,62 @@ BOXLINT_API boxlint_status boxlint_policy_decide(boxlint_decision *out,
                                                  const boxlint_policy *policy, const char *host,
                                                  size_t host_len, const char *ip, size_t ip_len);
 
+/*==============================================================================================
+ * MARK: Enforcement: firewall and resolver rules (DESIGN §9)
+ *============================================================================================*/
+
+/** What boxlint_policy_emit writes. */
+typedef enum boxlint_emit_format {
+  BOXLINT_EMIT_NFTABLES = 0, /**< an nftables script (`nft -f`) */
+  BOXLINT_EMIT_DNSMASQ = 1   /**< a dnsmasq configuration (nftset=, server=, address= lines) */
+} boxlint_emit_format;
+
+/** Options of boxlint_policy_emit. Initialise with boxlint_emit_options_init(); new fields are
+ *  only ever added at the end, and `size` tells versions apart. */
+typedef struct boxlint_emit_options {
+  size_t size;              /**< sizeof(boxlint_emit_options), set by _init */
+  const char *table;        /**< nftables table (family inet) holding the rules and the sets
+                                 dnsmasq fills; default "boxlint"; [A-Za-z0-9_-], 1-64 bytes */
+  const char *iifname;      /**< NULL: the output hook of the sandbox's own namespace; else the
+                                 forward hook of a host or router, for traffic entering from
+                                 this interface (the sandbox's veth or bridge port) */
+  const char *const *resolvers; /**< `nresolvers` upstream resolver addresses (IPv4 or IPv6
+                                     text): kept reachable on port 53 by the script, and the
+                                     `server=` lines of the dnsmasq configuration */
+  size_t nresolvers;
+} boxlint_emit_options;
+
+/** Fill `opts` with the defaults. NULL is a no-op. */
+BOXLINT_API void boxlint_emit_options_init(boxlint_emit_options *opts);
+
+/**
+ * Write the rules that make the kernel and the resolver enforce a compiled policy exactly as
+ * boxlint_policy_decide decides it (DESIGN §9): the nftables script, or the dnsmasq
+ * configuration whose `nftset=` lines fill the script's sets with the addresses of allowed and
+ * denied names. Both are written from the same analysis: when the two together cannot say what
+ * §3 says for a host name (dnsmasq matches a name with all its subdomains; a name and its
+ * subdomains that the policy treats differently are expressible only when one side can be
+ * refused by the resolver), nothing is written and each entry that cannot be expressed gets an
+ * error `unenforceable-entry` in `report`, naming the reason.
+ *
+ * @param policy the compiled policy; required.
+ * @param format BOXLINT_EMIT_NFTABLES or BOXLINT_EMIT_DNSMASQ.
+ * @param opts NULL for the defaults.
+ * @param report receives `unenforceable-entry` errors; required.
+ * @param out receives the text (NUL-terminated, `*out_len` bytes; free it with
+ *            boxlint_buffer_free and the same `alloc`), or NULL when the policy was refused.
+ * @param alloc allocator of `*out`; NULL for libc.
+ * @return BOXLINT_OK (also when refused: see the report), BOXLINT_EINVAL (a NULL argument, an
+ *         unknown format, a bad table or interface name, a resolver that is not an address),
+ *         BOXLINT_ENOMEM.
+ * @note Re-entrant; the policy is only read.
+ */
+BOXLINT_API boxlint_status boxlint_policy_emit(const boxlint_policy *policy,
+                                               boxlint_emit_format format,
+                                               const boxlint_emit_options *opts,
+                                               boxlint_report *report, char **out,
+                                               size_t *out_len, const boxlint_alloc *alloc);
+
 #ifdef __cplusplus
 }
 #endif

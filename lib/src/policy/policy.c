@@ -101,6 +101,47 @@ boxlint_status boxlint_policy_new(boxlint_policy **out, boxlint_report *report,
 }
 
 /*==============================================================================================
+ * MARK: Enforcement (emit.c)
+ *============================================================================================*/
+
+void boxlint_emit_options_init(boxlint_emit_options *opts) {
+  if (!opts) return;
+  memset(opts, 0, sizeof *opts);
+  opts->size = sizeof *opts;
+  opts->table = "boxlint";
+}
+
+boxlint_status boxlint_policy_emit(const boxlint_policy *policy, boxlint_emit_format format,
+                                   const boxlint_emit_options *opts, boxlint_report *report,
+                                   char **out, size_t *out_len, const boxlint_alloc *alloc) {
+  if (out) *out = NULL;
+  if (out_len) *out_len = 0;
+  if (!policy || !report || !out || !out_len ||
+      (format != BOXLINT_EMIT_NFTABLES && format != BOXLINT_EMIT_DNSMASQ))
+    return BOXLINT_EINVAL;
+  boxlint_emit_options o;
+  boxlint_emit_options_init(&o);
+  if (opts) {
+    if (opts->size < offsetof(boxlint_emit_options, nresolvers) + sizeof opts->nresolvers)
+      return BOXLINT_EINVAL;
+    memcpy(&o, opts, sizeof o < opts->size ? sizeof o : opts->size);
+    o.size = sizeof o;
+    if (!o.table) o.table = "boxlint";
+  }
+  int oom0 = report->oom;
+  report->oom = 0;
+  boxlint_status st = boxlint__policy_emit(policy, format, &o, report, out, out_len, alloc);
+  if (report->oom && st == BOXLINT_OK) {
+    boxlint_buffer_free(*out, alloc);
+    *out = NULL;
+    *out_len = 0;
+    st = BOXLINT_ENOMEM;
+  }
+  report->oom |= oom0;
+  return st;
+}
+
+/*==============================================================================================
  * MARK: Rule descriptions
  *============================================================================================*/
 

@@ -290,6 +290,15 @@ boxlint_status boxlint__policy_validate(boxlint_policy *p, boxlint_report *r,
                                         const boxlint_policy_options *o);
 
 /*==============================================================================================
+ * MARK: Enforcement (emit.c)
+ *============================================================================================*/
+
+/* boxlint_policy_emit with checked, complete options (`o->table` set). */
+boxlint_status boxlint__policy_emit(const boxlint_policy *p, boxlint_emit_format fmt,
+                                    const boxlint_emit_options *o, boxlint_report *r,
+                                    char **out, size_t *out_len, const boxlint_alloc *alloc);
+
+/*==============================================================================================
  * MARK: Decisions (decide.c)
  *============================================================================================*/
 

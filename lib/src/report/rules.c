@@ -295,6 +295,7 @@ static const boxlint_rule_info RULES[] = {
 #define R_DOMAINS_ALL "domains-require-deny-all"
 #define R_COMPAT_DENY_DOMAIN "compat-deny-domain"
 #define R_COMPAT_IPV6 "compat-ipv6"
+#define R_UNENFORCEABLE "unenforceable-entry"
 
     {R_TYPE, E, "network_policy.type is not disabled, open or filtered",
      "A NetworkPolicy's type is exactly \"disabled\" (the default: all egress blocked), \"open\" "
@@ -361,6 +362,16 @@ static const boxlint_rule_info RULES[] = {
      "E2B's firewall is IPv4-only, turns a bare address into a /32 (2001:db8::1 becomes "
      "2001:db8::/32) and rejects ::/0 in deny_out.",
      "allow_out [\"2001:db8::1\"]", "allow_out [\"192.0.2.1\"]"},
+    {R_UNENFORCEABLE, E, "the firewall and resolver rules cannot enforce this entry exactly",
+     "boxlint policy --emit writes an nftables script and a dnsmasq configuration that decide "
+     "every connection as the policy does. Host names reach the firewall only through the "
+     "resolver: dnsmasq puts a name's answers into the set of its verdict, but one nftset= "
+     "line covers a name and all its subdomains. When the policy treats a name and its "
+     "subdomains differently, one side must be refusable by the resolver (a name denied "
+     "whatever its address is need not resolve); when neither is, the entry is refused rather "
+     "than enforced differently.",
+     "allow_out [\"pypi.org\", \"10.0.0.0/8\"], deny_out [\"ALL_TRAFFIC\"]",
+     "allow_out [\"pypi.org\", \"*.pypi.org\", \"10.0.0.0/8\"], deny_out [\"ALL_TRAFFIC\"]"},
 
 };
 

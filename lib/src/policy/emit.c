@@ -1,0 +1,400 @@
+/* Enforcement (DESIGN §9): a compiled policy as an nftables script and a dnsmasq configuration
+ * that together decide each connection as boxlint_policy_decide decides it.
+ *
+ * Addresses and networks are the script's interval sets (allow4_net, deny6_net, ...), tried
+ * allow first, then deny, then the unmatched verdict. Names cannot be matched by the kernel:
+ * dnsmasq puts the addresses its answers give into the sets of the name's class (allow4/allow6
+ * for a name the policy allows, deny4/deny6 for one it denies, none4/none6, referenced by no
+ * rule, for one it leaves to the address), and the kernel matches those sets. dnsmasq's
+ * `nftset=/x/` covers x and every subdomain without a more specific line; it has no `*.x`
+ * form. So for each name x that an entry names (a "point"), the class of x itself (the apex)
+ * and the class of its other subdomains (the subtree) must agree, or one of the two must be
+ * refusable: a class whose by-name verdict is deny whatever the address is the same as a name
+ * that does not resolve, which `address=` lines can say for the apex and subtree together or
+ * for the subtree alone (the `*.x` form dnsmasq has for address= and server=), with `server=`
+ * lines re-opening the other side. What still cannot be said is refused: an
+ * `unenforceable-entry` error per point, and nothing written.
+ * Called by policy.c's public boxlint_policy_emit; reads the compiled tables of compile.c. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "policy/policy_int.h"
+#include "boxlint/version.h"
+
+enum { CLS_NONE = 0, CLS_ALLOW = 1, CLS_DENY = 2 };
+static const char *const CLS_SET[] = {"none", "allow", "deny"};
+
+/*==============================================================================================
+ * MARK: Output buffer
+ *============================================================================================*/
+
+typedef struct obuf {
+  const boxlint__mem *m;
+  char *b;
+  size_t n, cap;
+  int oom;
+} obuf;
+
+static void put(obuf *o, const char *s, size_t n) {
+  if (o->oom) return;
+  if (o->n + n + 1 > o->cap) {
+    size_t cap = o->cap ? o->cap : 1024;
+    while (cap < o->n + n + 1) cap *= 2;
+    char *nb = boxlint__realloc(o->m, o->b, o->cap, cap);
+    if (!nb) {
+      o->oom = 1;
+      return;
+    }
+    o->b = nb;
+    o->cap = cap;
+  }
+  memcpy(o->b + o->n, s, n);
+  o->n += n;
+  o->b[o->n] = 0;
+}
+
+static void puts_(obuf *o, const char *s) { put(o, s, strlen(s)); }
+
+static void putf(obuf *o, const char *fmt, ...) BOXLINT_PRINTF(2, 3);
+static void putf(obuf *o, const char *fmt, ...) {
+  char tmp[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  put(o, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/*==============================================================================================
+ * MARK: Names: the classes of each point's apex and subtree
+ *============================================================================================*/
+
+typedef struct point {
+  const char *name;
+  size_t len;
+  int apex, sub;        /* classes */
+  int nft;              /* class of its nftset line */
+  int block_apex, block_sub;
+} point;
+
+static const char *etext(const boxlint_policy *p, int l, int32_t i) {
+  return p->text + p->entries[l][i].text_off;
+}
+
+/* Does list l match a name under `y` through a wildcard on y or one of its ancestors
+ * (`self`: y's own wildcard counts)? */
+static int wild_above(const boxlint_policy *p, int l, const char *y, size_t n, int self) {
+  for (size_t i = 0; i <= n; i++) {
+    if (i && y[i - 1] != '.') continue;
+    if (i == 0 && !self) continue;
+    const boxlint__dnode *nd = boxlint__dfind(p, y + i, n - i);
+    if (nd && nd->wild[l] >= 0) return 1;
+    if (i == n) break;
+  }
+  return 0;
+}
+
+static int cls_of(int a, int d) { return a ? CLS_ALLOW : d ? CLS_DENY : CLS_NONE; }
+
+static int apex_class(const boxlint_policy *p, const char *x, size_t n) {
+  const boxlint__dnode *nd = boxlint__dfind(p, x, n);
+  int m[2];
+  for (int l = 0; l < 2; l++)
+    m[l] = p->any[l] >= 0 || (nd && nd->exact[l] >= 0) || wild_above(p, l, x, n, 0);
+  return cls_of(m[0], m[1]);
+}
+
+static int sub_class(const boxlint_policy *p, const char *x, size_t n) {
+  int m[2];
+  for (int l = 0; l < 2; l++) m[l] = p->any[l] >= 0 || wild_above(p, l, x, n, 1);
+  return cls_of(m[0], m[1]);
+}
+
+/* A class whose verdict by name is deny for every address: the same as a name that does not
+ * resolve. A denied name is still allowed at an address allow_out lists; a name of no class
+ * is decided by its address. */
+static int blockable(const boxlint_policy *p, int c) {
+  if (c == CLS_ALLOW || p->has_ip[0]) return 0;
+  return c == CLS_DENY || p->all[1] >= 0 || p->unmatched == BOXLINT_UNMATCHED_DENY;
+}
+
+static int point_cmp(const void *a, const void *b) {
+  const point *x = a, *y = b;
+  size_t n = x->len < y->len ? x->len : y->len;
+  int c = memcmp(x->name, y->name, n);
+  return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* The entry that names point x (its exact entry, else its wildcard), for a refusal. */
+static void point_entry(const boxlint_policy *p, const point *pt, int *l, int32_t *i) {
+  const boxlint__dnode *nd = boxlint__dfind(p, pt->name, pt->len);
+  *l = 0;
+  *i = 0;
+  for (int k = 0; nd && k < 2; k++) {
+    if (nd->exact[k] >= 0) {
+      *l = k;
+      *i = nd->exact[k];
+      return;
+    }
+  }
+  for (int k = 0; nd && k < 2; k++) {
+    if (nd->wild[k] >= 0) {
+      *l = k;
+      *i = nd->wild[k];
+      return;
+    }
+  }
+}
+
+static const char *cls_words(int c) {
+  return c == CLS_ALLOW ? "allowed" : c == CLS_DENY ? "denied by name" : "decided by their address";
+}
+
+static void refuse(boxlint_report *r, const boxlint_policy *p, const point *pt) {
+  int l;
+  int32_t i;
+  point_entry(p, pt, &l, &i);
+  boxlint_diag *d = boxlint__report_add(r, "unenforceable-entry", BOXLINT_SEVERITY_ERROR, -1);
+  if (!d) return;
+  const char *list = l ? "deny_out" : "allow_out";
+  d->path = boxlint__rprintf(r, "network_policy.%s[%d]", list, (int)i);
+  d->message = boxlint__rmsg(
+      r, "%s[%d]: '%s': %.*s is %s and its subdomains are %s; dnsmasq gives a name and its "
+         "subdomains one set, and neither side can be refused by the resolver instead (%s), so "
+         "no emitted configuration enforces this policy exactly",
+      list, (int)i, etext(p, l, i), (int)pt->len, pt->name, cls_words(pt->apex),
+      cls_words(pt->sub),
+      p->has_ip[0] ? "allow_out has addresses, so a refused name could still be allowed"
+                   : "the names of no class are allowed unless ALL_TRAFFIC is denied");
+  int exact = p->entries[l][i].kind == BOXLINT_ENTRY_DOMAIN;
+  d->hint = boxlint__rmsg(r, "give %.*s and its subdomains the same verdict: add '%s%.*s' to %s",
+                          (int)pt->len, pt->name, exact ? "*." : "", (int)pt->len, pt->name,
+                          list);
+}
+
+/* The points and their lines; *np 0 when names play no part. Returns -1 out of memory, 1 when
+ * refused (errors in r), 0. */
+static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size_t *np) {
+  *out = NULL;
+  *np = 0;
+  if (p->type != BOXLINT_POLICY_FILTERED || p->all[0] >= 0) return 0; /* names decide nothing */
+  size_t cap = p->n[0] + p->n[1], n = 0;
+  if (!cap) return 0;
+  point *pts = boxlint__malloc(&p->mem, cap * sizeof *pts);
+  if (!pts) return -1;
+  for (int l = 0; l < 2; l++) {
+    for (size_t i = 0; i < p->n[l]; i++) {
+      const boxlint__pentry *e = &p->entries[l][i];
+      if (e->kind != BOXLINT_ENTRY_DOMAIN && e->kind != BOXLINT_ENTRY_WILDCARD) continue;
+      size_t skip = e->kind == BOXLINT_ENTRY_WILDCARD ? 2 : 0;
+      memset(&pts[n], 0, sizeof pts[n]);
+      pts[n].name = p->text + e->text_off + skip;
+      pts[n].len = e->text_len - skip;
+      n++;
+    }
+  }
+  qsort(pts, n, sizeof *pts, point_cmp);
+  size_t w = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!w || point_cmp(&pts[w - 1], &pts[i])) pts[w++] = pts[i];
+  n = w;
+  int refused = 0;
+  for (size_t i = 0; i < n; i++) {
+    point *pt = &pts[i];
+    pt->apex = apex_class(p, pt->name, pt->len);
+    pt->sub = sub_class(p, pt->name, pt->len);
+    pt->nft = pt->apex;
+    if (pt->apex == pt->sub) continue;
+    if (blockable(p, pt->sub)) {
+      pt->block_sub = 1;
+    } else if (blockable(p, pt->apex)) {
+      pt->block_apex = 1;
+      pt->nft = pt->sub;
+    } else {
+      refuse(r, p, pt);
+      refused = 1;
+    }
+  }
+  *out = pts;
+  *np = n;
+  return r->oom ? -1 : refused;
+}
+
+/*==============================================================================================
+ * MARK: The nftables script
+ *============================================================================================*/
+
+static void set_decl(obuf *o, const char *name, int v6, int interval) {
+  putf(o, "\tset %s {\n\t\ttype %s\n", name, v6 ? "ipv6_addr" : "ipv4_addr");
+  if (interval) puts_(o, "\t\tflags interval\n\t\tauto-merge\n");
+}
+
+/* The networks of list l and family f as an interval set. */
+static void net_set(obuf *o, const boxlint_policy *p, int l, int v6) {
+  char name[32];
+  snprintf(name, sizeof name, "%s%d_net", l ? "deny" : "allow", v6 ? 6 : 4);
+  set_decl(o, name, v6, 1);
+  int first = 1;
+  for (size_t i = 0; i < p->n[l]; i++) {
+    const boxlint__pentry *e = &p->entries[l][i];
+    const char *t = p->text + e->text_off;
+    if (e->kind == BOXLINT_ENTRY_ALL_TRAFFIC) t = v6 ? "::/0" : "0.0.0.0/0";
+    else if ((e->kind != BOXLINT_ENTRY_ADDRESS && e->kind != BOXLINT_ENTRY_CIDR) ||
+             e->family != (v6 ? 6 : 4))
+      continue;
+    putf(o, "%s%s", first ? "\t\telements = { " : ", ", t);
+    first = 0;
+  }
+  if (!first) puts_(o, " }\n");
+  puts_(o, "\t}\n");
+}
+
+static void nft_header(obuf *o, const boxlint_policy *p, const boxlint_emit_options *eo,
+                       const boxlint_policy_entry *res, size_t nres) {
+  putf(o, "#!/usr/sbin/nft -f\n# boxlint %s: NetworkPolicy enforcement, type %s", BOXLINT_VERSION_STRING,
+       boxlint_policy_type_str(p->type));
+  if (p->type == BOXLINT_POLICY_FILTERED)
+    putf(o, ", destinations matched by neither list %s",
+         p->unmatched == BOXLINT_UNMATCHED_DENY ? "denied" : "allowed");
+  if (eo->iifname) putf(o, ".\n# Decides the traffic forwarded from interface %s.\n", eo->iifname);
+  else puts_(o, ".\n# Decides the traffic this network namespace originates (output hook).\n");
+  puts_(o, "# Always accepted: loopback, packets of established connections, IPv6 neighbour "
+         "discovery");
+  for (size_t i = 0; i < nres; i++) putf(o, "%s%s", i ? ", " : ", and DNS (port 53) to ", res[i].text);
+  puts_(o, ".\n");
+  if (p->type == BOXLINT_POLICY_FILTERED && p->has_name[0] + p->has_name[1])
+    puts_(o, "# allow4/allow6 and deny4/deny6 hold the addresses that the resolver's answers give\n"
+           "# for names the policy allows or denies (boxlint policy --emit dnsmasq, nftset=);\n"
+           "# they never expire. none4/none6 take the answers for names the address decides.\n");
+}
+
+static int nft_script(const boxlint_policy *p, const boxlint_emit_options *eo,
+                      const boxlint_policy_entry *res, size_t nres, obuf *o) {
+  const char *t = eo->table;
+  nft_header(o, p, eo, res, nres);
+  putf(o, "table inet %s\ndelete table inet %s\ntable inet %s {\n", t, t, t);
+  int filtered = p->type == BOXLINT_POLICY_FILTERED;
+  for (int l = 0; filtered && l < 2; l++)
+    for (int v6 = 0; v6 < 2; v6++) net_set(o, p, l, v6);
+  for (int c = 0; filtered && c < 3; c++) {
+    for (int v6 = 0; v6 < 2; v6++) {
+      char name[16];
+      snprintf(name, sizeof name, "%s%d", CLS_SET[c], v6 ? 6 : 4);
+      set_decl(o, name, v6, 1);
+      puts_(o, "\t}\n");
+    }
+  }
+  putf(o, "\tchain egress {\n\t\ttype filter hook %s priority filter; policy accept;\n",
+       eo->iifname ? "forward" : "output");
+  if (eo->iifname) putf(o, "\t\tiifname != \"%s\" accept\n", eo->iifname);
+  puts_(o, "\t\tct state established,related accept\n\t\toifname \"lo\" accept\n"
+         "\t\ticmpv6 type { nd-neighbor-solicit, nd-neighbor-advert, nd-router-solicit } accept\n");
+  for (size_t i = 0; i < nres; i++)
+    putf(o, "\t\t%s daddr %s meta l4proto { tcp, udp } th dport 53 accept\n",
+         res[i].family == 6 ? "ip6" : "ip", res[i].text);
+  if (filtered) {
+    static const char *const rules[] = {
+        "ip daddr @allow4_net accept", "ip6 daddr @allow6_net accept",
+        "ip daddr @allow4 accept",     "ip6 daddr @allow6 accept",
+        "ip daddr @deny4_net drop",    "ip6 daddr @deny6_net drop",
+        "ip daddr @deny4 drop",        "ip6 daddr @deny6 drop"};
+    for (size_t i = 0; i < sizeof rules / sizeof *rules; i++) putf(o, "\t\t%s\n", rules[i]);
+  }
+  int drop = p->type == BOXLINT_POLICY_DISABLED ||
+             (filtered && p->unmatched == BOXLINT_UNMATCHED_DENY);
+  putf(o, "\t\t%s\n\t}\n}\n", drop ? "drop" : "accept");
+  return 0;
+}
+
+/*==============================================================================================
+ * MARK: The dnsmasq configuration
+ *============================================================================================*/
+
+static void nftset_line(obuf *o, const char *t, const char *dom, size_t n, int c) {
+  putf(o, "nftset=/%.*s/4#inet#%s#%s4,6#inet#%s#%s6\n", (int)n, dom, t, CLS_SET[c], t, CLS_SET[c]);
+}
+
+static void dnsmasq_conf(const boxlint_policy *p, const boxlint_emit_options *eo,
+                         const boxlint_policy_entry *res, size_t nres, const point *pts,
+                         size_t n, obuf *o) {
+  const char *t = eo->table;
+  putf(o, "# boxlint %s: resolver rules for NetworkPolicy enforcement, for dnsmasq 2.87 or later\n"
+          "# (nftset=), with the nftables script of boxlint policy --emit nftables (table inet %s).\n",
+       BOXLINT_VERSION_STRING, t);
+  if (p->type != BOXLINT_POLICY_FILTERED || p->all[0] >= 0)
+    puts_(o, "# The policy does not depend on host names: no name is routed to a set.\n");
+  else
+    puts_(o, "# The answers for a name go into the sets of its verdict (allow, deny, or none when its\n"
+           "# address decides). A name the policy denies whatever its address is does not resolve\n"
+           "# where its apex or subdomains are treated otherwise (address=/name/, NXDOMAIN).\n");
+  for (size_t i = 0; i < nres; i++) putf(o, "server=%s\n", res[i].text);
+  if (p->type != BOXLINT_POLICY_FILTERED || p->all[0] >= 0) return;
+  int root = cls_of(p->any[0] >= 0, p->any[1] >= 0);
+  if (root != CLS_NONE) nftset_line(o, t, "#", 1, root);
+  int blocks = 0;
+  for (size_t i = 0; i < n; i++) blocks |= pts[i].block_apex | pts[i].block_sub;
+  for (size_t i = 0; i < n; i++) {
+    const point *pt = &pts[i];
+    nftset_line(o, t, pt->name, pt->len, pt->nft);
+    if (!blocks) continue; /* nothing is refused: every name resolves */
+    if (pt->block_apex) putf(o, "address=/%.*s/\n", (int)pt->len, pt->name);
+    else putf(o, "server=/%.*s/#\n", (int)pt->len, pt->name);
+    if (pt->block_sub) putf(o, "address=/*.%.*s/\n", (int)pt->len, pt->name);
+    else putf(o, "server=/*.%.*s/#\n", (int)pt->len, pt->name);
+  }
+}
+
+/*==============================================================================================
+ * MARK: Entry point
+ *============================================================================================*/
+
+/* A table name (or, `dots`, an interface name): letters, digits, '_', '-', 1 to `max` bytes. */
+static int name_ok(const char *s, size_t max, int dots) {
+  size_t n = s ? strlen(s) : 0;
+  if (!n || n > max) return 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (!(boxlint__is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == '_' ||
+          c == '-' || (c == '.' && dots)))
+      return 0;
+  }
+  return 1;
+}
+
+boxlint_status boxlint__policy_emit(const boxlint_policy *p, boxlint_emit_format fmt,
+                                    const boxlint_emit_options *eo, boxlint_report *r,
+                                    char **out, size_t *out_len, const boxlint_alloc *alloc) {
+  if (!name_ok(eo->table, 64, 0) || (eo->iifname && !name_ok(eo->iifname, 15, 1)) ||
+      (eo->nresolvers && !eo->resolvers) || eo->nresolvers > 16)
+    return BOXLINT_EINVAL;
+  boxlint_policy_entry res[16];
+  for (size_t i = 0; i < eo->nresolvers; i++) {
+    const char *s = eo->resolvers[i];
+    if (!s || boxlint_policy_entry_parse(&res[i], s, strlen(s)) != BOXLINT_OK ||
+        res[i].kind != BOXLINT_ENTRY_ADDRESS)
+      return BOXLINT_EINVAL;
+  }
+  point *pts;
+  size_t n;
+  int a = analyse(p, r, &pts, &n);
+  boxlint_status st = BOXLINT_OK;
+  if (a < 0) {
+    st = BOXLINT_ENOMEM;
+  } else if (a == 0) {
+    boxlint__mem m;
+    boxlint__mem_init(&m, alloc);
+    obuf o = {&m, NULL, 0, 0, 0};
+    if (fmt == BOXLINT_EMIT_NFTABLES) nft_script(p, eo, res, eo->nresolvers, &o);
+    else dnsmasq_conf(p, eo, res, eo->nresolvers, pts, n, &o);
+    if (o.oom) {
+      boxlint__free(&m, o.b);
+      st = BOXLINT_ENOMEM;
+    } else {
+      *out = o.b;
+      *out_len = o.n;
+    }
+  }
+  boxlint__free(&p->mem, pts);
+  return st;
+}
