@@ -119,6 +119,14 @@ static int blockable(const boxlint_policy *p, int c) {
   return c == CLS_DENY || p->all[1] >= 0 || p->unmatched == BOXLINT_UNMATCHED_DENY;
 }
 
+/* A class whose verdict by name is allow for every address: a name the policy allows, or one
+ * of no class when no deny entry is an address and unmatched destinations are allowed. Two
+ * such classes need not be told apart: an address in no set meets the unmatched verdict. */
+static int always_allowed(const boxlint_policy *p, int c) {
+  return c == CLS_ALLOW ||
+         (c == CLS_NONE && !p->has_ip[1] && p->unmatched == BOXLINT_UNMATCHED_ALLOW);
+}
+
 static int point_cmp(const void *a, const void *b) {
   const point *x = a, *y = b;
   size_t n = x->len < y->len ? x->len : y->len;
@@ -206,7 +214,9 @@ static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size
     pt->sub = sub_class(p, pt->name, pt->len);
     pt->nft = pt->apex;
     if (pt->apex == pt->sub) continue;
-    if (blockable(p, pt->sub)) {
+    if (always_allowed(p, pt->apex) && always_allowed(p, pt->sub)) {
+      pt->nft = CLS_ALLOW;
+    } else if (blockable(p, pt->sub)) {
       pt->block_sub = 1;
     } else if (blockable(p, pt->apex)) {
       pt->block_apex = 1;
