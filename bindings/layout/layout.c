@@ -70,6 +70,9 @@ int main(void) {
   S(boxlint_policy_options); F(boxlint_policy_options, size);
   F(boxlint_policy_options, max_entries); F(boxlint_policy_options, unmatched);
   F(boxlint_policy_options, compat); F(boxlint_policy_options, path_prefix); end();
+  S(boxlint_emit_options); F(boxlint_emit_options, size); F(boxlint_emit_options, table);
+  F(boxlint_emit_options, iifname); F(boxlint_emit_options, resolvers);
+  F(boxlint_emit_options, nresolvers); end();
   S(boxlint_decision); F(boxlint_decision, verdict); F(boxlint_decision, reason);
   F(boxlint_decision, list); F(boxlint_decision, index); F(boxlint_decision, entry);
   F(boxlint_decision, by_name); end();

@@ -118,6 +118,10 @@ T.boxlint_policy_options = koffi.struct('boxlint_policy_options', {
   size: 'size_t', max_entries: 'size_t', unmatched: 'int', compat: 'uint',
   path_prefix: T.boxlint_span,
 });
+T.boxlint_emit_options = koffi.struct('boxlint_emit_options', {
+  size: 'size_t', table: 'const char *', iifname: 'const char *', resolvers: 'const char **',
+  nresolvers: 'size_t',
+});
 T.boxlint_decision = koffi.struct('boxlint_decision', {
   verdict: 'int', reason: 'int', list: 'int', index: 'int32_t', entry: T.boxlint_span,
   by_name: 'int',
@@ -175,6 +179,10 @@ const C = {
     'int list, size_t i)'),
   policy_decide: lib.func('int boxlint_policy_decide(_Out_ boxlint_decision *out, ' +
     'boxlint_policy *p, void *host, size_t host_len, void *ip, size_t ip_len)'),
+  emit_options_init: lib.func('void boxlint_emit_options_init(void *opts)'),
+  policy_emit: lib.func('int boxlint_policy_emit(boxlint_policy *p, int format, ' +
+    'const boxlint_emit_options *opts, boxlint_report *r, _Out_ void **out, ' +
+    '_Out_ size_t *out_len, void *alloc)'),
   policy_type_str: lib.func('const char *boxlint_policy_type_str(int type)'),
   policy_list_str: lib.func('const char *boxlint_policy_list_str(int list)'),
   verdict_str: lib.func('const char *boxlint_verdict_str(int verdict)'),
@@ -184,6 +192,7 @@ const C = {
 const OK = 0;
 const ENOMEM = -2;
 const ESYNTAX = -3;
+const EINVAL = -1;
 const SEVERITY = ['off', 'info', 'warning', 'error'];
 const KEYWORDS = ['', 'ADD', 'ARG', 'CMD', 'COPY', 'ENTRYPOINT', 'ENV', 'EXPOSE', 'FROM',
   'HEALTHCHECK', 'LABEL', 'MAINTAINER', 'ONBUILD', 'RUN', 'SHELL', 'STOPSIGNAL', 'USER',
@@ -984,6 +993,49 @@ class NetworkPolicy extends Owned {
       entry: out.entry.ptr ? decodeString(out.entry.ptr, out.entry.len) : null,
       byName: out.by_name !== 0,
     };
+  }
+
+  /**
+   * The rules that enforce this policy (DESIGN §9): format 'nftables' (a script for nft -f) or
+   * 'dnsmasq' (the configuration whose nftset= lines fill the script's sets). iifname: filter
+   * what a host forwards from that interface; resolvers: upstream DNS servers kept reachable.
+   * Throws PolicyError with the unenforceable-entry errors when no configuration enforces the
+   * policy exactly, RangeError for a bad option.
+   */
+  emit(format, { table = 'boxlint', iifname = null, resolvers = [] } = {}) {
+    const fmt = { nftables: 0, dnsmasq: 1 }[format];
+    if (fmt === undefined || typeof format !== 'string') {
+      throw new RangeError(`format must be 'nftables' or 'dnsmasq', not ${JSON.stringify(format)}`);
+    }
+    if (!Array.isArray(resolvers) || resolvers.some((r) => typeof r !== 'string')) {
+      throw new TypeError('resolvers must be an array of address strings');
+    }
+    const opts = Buffer.alloc(OPTIONS_BUFFER_SIZE);
+    C.emit_options_init(opts);
+    const o = koffi.decode(opts, T.boxlint_emit_options);
+    o.table = table;
+    o.iifname = iifname;
+    o.resolvers = resolvers.length ? resolvers : null;
+    o.nresolvers = resolvers.length;
+    const p = this._use();
+    const out = [null];
+    const outLen = [0];
+    let st;
+    const diags = withReport((r) => {
+      st = C.policy_emit(p, fmt, o, r, out, outLen, null);
+      return collect(r);
+    });
+    if (st === EINVAL) {
+      throw new RangeError('emit: table and iifname take letters, digits, \'_\' and \'-\' (an ' +
+        'interface name also \'.\', at most 15 bytes); resolvers, addresses');
+    }
+    checkStatus(st, 'boxlint_policy_emit');
+    if (!out[0]) throw new PolicyError(diags);
+    try {
+      return Buffer.from(new Uint8Array(koffi.view(out[0], Number(outLen[0])))).toString('utf8');
+    } finally {
+      C.buffer_free(out[0], null);
+    }
   }
 }
 

@@ -1097,6 +1097,41 @@ class NetworkPolicy(_Owned):
                         index=None if out.index < 0 else int(out.index), entry=entry,
                         by_name=bool(out.by_name))
 
+    def emit(self, format: str, *, table: str = "boxlint", iifname: Optional[str] = None,
+             resolvers: Sequence[str] = ()) -> str:
+        """The rules that enforce this policy (DESIGN §9): ``format`` "nftables" (a script for
+        ``nft -f``) or "dnsmasq" (the configuration whose nftset= lines fill the script's sets).
+        ``iifname``: filter what a host forwards from that interface instead of what the
+        namespace sends; ``resolvers``: upstream DNS servers kept reachable (and dnsmasq's
+        server= lines). Raises :class:`PolicyError` with the ``unenforceable-entry`` errors
+        when no configuration enforces the policy exactly; ValueError for a bad option."""
+        fmts = {"nftables": 0, "dnsmasq": 1}
+        if format not in fmts:
+            raise ValueError(f"format must be 'nftables' or 'dnsmasq', not {format!r}")
+        if isinstance(resolvers, (str, bytes)):
+            raise TypeError("resolvers must be a sequence of addresses, not one string")
+        opts = _ffi.new_options(_ffi.boxlint_emit_options, lib.boxlint_emit_options_init)
+        keep = [table.encode(), iifname.encode() if iifname is not None else None]
+        res = (ctypes.c_char_p * max(len(resolvers), 1))(*[r.encode() for r in resolvers])
+        opts.table, opts.iifname = keep[0], keep[1]
+        opts.resolvers = ctypes.cast(res, ctypes.POINTER(ctypes.c_char_p))
+        opts.nresolvers = len(resolvers)
+        out, out_len = ctypes.c_void_p(), ctypes.c_size_t()
+        with _Report() as r, self._use() as p:
+            st = lib.boxlint_policy_emit(p, fmts[format], ctypes.byref(opts), r, ctypes.byref(out),
+                                         ctypes.byref(out_len), None)
+            diags = _collect(r)
+        if st == _ffi.BOXLINT_EINVAL:
+            raise ValueError("emit: table and iifname take letters, digits, '_' and '-' (an "
+                             "interface name also '.', at most 15 bytes); resolvers, addresses")
+        _check_status(st, "boxlint_policy_emit")
+        if not out.value:
+            raise PolicyError(diags)
+        try:
+            return ctypes.string_at(out.value, out_len.value).decode()
+        finally:
+            lib.boxlint_buffer_free(out, None)
+
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"allow_out={list(self.allow_out)!r}, " \
             f"deny_out={list(self.deny_out)!r}"

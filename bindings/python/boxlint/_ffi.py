@@ -129,6 +129,11 @@ class boxlint_policy_options(Structure):
                 ("compat", c_uint), ("path_prefix", boxlint_span)]
 
 
+class boxlint_emit_options(Structure):
+    _fields_ = [("size", c_size_t), ("table", c_char_p), ("iifname", c_char_p),
+                ("resolvers", POINTER(c_char_p)), ("nresolvers", c_size_t)]
+
+
 class boxlint_decision(Structure):
     _fields_ = [("verdict", c_int), ("reason", c_int), ("list", c_int), ("index", c_int32),
                 ("entry", boxlint_span), ("by_name", c_int)]
@@ -139,7 +144,8 @@ STRUCTS = {cls.__name__: cls for cls in (
     boxlint_span, boxlint_fix, boxlint_diag, boxlint_heredoc, boxlint_instruction,
     boxlint_options, boxlint_number, boxlint_template, boxlint_binding, boxlint_rule_info,
     boxlint_error,
-    boxlint_user_rule, boxlint_policy_spec, boxlint_policy_options, boxlint_decision)}
+    boxlint_user_rule, boxlint_policy_spec, boxlint_policy_options, boxlint_emit_options,
+    boxlint_decision)}
 
 
 # --- locating and loading the shared library ---------------------------------------------------
@@ -226,6 +232,9 @@ _fn("boxlint_policy_entry_count", c_size_t, c_void_p, c_int)
 _fn("boxlint_policy_entry_text", boxlint_span, c_void_p, c_int, c_size_t)
 _fn("boxlint_policy_decide", c_int, POINTER(boxlint_decision), c_void_p, c_char_p, c_size_t,
     c_char_p, c_size_t)
+_fn("boxlint_emit_options_init", None, c_void_p)
+_fn("boxlint_policy_emit", c_int, c_void_p, c_int, c_void_p, c_void_p, POINTER(c_void_p),
+    POINTER(c_size_t), c_void_p)
 _fn("boxlint_policy_type_str", c_char_p, c_int)
 _fn("boxlint_policy_list_str", c_char_p, c_int)
 _fn("boxlint_verdict_str", c_char_p, c_int)

@@ -600,6 +600,27 @@ class ErrorHandling(unittest.TestCase):
         with boxlint.NetworkPolicy("open") as p:
             self.assertRaises(ValueError, p.decide)
 
+    def test_emit_enforcement_rules(self):
+        with boxlint.NetworkPolicy("filtered", ["pypi.org", "*.pythonhosted.org"],
+                                   ["ALL_TRAFFIC"]) as p:
+            conf = p.emit("dnsmasq", resolvers=["198.51.100.53"]).splitlines()
+            self.assertIn("server=198.51.100.53", conf)
+            self.assertIn("nftset=/pypi.org/4#inet#boxlint#allow4,6#inet#boxlint#allow6", conf)
+            self.assertIn("address=/*.pypi.org/", conf)
+            self.assertIn("address=/pythonhosted.org/", conf)
+            script = p.emit("nftables", table="sandbox", iifname="veth0")
+            self.assertIn("table inet sandbox {", script)
+            self.assertIn('iifname != "veth0" accept', script)
+            self.assertIn("elements = { 0.0.0.0/0 }", script)
+            self.assertRaises(ValueError, p.emit, "iptables")
+            self.assertRaises(ValueError, p.emit, "nftables", table="two words")
+            self.assertRaises(ValueError, p.emit, "dnsmasq", resolvers=["pypi.org"])
+        with boxlint.NetworkPolicy("filtered", ["pypi.org", "10.0.0.0/8"], ["ALL_TRAFFIC"]) as p:
+            with self.assertRaises(boxlint.PolicyError) as cm:
+                p.emit("nftables")
+            self.assertEqual([d.rule for d in cm.exception.errors], ["unenforceable-entry"])
+            self.assertEqual(cm.exception.errors[0].path, "network_policy.allow_out[0]")
+
     def test_bad_option_values(self):
         self.assertRaises(ValueError, boxlint.NetworkPolicy, "open", unmatched="maybe")
         self.assertRaises(ValueError, boxlint.NetworkPolicy, "open", compat="aws")
