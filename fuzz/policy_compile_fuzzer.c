@@ -14,7 +14,8 @@
  *
  * Oracles: (c) the normalised text of every accepted entry re-parses to itself (same text,
  * kind, family and prefix); the return code agrees with the error findings; a compiled policy
- * holds exactly the entries given, each with its normalised text. */
+ * holds exactly the entries given, each with its normalised text; boxlint_policy_emit writes
+ * both formats or refuses both, with unenforceable-entry errors only. */
 #include "fuzz_util.h"
 
 #define MAX_LINES 600
@@ -137,6 +138,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
     }
     FZ_ASSERT(boxlint_policy_entry_text(p, BOXLINT_LIST_ALLOW_OUT, na).ptr == NULL);
+    /* The enforcement rules: written whole, or refused with unenforceable-entry errors
+     * only; the same analysis for both formats. */
+    int refused[2];
+    for (int f = 0; f < 2; f++) {
+      boxlint_report *er;
+      if (boxlint_report_new(&er, NULL) != BOXLINT_OK) fz_fail("report_new");
+      char *out = NULL;
+      size_t n = 0;
+      boxlint_status es = boxlint_policy_emit(p, (boxlint_emit_format)f, NULL, er, &out, &n,
+                                              NULL);
+      /* the policy's own (failing) allocator holds the analysis' scratch */
+      FZ_ASSERT(es == BOXLINT_OK || (alloc && es == BOXLINT_ENOMEM && !out));
+      if (es != BOXLINT_OK) {
+        boxlint_report_free(er);
+        refused[0] = refused[1] = 0;
+        break;
+      }
+      refused[f] = out == NULL;
+      FZ_ASSERT(refused[f] == (boxlint_report_diag_count(er) > 0));
+      for (size_t i = 0; i < boxlint_report_diag_count(er); i++) {
+        fz_check_diag(boxlint_report_diag(er, i), SIZE_MAX);
+        FZ_ASSERT(!strcmp(boxlint_report_diag(er, i)->rule, "unenforceable-entry"));
+      }
+      FZ_ASSERT(!out || strlen(out) == n);
+      boxlint_buffer_free(out, NULL);
+      boxlint_report_free(er);
+    }
+    FZ_ASSERT(refused[0] == refused[1]);
     /* Every entry's own text as a destination: the compiled engine agrees with itself. */
     for (size_t i = 0; i < na; i++) {
       boxlint_decision dh;

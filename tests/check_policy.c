@@ -831,7 +831,8 @@ START_TEST(test_policy_policy_rule_table) {
               {"mapped-address", BOXLINT_SEVERITY_WARNING},
               {"domains-require-deny-all", BOXLINT_SEVERITY_ERROR},
               {"compat-deny-domain", BOXLINT_SEVERITY_ERROR},
-              {"compat-ipv6", BOXLINT_SEVERITY_ERROR}};
+              {"compat-ipv6", BOXLINT_SEVERITY_ERROR},
+              {"unenforceable-entry", BOXLINT_SEVERITY_ERROR}};
   size_t n = 0;
   const boxlint_rule_info *t = boxlint__policy_rules(&n);
   ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
