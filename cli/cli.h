@@ -279,6 +279,10 @@ void cli_finish(cli *c);
 /* The severity `d` is shown with: its own for an error, else the unit's config's choice
  * (BOXLINT_SEVERITY_OFF: not shown). */
 boxlint_severity cli_shown_severity(const unit *u, const boxlint_diag *d);
+/* Each finding of the unit that is shown (its reports', then its own), with its severity. */
+typedef void (*cli_shown_fn)(const unit *u, const boxlint_diag *d, boxlint_severity sev,
+                             void *ctx);
+void cli_each_shown(const unit *u, cli_shown_fn fn, void *ctx);
 /* The byte range of the unit's text that `d` is about (out_position.c): 1, or 0 when there is
  * no text to point into. */
 int cli_finding_span(const unit *u, const boxlint_diag *d, size_t *start, size_t *end);

@@ -91,20 +91,21 @@ void lsp_check_free(lsp_check *dc) {
   free(dc->why);
 }
 
+typedef struct span_ctx {
+  lsp_finding_fn fn;
+  void *ctx;
+} span_ctx;
+
+static void with_span(const unit *u, const boxlint_diag *d, boxlint_severity sev, void *ctx) {
+  const span_ctx *x = ctx;
+  size_t a = 0, b = 0;
+  if (!cli_finding_span(u, d, &a, &b)) a = b = 0;
+  x->fn(u, d, sev, a, b, x->ctx);
+}
+
 void lsp_each_finding(const lsp_check *dc, lsp_finding_fn fn, void *ctx) {
-  const unit *u = &dc->k.u;
-  for (int k = 0; k < 3; k++) {
-    const boxlint_report *r = k < 2 ? u->reports[k] : NULL;
-    size_t n = r ? boxlint_report_diag_count(r) : k == 2 ? u->nextra : 0;
-    for (size_t i = 0; i < n; i++) {
-      const boxlint_diag *d = r ? boxlint_report_diag(r, i) : &u->extra[i];
-      boxlint_severity sev = cli_shown_severity(u, d);
-      if (sev == BOXLINT_SEVERITY_OFF) continue;
-      size_t a = 0, b = 0;
-      if (!cli_finding_span(u, d, &a, &b)) a = b = 0;
-      fn(u, d, sev, a, b, ctx);
-    }
-  }
+  span_ctx x = {fn, ctx};
+  cli_each_shown(&dc->k.u, with_span, &x);
 }
 
 /*==============================================================================================

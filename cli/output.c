@@ -17,30 +17,47 @@ void cli_begin(cli *c) {
   if (c->format == FMT_SARIF) out_sarif_begin(c);
 }
 
-void cli_emit_unit(cli *c, const unit *u) {
-  int has_error = 0;
-  out_secrets sec;
-  sec.n = 0;
-  if (c->format == FMT_TEXT) out_text_secrets(u, &sec);
-  json_t *diags = c->format == FMT_JSON ? json_array() : NULL;
+void cli_each_shown(const unit *u, cli_shown_fn fn, void *ctx) {
   for (int k = 0; k < 3; k++) { /* the two reports, then the unit's own findings */
     const boxlint_report *r = k < 2 ? u->reports[k] : NULL;
     size_t n = r ? boxlint_report_diag_count(r) : k == 2 ? u->nextra : 0;
     for (size_t i = 0; i < n; i++) {
       const boxlint_diag *d = r ? boxlint_report_diag(r, i) : &u->extra[i];
       boxlint_severity sev = cli_shown_severity(u, d);
-      if (sev == BOXLINT_SEVERITY_OFF) continue;
-      has_error |= sev == BOXLINT_SEVERITY_ERROR;
-      if (sev >= c->fail_on && c->worst < EXIT_FINDINGS) c->worst = EXIT_FINDINGS;
-      switch (c->format) {
-      case FMT_TEXT: out_text_diag(c, u, d, sev, &sec); break;
-      case FMT_JSON: json_array_append_new(diags, cli_diag_json(u, d, sev)); break;
-      case FMT_SARIF: out_sarif_diag(c, u, d, sev); break;
-      case FMT_GITHUB: out_github_diag(c, u, d, sev); break;
-      }
+      if (sev != BOXLINT_SEVERITY_OFF) fn(u, d, sev, ctx);
     }
   }
-  if (c->format == FMT_JSON) out_json_unit(c, u, diags, has_error);
+}
+
+typedef struct emit_ctx {
+  cli *c;
+  out_secrets sec;
+  json_t *diags;
+  int has_error;
+} emit_ctx;
+
+static void emit_one(const unit *u, const boxlint_diag *d, boxlint_severity sev, void *ctx) {
+  emit_ctx *x = ctx;
+  cli *c = x->c;
+  x->has_error |= sev == BOXLINT_SEVERITY_ERROR;
+  if (sev >= c->fail_on && c->worst < EXIT_FINDINGS) c->worst = EXIT_FINDINGS;
+  switch (c->format) {
+  case FMT_TEXT: out_text_diag(c, u, d, sev, &x->sec); break;
+  case FMT_JSON: json_array_append_new(x->diags, cli_diag_json(u, d, sev)); break;
+  case FMT_SARIF: out_sarif_diag(c, u, d, sev); break;
+  case FMT_GITHUB: out_github_diag(c, u, d, sev); break;
+  }
+}
+
+void cli_emit_unit(cli *c, const unit *u) {
+  emit_ctx x;
+  x.c = c;
+  x.sec.n = 0;
+  x.has_error = 0;
+  if (c->format == FMT_TEXT) out_text_secrets(u, &x.sec);
+  x.diags = c->format == FMT_JSON ? json_array() : NULL;
+  cli_each_shown(u, emit_one, &x);
+  if (c->format == FMT_JSON) out_json_unit(c, u, x.diags, x.has_error);
 }
 
 void cli_finish(cli *c) {
