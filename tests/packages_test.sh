@@ -47,7 +47,7 @@ for d in "${debs[@]}"; do
   grep -q "usr/share/doc/$name/copyright" "$tmp/$name.contents" && ok "$name: copyright" \
     || bad "$name: no /usr/share/doc/$name/copyright"
 done
-dpkg-deb -f "${debs[2]}" Depends | grep -q "libboxlint0 (= $version-" \
+grep -q "libboxlint0 (= $version-" <<<"$(dpkg-deb -f "${debs[2]}" Depends)" \
   && ok "libboxlint-dev depends on libboxlint0 of the same version" \
   || bad "libboxlint-dev does not depend on libboxlint0 (= $version-...)"
 dpkg-deb -I "${debs[1]}" shlibs >"$tmp/shlibs" 2>/dev/null && grep -q '^libboxlint 0 libboxlint0' "$tmp/shlibs" \
@@ -85,7 +85,8 @@ for kind in shared static; do
       bad "consumer ($kind) printed: $out"
     fi
     if [ $kind = shared ]; then
-      LD_LIBRARY_PATH=$root/$multi ldd "$tmp/consumer_$kind" | grep -q "$root/$multi/libboxlint.so.0" \
+      # (grep -q on a pipe would close it early: with pipefail, ldd's SIGPIPE fails the test)
+      grep -q "$root/$multi/libboxlint.so.0" <<<"$(LD_LIBRARY_PATH=$root/$multi ldd "$tmp/consumer_$kind")" \
         && ok "the shared consumer loads the package's libboxlint.so.0" || bad "the shared consumer does not load the package's library"
     fi
   else

@@ -32,7 +32,7 @@ case $(basename "$whl") in
   "boxlint-$version-py3-none-$tag.whl") ok "tag py3-none-$tag: any Python 3 (ctypes), this platform (system libraries, see setup.py)" ;;
   *) bad "wheel name $(basename "$whl"), not boxlint-$version-py3-none-$tag.whl" ;;
 esac
-unzip -p "$whl" "boxlint-$version.dist-info/WHEEL" | grep -q '^Root-Is-Purelib: false' \
+grep -q '^Root-Is-Purelib: false' <<<"$(unzip -p "$whl" "boxlint-$version.dist-info/WHEEL")" \
   && ok "Root-Is-Purelib: false" || bad "the wheel says it is pure"
 for f in boxlint/libboxlint.so.0 boxlint/bin/boxlint boxlint/py.typed; do
   unzip -l "$whl" "$f" >/dev/null 2>&1 && ok "the wheel holds $f" || bad "the wheel lacks $f"
@@ -73,7 +73,7 @@ for args in "examples/template.json" "examples/bad-template.json" "--format json
   if [ $a = $b ] && cmp -s "$tmp/a.out" "$tmp/b.out"; then ok "python -m boxlint $args: exit $a, output as the command's"
   else bad "python -m boxlint $args: exit $a vs $b, output differs"; fi
 done
-"$tmp/venv/bin/boxlint" version | grep -q "^boxlint $version$" && ok "the boxlint script in the venv: boxlint $version" \
+grep -q "^boxlint $version$" <<<"$("$tmp/venv/bin/boxlint" version)" && ok "the boxlint script in the venv: boxlint $version" \
   || bad "the venv's boxlint script"
 
 # typed: mypy (Debian's) on a client of the installed package
