@@ -81,7 +81,7 @@ echo "configured: 64 combinations with clang, 2 with gcc"
 log="$work/bad-sanitizer.log"
 if configure gcc "$work/bad-sanitizer" "$log" -DBOXLINT_SANITIZER=no-such-sanitizer; then
   fail "BOXLINT_SANITIZER=no-such-sanitizer configured"
-elif tr -s ' \n' '  ' <"$log" | grep -q "BOXLINT_SANITIZER=no-such-sanitizer: the C compiler"; then
+elif grep -q "BOXLINT_SANITIZER=no-such-sanitizer: the C compiler" <<<"$(tr -s ' \n' '  ' <"$log")"; then
   pass
 else
   fail "BOXLINT_SANITIZER=no-such-sanitizer: no message naming the option"
