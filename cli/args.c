@@ -151,6 +151,9 @@ int cli_args_parse(cli *c, int argc, char **argv, lint_args *a) {
   }
   if (c->config_path && !(c->config = cli_load_config_frag(c, c->config_path, &c->config_frag)))
     return EXIT_USAGE;
+  /* Only the JSON output lists a fragment's instructions: the others need none kept, and a
+   * large fragment's report then holds its findings and no more. */
+  c->opts.no_instructions = c->format != FMT_JSON;
   return CLI_ARGS_GO;
 }
 

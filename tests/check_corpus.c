@@ -9,6 +9,7 @@
  * The corpus is in the repository (tests/data/corpus/README.md says where it came from).
  */
 #include <check.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -369,6 +370,71 @@ START_TEST(test_corpus_warning_counts) {
 }
 END_TEST
 
+/* no_instructions keeps no instruction list and no logical lines, and changes no finding:
+ * every real Dockerfile with every warning on, both ways, diagnostic for diagnostic. Options
+ * from before the field existed (a smaller `size`) are accepted and keep the instructions. */
+START_TEST(test_corpus_no_instructions) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/real-dockerfiles/EXPECTED.jsonl", BOXLINT_CORPUS_DIR);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "corpus missing: cannot open %s", path);
+  boxlint_config *cfg;
+  ck_assert_int_eq(boxlint_config_new(&cfg, NULL), BOXLINT_OK);
+  boxlint_options o, lean, old;
+  boxlint_options_init(&o);
+  o.config = cfg;
+  lean = o;
+  lean.no_instructions = 1;
+  old = o;
+  old.size = offsetof(boxlint_options, no_instructions);
+  boxlint_report *a, *b;
+  ck_assert_int_eq(boxlint_report_new(&a, NULL), BOXLINT_OK);
+  ck_assert_int_eq(boxlint_report_new(&b, NULL), BOXLINT_OK);
+  static char buf[1 << 20];
+  size_t files = 0, diags = 0;
+  while (fgets(buf, sizeof buf, f)) {
+    json_t *e = json_loads(buf, 0, NULL);
+    ck_assert_ptr_nonnull(e);
+    snprintf(path, sizeof path, "%s/real-dockerfiles/%s", BOXLINT_CORPUS_DIR,
+             json_string_value(json_object_get(e, "file")));
+    size_t len;
+    char *text = slurp(path, &len);
+    ck_assert_ptr_nonnull(text);
+    boxlint_report_clear(a);
+    boxlint_report_clear(b);
+    ck_assert_int_eq(boxlint_check_fragment(a, text, len, &o), BOXLINT_OK);
+    ck_assert_int_eq(boxlint_check_fragment(b, text, len, &lean), BOXLINT_OK);
+    ck_assert_uint_eq(boxlint_report_instruction_count(b), 0);
+    ck_assert_uint_eq(boxlint_report_diag_count(a), boxlint_report_diag_count(b));
+    for (size_t i = 0; i < boxlint_report_diag_count(a); i++) {
+      const boxlint_diag *x = boxlint_report_diag(a, i), *y = boxlint_report_diag(b, i);
+      ck_assert_str_eq(x->rule, y->rule);
+      ck_assert_str_eq(x->message, y->message);
+      ck_assert_str_eq(x->hint ? x->hint : "", y->hint ? y->hint : "");
+      ck_assert(x->line == y->line && x->column == y->column && x->end_line == y->end_line &&
+                x->end_column == y->end_column && x->offset == y->offset &&
+                x->end_offset == y->end_offset && x->command == y->command);
+      ck_assert((x->fix == NULL) == (y->fix == NULL));
+      if (x->fix) ck_assert_str_eq(x->fix->text, y->fix->text);
+      diags++;
+    }
+    size_t n = boxlint_report_instruction_count(a);
+    boxlint_report_clear(b);
+    ck_assert_int_eq(boxlint_check_fragment(b, text, len, &old), BOXLINT_OK);
+    ck_assert_uint_eq(boxlint_report_instruction_count(b), n);
+    files++;
+    free(text);
+    json_decref(e);
+  }
+  fclose(f);
+  printf("no_instructions: %zu files, %zu diagnostics, the same both ways\n", files, diags);
+  ck_assert_uint_gt(diags, 100);
+  boxlint_report_free(a);
+  boxlint_report_free(b);
+  boxlint_config_free(cfg);
+}
+END_TEST
+
 static Suite *corpus_suite(void) {
   Suite *s = suite_create("corpus");
   TCase *tc = tcase_create("real");
@@ -378,6 +444,7 @@ static Suite *corpus_suite(void) {
   tcase_add_test(tc, test_corpus_line_numbers);
   tcase_add_test(tc, test_corpus_negative_fixtures);
   tcase_add_test(tc, test_corpus_warning_counts);
+  tcase_add_test(tc, test_corpus_no_instructions);
   suite_add_tcase(s, tc);
   return s;
 }

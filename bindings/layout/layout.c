@@ -44,7 +44,7 @@ int main(void) {
   S(boxlint_options); F(boxlint_options, size); F(boxlint_options, max_commands);
   F(boxlint_options, max_command_bytes); F(boxlint_options, escape); F(boxlint_options, config);
   F(boxlint_options, cpu_min); F(boxlint_options, cpu_max); F(boxlint_options, memory_min);
-  F(boxlint_options, memory_max); end();
+  F(boxlint_options, memory_max); F(boxlint_options, no_instructions); end();
   S(boxlint_number); F(boxlint_number, present); F(boxlint_number, is_integer);
   F(boxlint_number, value); F(boxlint_number, text); end();
   S(boxlint_template); F(boxlint_template, name); F(boxlint_template, has_name);

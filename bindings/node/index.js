@@ -84,7 +84,7 @@ T.boxlint_instruction = koffi.struct('boxlint_instruction', {
 T.boxlint_options = koffi.struct('boxlint_options', {
   size: 'size_t', max_commands: 'size_t', max_command_bytes: 'size_t', escape: 'char',
   config: 'void *', cpu_min: 'int64_t', cpu_max: 'int64_t', memory_min: 'int64_t',
-  memory_max: 'int64_t',
+  memory_max: 'int64_t', no_instructions: 'int',
 });
 T.boxlint_number = koffi.struct('boxlint_number', {
   present: 'int', is_integer: 'int', value: 'int64_t', text: 'const char *',

@@ -81,7 +81,7 @@ class boxlint_options(Structure):
     _fields_ = [("size", c_size_t), ("max_commands", c_size_t),
                 ("max_command_bytes", c_size_t), ("escape", c_char), ("config", c_void_p),
                 ("cpu_min", c_int64), ("cpu_max", c_int64), ("memory_min", c_int64),
-                ("memory_max", c_int64)]
+                ("memory_max", c_int64), ("no_instructions", c_int)]
 
 
 class boxlint_number(Structure):

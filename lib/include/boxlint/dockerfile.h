@@ -84,6 +84,10 @@ typedef struct boxlint_options {
   const struct boxlint_config *config; /**< warnings and user rules; NULL: errors only */
   int64_t cpu_min, cpu_max;       /**< bounds of cpu_count (default 1..8) */
   int64_t memory_min, memory_max; /**< bounds of memory_mb in MiB (default 512..16384) */
+  int no_instructions;      /**< 1: boxlint_check_fragment keeps no instruction list (the
+                                 report's instruction count stays 0) and no copy of any
+                                 logical line, so that a report's memory grows with its
+                                 findings, not with the fragment; default 0 */
 } boxlint_options;
 
 /** Fill `opts` with the defaults. NULL is a no-op. */

@@ -139,6 +139,8 @@ typedef struct bl_ctx {
   bl_words w1, w2, w3;
   bl_buf shpool[3]; /* the shell-word lexer's buffers */
   int oom;
+  int scratch_logical; /* the logical line goes to the report's scratch arena: a read that
+                          only finds where an instruction ends keeps nothing */
 } bl_ctx;
 
 /* Read the next instruction at or after input offset `pos` (a line start, on line `line`).
@@ -158,6 +160,7 @@ typedef struct bl_check {
   bl_ctx cx;
   bl_sink em;         /* where diagnostics go: command index, input and its coordinates */
   const boxlint_options *opts;
+  int lean;           /* opts->no_instructions on a fragment: nothing per instruction is kept */
   int bad_utf8;       /* the input has invalid UTF-8: no regular expression runs on it */
   void *md;           /* pcre2_match_data, made on first use (warnings.c) */
   /* Template-wide state for the warnings (warnings.c). */

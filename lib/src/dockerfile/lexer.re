@@ -635,7 +635,7 @@ static int read_continuations(bl_ctx *cx, rd_line *ln, bl_read *rd, size_t *llen
 
 /* The logical line, copied once into the report from the segments. 0, or -1 on OOM. */
 static int copy_logical(bl_ctx *cx, bl_read *rd, size_t llen) {
-  char *L = boxlint__ralloc(cx->r, llen + 1);
+  char *L = cx->scratch_logical ? boxlint__rtmp(cx->r, llen + 1) : boxlint__ralloc(cx->r, llen + 1);
   if (!L) return -1;
   for (size_t i = rd->seg0; i < cx->nsegs; i++)
     memcpy(L + cx->segs[i].l, cx->buf + cx->segs[i].p, cx->segs[i].n);

@@ -99,7 +99,10 @@ static void ctx_free(bl_check *ck) {
 /* Check the current input as one command: the instruction checks, then the warnings. */
 static int check_command(bl_check *ck, boxlint_instruction *in) {
   bl_read rd;
+  boxlint__rtmp_reset(ck->cx.r); /* the previous instruction's scratch: shell words, lines */
+  ck->cx.scratch_logical = ck->lean;
   int rc = bl_check_instruction(ck, in, &rd);
+  ck->cx.scratch_logical = 0;
   if (rc <= 0) return rc;
   if (ck->opts->config && !ck->bad_utf8) bl_warn_instruction(ck, &rd);
   return ck->cx.oom ? -1 : 0;
@@ -114,8 +117,11 @@ static void set_input(bl_check *ck, const unsigned char *buf, size_t len, size_t
   ck->em.line_base = line_base;
 }
 
+/* Options from before `no_instructions` was added are accepted: it is then 0. */
+#define BOXLINT__OPTIONS_V1 offsetof(boxlint_options, no_instructions)
+
 static int options_ok(const boxlint_options *o) {
-  return o->size >= sizeof *o && (o->escape == '\\' || o->escape == '`') &&
+  return o->size >= BOXLINT__OPTIONS_V1 && (o->escape == '\\' || o->escape == '`') &&
          o->cpu_min <= o->cpu_max && o->memory_min <= o->memory_max;
 }
 
@@ -279,6 +285,8 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
   if (!report || (len && !buf)) return BOXLINT_EINVAL;
   boxlint_status st = begin(&ck, report, &opts, &def);
   if (st != BOXLINT_OK) return st;
+  ck.lean = check && opts->size >= BOXLINT__OPTIONS_V1 + sizeof opts->no_instructions &&
+            opts->no_instructions;
   size_t first = report->ndiags;
   report->ninstrs = 0;
   set_input(&ck, (const unsigned char *)(buf ? buf : ""), buf ? len : 0, 0, 1);
@@ -295,9 +303,17 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
     bl_read rd;
     set_input(&ck, file, flen, 0, 1);
     ck.cx.nsegs = ck.cx.nflags = 0;
-    if (bl_read_instruction(&ck.cx, pos, line, &rd)) { rc = -1; break; }
+    /* Checked, the instruction is read again as a command below: this read only finds its end,
+     * and its logical line need not outlive it. */
+    boxlint__rtmp_reset(report);
+    ck.cx.scratch_logical = check;
+    int rrc = bl_read_instruction(&ck.cx, pos, line, &rd);
+    ck.cx.scratch_logical = 0;
+    if (rrc) { rc = -1; break; }
     if (!rd.found) break;
-    boxlint_instruction *in = boxlint__report_add_instruction(report);
+    boxlint_instruction lean_in; /* no_instructions: filled, checked and dropped */
+    boxlint_instruction *in = ck.lean ? memset(&lean_in, 0, sizeof lean_in)
+                                      : boxlint__report_add_instruction(report);
     if (!in) { rc = -1; break; }
     if (!check) {
       ck.em.command = index;

@@ -51,6 +51,7 @@ void boxlint_report_free(boxlint_report *r) {
   boxlint__mem m = r->mem;
   if (r->scratch_free) r->scratch_free(r);
   boxlint__arena_free(&r->arena, &m);
+  boxlint__arena_free(&r->tmp, &m);
   boxlint__free(&m, r->diags);
   boxlint__free(&m, r->instrs);
   boxlint__free(&m, r);
@@ -59,6 +60,7 @@ void boxlint_report_free(boxlint_report *r) {
 void boxlint_report_clear(boxlint_report *r) {
   if (!r) return;
   boxlint__arena_reset(&r->arena);
+  boxlint__arena_reset(&r->tmp);
   r->ndiags = 0;
   r->ninstrs = 0;
   r->oom = 0;
@@ -88,6 +90,23 @@ void *boxlint__ralloc(boxlint_report *r, size_t n) {
   if (!p) r->oom = 1;
   return p;
 }
+
+void *boxlint__rtmp(boxlint_report *r, size_t n) {
+  void *p = boxlint__arena_alloc(&r->tmp, &r->mem, n);
+  if (!p) r->oom = 1;
+  return p;
+}
+
+char *boxlint__rtmpdup(boxlint_report *r, const char *p, size_t n) {
+  if (n == SIZE_MAX) return NULL;
+  char *s = boxlint__rtmp(r, n + 1);
+  if (!s) return NULL;
+  if (n) memcpy(s, p, n);
+  s[n] = 0;
+  return s;
+}
+
+void boxlint__rtmp_reset(boxlint_report *r) { boxlint__arena_reset(&r->tmp); }
 
 char *boxlint__rstrdup(boxlint_report *r, const char *p, size_t n) {
   if (n == SIZE_MAX) return NULL;

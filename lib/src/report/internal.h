@@ -37,6 +37,8 @@ void boxlint__arena_free(boxlint__arena *ar, const boxlint__mem *m);
 struct boxlint_report {
   boxlint__mem mem;
   boxlint__arena arena;
+  boxlint__arena tmp; /* one instruction's scratch (the warnings' shell words): reset per
+                         instruction, so that it does not grow with the input */
   boxlint_diag *diags;
   size_t ndiags, cap_diags;
   boxlint_instruction *instrs;
@@ -53,6 +55,10 @@ size_t boxlint__rules_policy_first(void);
 /* Arena helpers on a report. All return NULL (and set report->oom) on failure. */
 void *boxlint__ralloc(boxlint_report *r, size_t n);
 char *boxlint__rstrdup(boxlint_report *r, const char *p, size_t n);
+/* The same in the report's scratch arena (valid until boxlint__rtmp_reset). */
+void *boxlint__rtmp(boxlint_report *r, size_t n);
+char *boxlint__rtmpdup(boxlint_report *r, const char *p, size_t n);
+void boxlint__rtmp_reset(boxlint_report *r);
 const char *boxlint__rprintf(boxlint_report *r, const char *fmt, ...) BOXLINT_PRINTF(2, 3);
 /* A diagnostic's message: boxlint__rprintf, but "" when out of memory (r->oom is then set), so
  * that a report returned with BOXLINT_ENOMEM still holds only well-formed diagnostics. */

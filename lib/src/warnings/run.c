@@ -309,7 +309,7 @@ static int mount_mentions(const bl_check *ck, const bl_cmdline *c, const char *n
 static void walk_exec_form(bl_check *ck, const bl_read *rd, const bl_cmdline *c, run_state *st) {
   if (!c->json_count) return;
   bl_sh_script sc = {NULL, 0, 0};
-  sc.w = boxlint__ralloc(ck->cx.r, sizeof(bl_sh_word) * c->json_count);
+  sc.w = boxlint__rtmp(ck->cx.r, sizeof(bl_sh_word) * c->json_count);
   if (!sc.w) return;
   bl_buf b = {0};
   for (size_t i = 0; i < c->json_count; i++) {
@@ -318,7 +318,7 @@ static void walk_exec_form(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
     memset(x, 0, sizeof *x);
     x->s = c->args_l;
     x->e = c->args_l + c->args_n;
-    x->text = boxlint__rstrdup(ck->cx.r, b.p ? b.p : "", b.len);
+    x->text = boxlint__rtmpdup(ck->cx.r, b.p ? b.p : "", b.len);
     x->len = b.len;
     x->quoted = 1;
     if (!x->text) { sc.n--; break; }

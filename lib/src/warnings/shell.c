@@ -29,7 +29,7 @@ static const char SH_SPECIAL[257] =
  * 1 when it is full (the splitter stops there), -1 when memory ran out. */
 static int grow_words(bl_check *ck, bl_sh_script *out, size_t *cap) {
   if (*cap >= SH_MAX_WORDS) return 1;
-  bl_sh_word *nw = boxlint__ralloc(ck->cx.r, sizeof(bl_sh_word) * *cap * 2);
+  bl_sh_word *nw = boxlint__rtmp(ck->cx.r, sizeof(bl_sh_word) * *cap * 2);
   if (!nw) return -1;
   memcpy(nw, out->w, sizeof(bl_sh_word) * *cap);
   out->w = nw;
@@ -98,10 +98,10 @@ static char *read_word(const char *text, size_t *at, size_t e, char *o, bl_sh_wo
 int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script *out) {
   size_t cap = 64;
   out->n = 0;
-  out->w = boxlint__ralloc(ck->cx.r, sizeof(bl_sh_word) * cap);
+  out->w = boxlint__rtmp(ck->cx.r, sizeof(bl_sh_word) * cap);
   if (!out->w) return -1;
   /* Word texts live back to back in one buffer, each NUL-terminated. */
-  char *buf = boxlint__ralloc(ck->cx.r, 2 * (e - s) + 1);
+  char *buf = boxlint__rtmp(ck->cx.r, 2 * (e - s) + 1);
   if (!buf) return -1;
   size_t i = s;
   while (i < e) {
