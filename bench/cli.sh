@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # The boxlint command as a pre-commit hook runs it: wall clock for one small template (median
-# over many runs, hyperfine) and peak memory on a 64 x 4 KB template (GNU time).
+# over many runs, hyperfine) and peak memory on a 64 x 4 KB template (GNU time); and the whole
+# command on the benchmark workload joined into one Dockerfile fragment (bench_check --dump,
+# each command a line or more), warnings on: its median wall clock beside `cat FILE >
+# /dev/null` in the same hyperfine run, MB/s, and peak RSS against the stated bound (2x the
+# file plus 8 MB).
 # Usage: bench/cli.sh [BUILD_DIR]
 set -euo pipefail
 build="${1:-$(cd "$(dirname "$0")/.." && pwd)/build/release}"
@@ -26,4 +30,25 @@ if [ -x /usr/bin/time ]; then
   echo "boxlint on a 64 x 4 KB template: peak RSS $(cat "$tmp/rss") KB"
 else
   echo "GNU time not installed (apt-get install time): skipped the peak-memory figure"
+fi
+# The workload as one fragment.
+"$build/bench/bench_check" --dump "$tmp/wl.json"
+python3 -c "import json,sys; open(sys.argv[2],'w').write(''.join(c + '\n' for t in json.load(open(sys.argv[1])) for c in t))" \
+  "$tmp/wl.json" "$tmp/big.Dockerfile"
+size=$(stat -c %s "$tmp/big.Dockerfile")
+if command -v hyperfine >/dev/null; then
+  hyperfine -N -i --warmup 3 --runs 30 --export-json "$tmp/b.json" \
+    "$bin --no-color $tmp/big.Dockerfile" "cat $tmp/big.Dockerfile" >/dev/null 2>&1
+  python3 - "$tmp/b.json" "$size" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+n = int(sys.argv[2])
+b, c = r[0]["median"], r[1]["median"]
+print("boxlint on the workload as one %.2f MB fragment, warnings on: median %.1f ms, %.0f MB/s "
+      "(cat FILE > /dev/null: %.1f ms, %.0f MB/s; hyperfine, 30 runs)" % (n / 1e6, b * 1e3, n / b / 1e6, c * 1e3, n / c / 1e6))
+PY
+fi
+if [ -x /usr/bin/time ]; then
+  /usr/bin/time -q -f '%M' -o "$tmp/rss2" "$bin" --no-color "$tmp/big.Dockerfile" >/dev/null || true
+  echo "boxlint on that fragment: peak RSS $(cat "$tmp/rss2") KB (bound: 2 x $((size / 1024)) KB + 8192 KB = $((2 * size / 1024 + 8192)) KB)"
 fi

@@ -5,6 +5,9 @@
  * argument is never mistaken for a command. It runs on every RUN with the warnings on: the
  * byte loop copies the runs of ordinary bytes in one tight loop, by a table.
  */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "warnings/warnings_int.h"
 
 #define SH_MAX_WORDS 4096
@@ -52,13 +55,49 @@ static size_t read_operator(const char *text, size_t i, size_t e, bl_sh_word *w)
   return i;
 }
 
+/* Copy the bytes from text[i] that are not SH_SPECIAL to *o; returns where they end. Sixteen
+ * at a time with SSE2: TAB, LF, CR, space, " $ & ' ( ) ; \\ | are the special bytes. */
+static size_t copy_plain(const char *text, size_t i, size_t e, char **out) {
+  char *o = *out;
+#if defined(__SSE2__)
+  const __m128i c08 = _mm_set1_epi8(0x08), c0b = _mm_set1_epi8(0x0b), c25 = _mm_set1_epi8(0x25),
+                c2a = _mm_set1_epi8(0x2a), cr = _mm_set1_epi8('\r'), sp = _mm_set1_epi8(' '),
+                dq = _mm_set1_epi8('"'), dl = _mm_set1_epi8('$'), sc = _mm_set1_epi8(';'),
+                bs = _mm_set1_epi8('\\'), br = _mm_set1_epi8('|');
+  while (e - i >= 16) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
+    __m128i sp1 = _mm_and_si128(_mm_cmpgt_epi8(x, c08), _mm_cmplt_epi8(x, c0b)); /* TAB LF */
+    __m128i sp2 = _mm_and_si128(_mm_cmpgt_epi8(x, c25), _mm_cmplt_epi8(x, c2a)); /* & ' ( ) */
+    __m128i eq = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, cr), _mm_cmpeq_epi8(x, sp)),
+                     _mm_or_si128(_mm_cmpeq_epi8(x, dq), _mm_cmpeq_epi8(x, dl))),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, sc), _mm_cmpeq_epi8(x, bs)),
+                     _mm_cmpeq_epi8(x, br)));
+    int m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(sp1, sp2), eq));
+    /* All 16 stored, k kept: the buffer (twice the input) has room for them, since at least
+     * 16 input bytes remain. */
+    _mm_storeu_si128((__m128i *)(void *)o, x);
+    if (m) {
+      size_t k = (size_t)__builtin_ctz((unsigned)m);
+      *out = o + k;
+      return i + k;
+    }
+    o += 16;
+    i += 16;
+  }
+#endif
+  while (i < e && SH_SPECIAL[(unsigned char)text[i]] == '0') *o++ = text[i++];
+  *out = o;
+  return i;
+}
+
 /* The word at text[*at]: its unquoted text goes to `o` (not terminated), w->quoted is set when
  * some part was quoted, and *at moves past the word. Returns the end of the text in `o`. */
 static char *read_word(const char *text, size_t *at, size_t e, char *o, bl_sh_word *w) {
   size_t i = *at;
   int depth = 0;
   while (i < e) {
-    while (i < e && SH_SPECIAL[(unsigned char)text[i]] == '0') *o++ = text[i++];
+    i = copy_plain(text, i, e, &o);
     if (i == e) break;
     char c = text[i];
     if (depth == 0 && (c == ' ' || c == '\t' || c == '\r' || op_char(c))) break;
