@@ -1,0 +1,175 @@
+/* The language server's documents (cli/lsp_doc.c), against a reference written here: random
+ * UTF-8 texts with 1- to 4-byte characters, LF, CRLF and lone CR line ends, and no final newline
+ * or one; every character boundary's position in UTF-8, UTF-16 and UTF-32 computed by decoding,
+ * compared with lsp_position, and turned back into the same offset by lsp_offset; a character
+ * past its line's end clamped to it; a line past the last refused; and random incremental
+ * changes applied with lsp_doc_change, compared with the text spliced by hand. Seeded (printed;
+ * BOXLINT_SEED replays one). */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <jansson.h>
+#include "lsp.h"
+
+static uint64_t rng;
+static uint32_t rnd(uint32_t n) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (uint32_t)(rng % n);
+}
+
+/* A random text of about n characters into b (NUL-terminated); returns its length. */
+static size_t random_text(char *b, size_t n) {
+  static const char *const pieces[] = {"a", "b", " ", "\n", "\r\n", "\r", "\xc3\xa9", "\xe2\x82\xac",
+                                       "\xf0\x9f\x98\x80", "#", "\xed\x9f\xbf", "\xf4\x8f\xbf\xbf"};
+  size_t w = 0;
+  for (size_t i = 0; i < n; i++) {
+    const char *p = pieces[rnd(sizeof pieces / sizeof *pieces)];
+    size_t l = strlen(p);
+    memcpy(b + w, p, l);
+    w += l;
+  }
+  b[w] = 0;
+  return w;
+}
+
+static size_t seq(unsigned char c) { return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }
+
+/* The reference position of offset `off` (a character boundary, not inside CRLF). */
+static void ref_position(const char *t, size_t off, enum lsp_enc enc, int64_t *line, int64_t *ch) {
+  int64_t l = 0, c = 0;
+  for (size_t i = 0; i < off;) {
+    unsigned char x = (unsigned char)t[i];
+    if (x == '\r' && t[i + 1] == '\n') {
+      l++, c = 0, i += 2;
+    } else if (x == '\n' || x == '\r') {
+      l++, c = 0, i++;
+    } else {
+      size_t s = seq(x);
+      c += enc == LSP_UTF8 ? (int64_t)s : enc == LSP_UTF32 ? 1 : s == 4 ? 2 : 1;
+      i += s;
+    }
+  }
+  *line = l;
+  *ch = c;
+}
+
+/* Character boundaries of t, without the offset between CR and LF. */
+static size_t boundaries(const char *t, size_t n, size_t *out) {
+  size_t k = 0;
+  for (size_t i = 0; i <= n;) {
+    out[k++] = i;
+    if (i == n) break;
+    i += t[i] == '\r' && t[i + 1] == '\n' ? 2 : seq((unsigned char)t[i]);
+  }
+  return k;
+}
+
+START_TEST(test_lsp_positions_round_trip) {
+  static char t[4096];
+  static size_t bs[4096];
+  for (int round = 0; round < 300; round++) {
+    size_t n = random_text(t, (size_t)rnd(200));
+    size_t nb = boundaries(t, n, bs);
+    for (enum lsp_enc enc = LSP_UTF16; enc <= LSP_UTF32; enc++) {
+      int64_t last_line = 0;
+      for (size_t k = 0; k < nb; k++) {
+        int64_t rl, rc, l, c;
+        ref_position(t, bs[k], enc, &rl, &rc);
+        lsp_position(t, n, enc, bs[k], &l, &c);
+        ck_assert_msg(l == rl && c == rc, "enc %d off %zu: (%lld,%lld), want (%lld,%lld)", enc,
+                      bs[k], (long long)l, (long long)c, (long long)rl, (long long)rc);
+        size_t off;
+        ck_assert_int_eq(lsp_offset(t, n, enc, l, c, &off), 0);
+        ck_assert_uint_eq(off, bs[k]);
+        ck_assert_int_eq(lsp_offset(t, n, enc, l, c + 1000, &off), 0); /* clamped */
+        ck_assert(off >= bs[k] && off <= n);
+        last_line = l;
+      }
+      size_t off;
+      ck_assert_int_eq(lsp_offset(t, n, enc, last_line + 1, 0, &off), -1);
+      ck_assert_int_eq(lsp_offset(t, n, enc, -1, 0, &off), -1);
+    }
+  }
+}
+END_TEST
+
+START_TEST(test_lsp_incremental_changes) {
+  static char want[1 << 16], ins[512];
+  static size_t bs[1 << 16];
+  for (int round = 0; round < 100; round++) {
+    lsp_doc d;
+    memset(&d, 0, sizeof d);
+    size_t n = random_text(want, (size_t)rnd(100));
+    ck_assert_int_eq(lsp_doc_set(&d, want, n), 0);
+    enum lsp_enc enc = (enum lsp_enc)rnd(3);
+    for (int step = 0; step < 40; step++) {
+      size_t nb = boundaries(want, n, bs);
+      size_t a = bs[rnd((uint32_t)nb)], b = bs[rnd((uint32_t)nb)];
+      if (a > b) {
+        size_t x = a;
+        a = b;
+        b = x;
+      }
+      size_t il = random_text(ins, (size_t)rnd(6));
+      json_t *ch = json_pack("{s{so so}s s%}", "range", "start",
+                             lsp_pos_json(d.text, d.len, enc, a), "end",
+                             lsp_pos_json(d.text, d.len, enc, b), "text", ins, il);
+      ck_assert_ptr_nonnull(ch);
+      const char *why = NULL;
+      ck_assert_msg(lsp_doc_change(&d, enc, ch, &why) == 0, "%s", why ? why : "");
+      json_decref(ch);
+      memmove(want + a + il, want + b, n - b + 1);
+      memcpy(want + a, ins, il);
+      n = n - (b - a) + il;
+      ck_assert_uint_eq(d.len, n);
+      ck_assert(!memcmp(d.text, want, n));
+    }
+    /* a change at a line past the end is refused, the text unchanged */
+    json_t *bad = json_pack("{s{s{sisi}s{sisi}}ss}", "range", "start", "line", 100000, "character",
+                            0, "end", "line", 100000, "character", 0, "text", "x");
+    const char *why = NULL;
+    ck_assert_int_eq(lsp_doc_change(&d, enc, bad, &why), -1);
+    ck_assert_ptr_nonnull(why);
+    ck_assert_uint_eq(d.len, n);
+    json_decref(bad);
+    free(d.text);
+  }
+}
+END_TEST
+
+START_TEST(test_lsp_uris) {
+  char *p = lsp_uri_path("file:///tmp/a%20b/t%C3%A9.py");
+  ck_assert_str_eq(p, "/tmp/a b/t\xc3\xa9.py");
+  char *u = lsp_path_uri(p);
+  ck_assert_str_eq(u, "file:///tmp/a%20b/t%C3%A9.py");
+  free(p);
+  free(u);
+  ck_assert_ptr_null(lsp_uri_path("untitled:Untitled-1"));
+  ck_assert_ptr_null(lsp_uri_path("file://otherhost/x"));
+  p = lsp_uri_path("file://localhost/x/y.json");
+  ck_assert_str_eq(p, "/x/y.json");
+  free(p);
+}
+END_TEST
+
+int main(void) {
+  const char *s = getenv("BOXLINT_SEED");
+  rng = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL) * 2654435761u + 1;
+  printf("check_lsp_doc: seed %llu (BOXLINT_SEED replays it)\n", (unsigned long long)rng);
+  Suite *suite = suite_create("check_lsp_doc");
+  TCase *tc = tcase_create("lsp_doc");
+  tcase_add_test(tc, test_lsp_positions_round_trip);
+  tcase_add_test(tc, test_lsp_incremental_changes);
+  tcase_add_test(tc, test_lsp_uris);
+  suite_add_tcase(suite, tc);
+  SRunner *sr = srunner_create(suite);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
