@@ -163,6 +163,7 @@ static void refuse(boxlint_report *r, const boxlint_policy *p, const point *pt) 
   int l;
   int32_t i;
   point_entry(p, pt, &l, &i);
+  if ((size_t)i >= p->n[l]) return; /* a point is always an entry's name: not reached */
   boxlint_diag *d = boxlint__report_add(r, "unenforceable-entry", BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return;
   const char *list = l ? "deny_out" : "allow_out";
@@ -173,8 +174,10 @@ static void refuse(boxlint_report *r, const boxlint_policy *p, const point *pt) 
          "no emitted configuration enforces this policy exactly",
       list, (int)i, etext(p, l, i), (int)pt->len, pt->name, cls_words(pt->apex),
       cls_words(pt->sub),
-      p->has_ip[0] ? "allow_out has addresses, so a refused name could still be allowed"
-                   : "the names of no class are allowed unless ALL_TRAFFIC is denied");
+      p->has_ip[0] ? "allow_out has addresses, so a name the resolver refuses could still be "
+                     "allowed at one of them"
+                   : "a name the policy leaves to its address is allowed at some addresses, so "
+                     "it cannot be refused either");
   int exact = p->entries[l][i].kind == BOXLINT_ENTRY_DOMAIN;
   d->hint = boxlint__rmsg(r, "give %.*s and its subdomains the same verdict: add '%s%.*s' to %s",
                           (int)pt->len, pt->name, exact ? "*." : "", (int)pt->len, pt->name,
