@@ -63,7 +63,6 @@ boxlint_diag *bl_check_slug(boxlint_report *r, boxlint_span s, const char *rule,
   if (!d) return NULL;
   const char *q = boxlint__quote(r, s.ptr, s.len, 80);
   d->message = boxlint__rmsg(r, "%s \"%s\" %s", what, q ? q : "", why);
-  if (!d->message) d->message = "";
   if (bad != SIZE_MAX) {
     /* The offending character, into the value (a whole UTF-8 sequence when it is one). */
     uint32_t cp;
@@ -101,7 +100,6 @@ static void check_number(boxlint_report *r, const boxlint_number *v, const char 
   } else {
     return;
   }
-  if (!d->message) d->message = "";
   d->hint = boxlint__rprintf(r, "use an integer from %lld to %lld", (long long)lo, (long long)hi);
 }
 
@@ -151,7 +149,6 @@ void bl_unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *
   if (!d) return;
   d->path = boxlint__rstrdup(r, f.ptr, f.len);
   d->message = boxlint__rmsg(r, "unknown field \"%s\": %s", q ? q : "", why);
-  if (!d->message) d->message = "";
   /* The nearest known key; a prefix or substring relation (cpus, memory) counts as close. */
   size_t best = 99, bi = 0;
   for (size_t i = 0; i < nknown; i++) {
@@ -193,7 +190,6 @@ boxlint_status boxlint_check_template(boxlint_report *r, const boxlint_template 
     boxlint_diag *d = field(r, "missing-field", names[i]);
     if (!d) break;
     d->message = boxlint__rmsg(r, "the template has no \"%s\"", names[i]);
-    if (!d->message) d->message = "";
     d->hint = i == 0 ? "add \"name\": \"my-template\""
             : i == 1 ? "add \"commands\": [\"RUN ...\"]"
             : i == 2 ? "add \"cpu_count\": 2" : "add \"memory_mb\": 4096";

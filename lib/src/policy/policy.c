@@ -82,14 +82,11 @@ boxlint_status boxlint_policy_new(boxlint_policy **out, boxlint_report *report,
   p->unmatched = o.unmatched;
   p->any[0] = p->any[1] = p->all[0] = p->all[1] = -1;
   int oom0 = report->oom;
-  size_t first = report->ndiags;
   report->oom = 0;
   boxlint_status st = boxlint__policy_validate(p, report, spec, &o);
-  /* Out of memory, the report is incomplete (a finding, or its message, may be missing): say
-   * so rather than ESYNTAX, and never leave a NULL message behind. */
+  /* Out of memory, the report is incomplete (a finding may be missing): say so rather than
+   * ESYNTAX. Every message is still set (boxlint__rmsg gives "" when formatting fails). */
   if (report->oom) st = BOXLINT_ENOMEM;
-  for (size_t i = first; i < report->ndiags; i++)
-    if (!report->diags[i].message) report->diags[i].message = "";
   report->oom |= oom0;
   boxlint_report_free(own);
   if (st != BOXLINT_OK) {

@@ -97,24 +97,22 @@ void *boxlint__rtmp(boxlint_report *r, size_t n) {
   return p;
 }
 
-char *boxlint__rtmpdup(boxlint_report *r, const char *p, size_t n) {
-  if (n == SIZE_MAX) return NULL;
-  char *s = boxlint__rtmp(r, n + 1);
+/* p[0..n) and a NUL in `s` (n + 1 bytes from one of the report's arenas), or NULL. */
+static char *dup_into(char *s, const char *p, size_t n) {
   if (!s) return NULL;
   if (n) memcpy(s, p, n);
   s[n] = 0;
   return s;
 }
 
+char *boxlint__rtmpdup(boxlint_report *r, const char *p, size_t n) {
+  return n == SIZE_MAX ? NULL : dup_into(boxlint__rtmp(r, n + 1), p, n);
+}
+
 void boxlint__rtmp_reset(boxlint_report *r) { boxlint__arena_reset(&r->tmp); }
 
 char *boxlint__rstrdup(boxlint_report *r, const char *p, size_t n) {
-  if (n == SIZE_MAX) return NULL;
-  char *s = boxlint__ralloc(r, n + 1);
-  if (!s) return NULL;
-  if (n) memcpy(s, p, n);
-  s[n] = 0;
-  return s;
+  return n == SIZE_MAX ? NULL : dup_into(boxlint__ralloc(r, n + 1), p, n);
 }
 
 /* Decimal digits of v, right-aligned in d[0..24); returns where they start. */

@@ -293,9 +293,8 @@ void bl_warn_finish(bl_check *ck) {
   d->offset = ck->last_user_off;
   d->end_offset = ck->last_user_end;
   d->message = boxlint__rmsg(r, "the template ends as USER %s: the base starts systemd as PID "
-                                   "1, which then runs without root and cannot start the sandbox's "
-                                   "services", ck->last_user_text ? ck->last_user_text : "");
-  if (!d->message) d->message = "";
+                                "1, which then runs without root and cannot start the sandbox's "
+                                "services", ck->last_user_text ? ck->last_user_text : "");
   d->hint = "switch back with USER root at the end; run your own services as that user through "
             "systemd units (User=) instead";
 }
