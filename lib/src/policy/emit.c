@@ -85,12 +85,10 @@ static const char *etext(const boxlint_policy *p, int l, int32_t i) {
 /* Does list l match a name under `y` through a wildcard on y or one of its ancestors
  * (`self`: y's own wildcard counts)? */
 static int wild_above(const boxlint_policy *p, int l, const char *y, size_t n, int self) {
-  for (size_t i = 0; i <= n; i++) {
+  for (size_t i = self ? 0 : 1; i < n; i++) { /* y itself, then each suffix after a dot */
     if (i && y[i - 1] != '.') continue;
-    if (i == 0 && !self) continue;
     const boxlint__dnode *nd = boxlint__dfind(p, y + i, n - i);
     if (nd && nd->wild[l] >= 0) return 1;
-    if (i == n) break;
   }
   return 0;
 }
