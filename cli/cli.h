@@ -270,6 +270,17 @@ void cli_configs_free(cli *c);
  * MARK: output.c and out_json.c: findings out, in c->format
  *============================================================================================*/
 
+/* What the calls between cli_capture_begin and cli_capture_end print on c->err, kept instead
+ * (the language server's checks, --fix's re-checks): the text, malloc'd and NUL-terminated, or
+ * NULL when nothing was printed or it could not be kept. The caller frees it. */
+typedef struct cli_capture {
+  FILE *saved, *mem;
+  char *text;
+  size_t len;
+} cli_capture;
+void cli_capture_begin(cli *c, cli_capture *cap);
+char *cli_capture_end(cli *c, cli_capture *cap);
+
 void cli_begin(cli *c);
 /* Print (text, github) or collect (json, sarif) the unit's findings; raises c->worst to
  * EXIT_FINDINGS when one is at or above c->fail_on. */

@@ -32,6 +32,15 @@ typedef struct fix_state {
 
 static const unit *current(const fix_state *fs) { return fs->changed ? &fs->k.u : &fs->k0.u; }
 
+/* Everything the passes made (not `orig`, which belongs to the caller). */
+static void fix_state_free(fix_state *fs) {
+  if (fs->changed) {
+    cli_checked_free(&fs->k);
+    boxlint_buffer_free(fs->cur, NULL);
+  }
+  cli_checked_free(&fs->k0);
+}
+
 /* One pass: the unit's fixes applied to its text into *out (NULL when none applies, or the
  * text would not change). Returns 0, or -1 out of memory. */
 static int fix_pass(const unit *u, char **out, size_t *out_len) {
@@ -60,13 +69,10 @@ static int fix_pass(const unit *u, char **out, size_t *out_len) {
  * (malloc'd, or NULL) instead of printed. */
 static int recheck(cli *c, const char *path, const char *text, size_t len, checked *k,
                    char **why) {
-  size_t wl = 0;
-  *why = NULL;
-  FILE *saved = c->err, *m = open_memstream(why, &wl);
-  if (m) c->err = m;
+  cli_capture cap;
+  cli_capture_begin(c, &cap);
   int rc = cli_check_text(c, path, text, len, k);
-  c->err = saved;
-  if (m) fclose(m);
+  *why = cli_capture_end(c, &cap);
   return rc;
 }
 
@@ -222,11 +228,7 @@ static int fix_read(cli *c, const char *path, int found, enum fix_mode mode, FIL
   }
   rc = fix_finish(c, path, mode, &fs, text_out);
 out:
-  if (fs.changed) {
-    cli_checked_free(&fs.k);
-    boxlint_buffer_free(fs.cur, NULL);
-  }
-  cli_checked_free(&fs.k0);
+  fix_state_free(&fs);
   free(fs.orig);
   return rc;
 }
@@ -255,11 +257,7 @@ int cli_fix_text(cli *c, const char *path, const char *text, size_t len, char **
     }
   }
 out:
-  if (fs.changed) {
-    cli_checked_free(&fs.k);
-    boxlint_buffer_free(fs.cur, NULL);
-  }
-  cli_checked_free(&fs.k0);
+  fix_state_free(&fs);
   return rc;
 }
 

@@ -77,13 +77,10 @@ int lsp_is_config_path(const char *path) {
 }
 
 void lsp_check_run(server *s, const lsp_doc *d, lsp_check *dc) {
-  size_t wl = 0;
-  dc->why = NULL;
-  FILE *saved = s->c->err, *m = open_memstream(&dc->why, &wl);
-  if (m) s->c->err = m;
+  cli_capture cap;
+  cli_capture_begin(s->c, &cap);
   dc->ok = cli_check_text(s->c, d->path, d->text, d->len, &dc->k) == 0;
-  s->c->err = saved;
-  if (m) fclose(m);
+  dc->why = cli_capture_end(s->c, &cap);
 }
 
 void lsp_check_free(lsp_check *dc) {
@@ -245,16 +242,12 @@ static void publish_config(server *s, const char *path, const char *why, const c
 
 /* A configuration file open in the editor: its text checked as the command loads a config. */
 static void publish_config_doc(server *s, lsp_doc *d) {
-  char *why = NULL;
-  size_t wl = 0;
-  FILE *saved = s->c->err, *m = open_memstream(&why, &wl);
-  if (m) s->c->err = m;
+  cli_capture cap;
+  cli_capture_begin(s->c, &cap);
   boxlint_config *cfg = cli_load_config_text(s->c, d->path, d->text, d->len, NULL);
-  s->c->err = saved;
-  if (m) fclose(m);
+  char *why = cli_capture_end(s->c, &cap);
   boxlint_config_free(cfg);
-  publish_config(s, d->path, cfg ? NULL : (why && *why ? why : "boxlint: invalid config"),
-                 d->text, d->len);
+  publish_config(s, d->path, cfg ? NULL : why ? why : "boxlint: invalid config", d->text, d->len);
   free(why);
 }
 
@@ -267,7 +260,7 @@ static void add_failure(server *s, const lsp_doc *d, const lsp_check *dc, json_t
                                          pd->message, pd->hint));
     return;
   }
-  const char *why = dc->why && *dc->why ? dc->why : "boxlint: the file could not be checked";
+  const char *why = dc->why ? dc->why : "boxlint: the file could not be checked";
   char *cfg = config_of(why, d->path);
   uint32_t line = 0, col = 0;
   const char *msg = why;
@@ -476,16 +469,16 @@ static void reload_configs(server *s) {
     s->docs[i].due_ms = 0;
   }
   for (size_t i = s->ncfg; i-- > 0;) {
-    char *why = NULL, *path = strdup(s->cfg_paths[i]), *text = NULL;
-    size_t wl = 0, len = 0;
+    /* a copy: publish_config may remove the entry it names */
+    char *path = strdup(s->cfg_paths[i]), *text = NULL;
+    size_t len = 0;
     if (!path) continue;
-    FILE *saved = s->c->err, *m = open_memstream(&why, &wl);
-    if (m) s->c->err = m;
+    cli_capture cap;
+    cli_capture_begin(s->c, &cap);
     boxlint_config *cfg = NULL;
     if (!cli_read_file(s->c, path, &text, &len))
       cfg = cli_load_config_text(s->c, path, text, len, NULL);
-    s->c->err = saved;
-    if (m) fclose(m);
+    char *why = cli_capture_end(s->c, &cap);
     publish_config(s, path, cfg || !text ? NULL : why, text, len);
     boxlint_config_free(cfg);
     free(text);

@@ -96,14 +96,13 @@ static void add_quickfix(const unit *u, const boxlint_diag *d, boxlint_severity 
 
 /* "Fix all boxlint findings": the command's passes; one edit over what differs. */
 static void add_fix_all(server *s, const lsp_doc *d, json_t *actions) {
-  char *fixed = NULL, *why = NULL;
-  size_t fl = 0, wl = 0;
-  FILE *saved = s->c->err, *m = open_memstream(&why, &wl);
-  if (m) s->c->err = m;
+  char *fixed = NULL;
+  size_t fl = 0;
+  cli_capture cap;
+  cli_capture_begin(s->c, &cap);
   int rc = cli_fix_text(s->c, d->path, d->text, d->len, &fixed, &fl);
-  s->c->err = saved;
-  if (m) fclose(m);
-  if (rc) lsp_log(s, "%s: fix all: %s", d->uri, why && *why ? why : "failed");
+  char *why = cli_capture_end(s->c, &cap);
+  if (rc) lsp_log(s, "%s: fix all: %s", d->uri, why ? why : "failed");
   free(why);
   if (rc || !fixed) {
     free(fixed);

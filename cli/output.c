@@ -3,6 +3,8 @@
  * warning off or change its severity; errors stay errors), the exit code they make (c->worst
  * against --fail-on), and printing the collected JSON documents. Called by the commands; calls
  * the format modules (out_text.c, out_json.c, out_sarif.c, out_github.c), which never call back. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <stdlib.h>
 #include <string.h>
 #include "out_int.h"
 
@@ -10,6 +12,24 @@
 boxlint_severity cli_shown_severity(const unit *u, const boxlint_diag *d) {
   if (d->severity == BOXLINT_SEVERITY_ERROR) return d->severity;
   return boxlint_config_get_severity(u->config, d->rule, strlen(d->rule), d->severity);
+}
+
+void cli_capture_begin(cli *c, cli_capture *cap) {
+  cap->text = NULL;
+  cap->len = 0;
+  cap->saved = c->err;
+  cap->mem = open_memstream(&cap->text, &cap->len);
+  if (cap->mem) c->err = cap->mem;
+}
+
+char *cli_capture_end(cli *c, cli_capture *cap) {
+  c->err = cap->saved;
+  if (cap->mem) fclose(cap->mem);
+  if (cap->text && !*cap->text) {
+    free(cap->text);
+    cap->text = NULL;
+  }
+  return cap->text;
 }
 
 void cli_begin(cli *c) {
