@@ -296,6 +296,30 @@ START_TEST(test_corpus_negative_fixtures) {
 }
 END_TEST
 
+/* The real corpus file by file, in EXPECTED.jsonl's order: open it with corpus_open, then
+ * corpus_next gives each file's text (malloc'd, *len bytes) and NULL after the last. */
+static FILE *corpus_open(void) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/real-dockerfiles/EXPECTED.jsonl", BOXLINT_CORPUS_DIR);
+  FILE *f = fopen(path, "r");
+  ck_assert_msg(f != NULL, "corpus missing: cannot open %s", path);
+  return f;
+}
+
+static char *corpus_next(FILE *f, size_t *len) {
+  static char buf[1 << 20];
+  if (!fgets(buf, sizeof buf, f)) return NULL;
+  json_t *e = json_loads(buf, 0, NULL);
+  ck_assert_ptr_nonnull(e);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/real-dockerfiles/%s", BOXLINT_CORPUS_DIR,
+           json_string_value(json_object_get(e, "file")));
+  json_decref(e);
+  char *text = slurp(path, len);
+  ck_assert_msg(text != NULL, "cannot read %s", path);
+  return text;
+}
+
 /*
  * Precision of the warnings on real Dockerfiles: every file of the real corpus checked as a
  * fragment with the default configuration; the count per warning must equal the checked-in
@@ -316,9 +340,7 @@ START_TEST(test_corpus_warning_counts) {
   }
   fclose(ef);
 
-  snprintf(path, sizeof path, "%s/real-dockerfiles/EXPECTED.jsonl", BOXLINT_CORPUS_DIR);
-  FILE *f = fopen(path, "r");
-  ck_assert_msg(f != NULL, "corpus missing: cannot open %s", path);
+  FILE *f = corpus_open();
   boxlint_config *cfg;
   ck_assert_int_eq(boxlint_config_new(&cfg, NULL), BOXLINT_OK);
   boxlint_options o;
@@ -329,16 +351,8 @@ START_TEST(test_corpus_warning_counts) {
   char got_rule[64][64];
   unsigned long got_n[64];
   size_t ngot = 0;
-  static char buf[1 << 20];
-  while (fgets(buf, sizeof buf, f)) {
-    json_error_t je;
-    json_t *e = json_loads(buf, 0, &je);
-    ck_assert_ptr_nonnull(e);
-    snprintf(path, sizeof path, "%s/real-dockerfiles/%s", BOXLINT_CORPUS_DIR,
-             json_string_value(json_object_get(e, "file")));
-    size_t len;
-    char *text = slurp(path, &len);
-    ck_assert_ptr_nonnull(text);
+  size_t len;
+  for (char *text; (text = corpus_next(f, &len)) != NULL;) {
     boxlint_report_clear(r);
     ck_assert_int_eq(boxlint_check_fragment(r, text, len, &o), BOXLINT_OK);
     for (size_t i = 0; i < boxlint_report_diag_count(r); i++) {
@@ -353,7 +367,6 @@ START_TEST(test_corpus_warning_counts) {
       if (k < 64) got_n[k]++;
     }
     free(text);
-    json_decref(e);
   }
   fclose(f);
   boxlint_report_free(r);
@@ -374,10 +387,7 @@ END_TEST
  * every real Dockerfile with every warning on, both ways, diagnostic for diagnostic. Options
  * from before the field existed (a smaller `size`) are accepted and keep the instructions. */
 START_TEST(test_corpus_no_instructions) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/real-dockerfiles/EXPECTED.jsonl", BOXLINT_CORPUS_DIR);
-  FILE *f = fopen(path, "r");
-  ck_assert_msg(f != NULL, "corpus missing: cannot open %s", path);
+  FILE *f = corpus_open();
   boxlint_config *cfg;
   ck_assert_int_eq(boxlint_config_new(&cfg, NULL), BOXLINT_OK);
   boxlint_options o, lean, old;
@@ -390,16 +400,8 @@ START_TEST(test_corpus_no_instructions) {
   boxlint_report *a, *b;
   ck_assert_int_eq(boxlint_report_new(&a, NULL), BOXLINT_OK);
   ck_assert_int_eq(boxlint_report_new(&b, NULL), BOXLINT_OK);
-  static char buf[1 << 20];
-  size_t files = 0, diags = 0;
-  while (fgets(buf, sizeof buf, f)) {
-    json_t *e = json_loads(buf, 0, NULL);
-    ck_assert_ptr_nonnull(e);
-    snprintf(path, sizeof path, "%s/real-dockerfiles/%s", BOXLINT_CORPUS_DIR,
-             json_string_value(json_object_get(e, "file")));
-    size_t len;
-    char *text = slurp(path, &len);
-    ck_assert_ptr_nonnull(text);
+  size_t files = 0, diags = 0, len;
+  for (char *text; (text = corpus_next(f, &len)) != NULL;) {
     boxlint_report_clear(a);
     boxlint_report_clear(b);
     ck_assert_int_eq(boxlint_check_fragment(a, text, len, &o), BOXLINT_OK);
@@ -424,7 +426,6 @@ START_TEST(test_corpus_no_instructions) {
     ck_assert_uint_eq(boxlint_report_instruction_count(b), n);
     files++;
     free(text);
-    json_decref(e);
   }
   fclose(f);
   printf("no_instructions: %zu files, %zu diagnostics, the same both ways\n", files, diags);

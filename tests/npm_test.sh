@@ -9,9 +9,7 @@
 set -uo pipefail
 source=$1 cli=$2 version=$3
 me=npm
-fails=0
-ok() { printf '%s: ok   %s\n' "$me" "$*"; }
-bad() { printf '%s: FAIL %s\n' "$me" "$*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/install_checks.sh"
 for t in node npm; do
   command -v $t >/dev/null || { echo "SKIPPED: $t is not installed (make deps installs it)"; exit 77; }
 done
@@ -49,22 +47,10 @@ console.log("version", b.version, require("boxlint/package.json").version);
 const r = b.checkPython(fs.readFileSync(process.argv[1], "utf8"));
 for (const d of r.diagnostics) console.log("finding", d.rule, d.line, d.column);
 ' "$source/examples/quickstart.py" 2>&1)
-echo "$out" | sed 's/^/  /'
-grep -q "^library $proj/node_modules/boxlint/prebuilds/linux-x64-glibc/libboxlint.so.0$" <<<"$out" \
-  && ok "require('boxlint') loads the package's prebuilt libboxlint.so.0, no environment variable" \
-  || bad "the library loaded is not the package's"
-grep -q "^version $version $version$" <<<"$out" && ok "version: the library and package.json say $version" \
-  || bad "versions: $(grep '^version' <<<"$out")"
-grep -q "^finding allow-without-effect 16 55$" <<<"$out" && grep -q "^finding allow-without-effect 16 67$" <<<"$out" \
-  && ok "the Quick Start file: allow-without-effect at 16:55 and 16:67" || bad "the Quick Start file's findings"
+quick_start "$out" "$version" "$proj/node_modules/boxlint/prebuilds/linux-x64-glibc/libboxlint.so.0$" \
+  "require('boxlint')"
 
-for args in "examples/template.json" "examples/bad-template.json" "--format json examples/quickstart.py" \
-            "--no-such-flag x"; do
-  (cd "$source" && "$proj/node_modules/.bin/boxlint" $args) >"$tmp/a.out" 2>"$tmp/a.err"; a=$?
-  (cd "$source" && "$cli" $args) >"$tmp/b.out" 2>"$tmp/b.err"; b=$?
-  if [ $a = $b ] && cmp -s "$tmp/a.out" "$tmp/b.out"; then ok "npx boxlint $args: exit $a, output as the command's"
-  else bad "npx boxlint $args: exit $a vs $b, output differs"; fi
-done
+same_as_command "$source" "$cli" "$tmp" "npx boxlint" "$proj/node_modules/.bin/boxlint"
 
 cat >client.ts <<'TS'
 import * as boxlint from 'boxlint';
@@ -92,5 +78,4 @@ fi
 "$proj/node_modules/.bin/boxlint" x.json >"$tmp/o.out" 2>"$tmp/o.err"; rc=$?
 [ $rc = 2 ] && grep -q "no boxlint command for linux-x64-glibc (it carries: darwin-arm64)" "$tmp/o.err" \
   && ok "npx boxlint there: exit 2, $(cat "$tmp/o.err")" || { cat "$tmp/o.err"; bad "npx boxlint on another platform: exit $rc"; }
-[ $fails = 0 ] && { echo "$me: OK"; exit 0; }
-echo "$me: FAILED: $fails"; exit 1
+finish

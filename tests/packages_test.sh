@@ -9,9 +9,7 @@
 set -uo pipefail
 pkgdir=$1 source=$2 version=$3
 me=packages
-fails=0
-ok() { printf '%s: ok   %s\n' "$me" "$*"; }
-bad() { printf '%s: FAIL %s\n' "$me" "$*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/install_checks.sh"
 
 debs=("$pkgdir"/boxlint_"$version"-*_*.deb "$pkgdir"/libboxlint0_"$version"-*_*.deb
       "$pkgdir"/libboxlint-dev_"$version"-*_*.deb)
@@ -93,6 +91,4 @@ for kind in shared static; do
     bad "consumer ($kind) did not build: $(head -c 400 "$tmp/cc.err")"
   fi
 done
-[ $fails = 0 ] && { echo "$me: OK"; exit 0; }
-echo "$me: FAILED: $fails"
-exit 1
+finish

@@ -10,9 +10,7 @@ set -uo pipefail
 source=$1 cli=$2 version=$3
 py=/usr/bin/python3
 me=wheel
-fails=0
-ok() { printf '%s: ok   %s\n' "$me" "$*"; }
-bad() { printf '%s: FAIL %s\n' "$me" "$*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/install_checks.sh"
 if ! $py -m pip --version >/dev/null 2>&1 || ! $py -c 'import venv, setuptools, wheel' 2>/dev/null; then
   echo "SKIPPED: Debian's python3-pip, python3-venv, python3-setuptools or python3-wheel is missing (make deps installs them)"
   exit 77
@@ -55,24 +53,10 @@ for d in r.diagnostics:
     print("finding", d.rule, d.line, d.column)
 PY
 )
-echo "$out" | sed 's/^/  /'
-grep -q "^library $tmp/venv/.*/boxlint/libboxlint.so.0" <<<"$out" \
-  && ok "import boxlint loads the wheel's libboxlint.so.0, no BOXLINT_LIBRARY, no system library" \
-  || bad "the library loaded is not the wheel's"
-grep -q "^version $version $version$" <<<"$out" && ok "boxlint.__version__ and the wheel's metadata: $version" \
-  || bad "versions: $(grep '^version' <<<"$out")"
-grep -q "^finding allow-without-effect 16 55$" <<<"$out" && grep -q "^finding allow-without-effect 16 67$" <<<"$out" \
-  && ok "the Quick Start file: allow-without-effect at 16:55 and 16:67, as the command reports" \
-  || bad "the Quick Start file's findings"
+quick_start "$out" "$version" "$tmp/venv/.*/boxlint/libboxlint.so.0" "import boxlint"
 
 # python -m boxlint is the command: same output, same exit codes
-for args in "examples/template.json" "examples/bad-template.json" "--format json examples/quickstart.py" \
-            "--format sarif examples/bad-template.json" "--no-such-flag x"; do
-  (cd "$source" && "$vpy" -m boxlint $args) >"$tmp/a.out" 2>"$tmp/a.err"; a=$?
-  (cd "$source" && "$cli" $args) >"$tmp/b.out" 2>"$tmp/b.err"; b=$?
-  if [ $a = $b ] && cmp -s "$tmp/a.out" "$tmp/b.out"; then ok "python -m boxlint $args: exit $a, output as the command's"
-  else bad "python -m boxlint $args: exit $a vs $b, output differs"; fi
-done
+same_as_command "$source" "$cli" "$tmp" "python -m boxlint" "$vpy" -m boxlint
 grep -q "^boxlint $version$" <<<"$("$tmp/venv/bin/boxlint" version)" && ok "the boxlint script in the venv: boxlint $version" \
   || bad "the venv's boxlint script"
 
@@ -96,5 +80,4 @@ if $py -m mypy --version >/dev/null 2>&1; then
 else
   echo "$me: SKIPPED the mypy step: Debian's python3-mypy is not installed (make deps installs it)"
 fi
-[ $fails = 0 ] && { echo "$me: OK"; exit 0; }
-echo "$me: FAILED: $fails"; exit 1
+finish

@@ -74,6 +74,7 @@ check("a batch (LSP has none): InvalidRequest with id null", r and r["error"]["c
 s.raw('{"jsonrpc": "2.0", "id": 5, "method": 12}')
 r = s.recv_id(5)
 check("a method that is not a string: InvalidRequest", r and r["error"]["code"] == -32600, r)
+s.raw('{"jsonrpc": "2.0", "method": 12}')  # a malformed notification: no answer, one log line
 text = "RUN echo \U0001F600 && apt-get install curl\n"
 s.send(method="textDocument/didOpen", params={"textDocument": {"uri": "file:///t/a.Dockerfile", "version": 1,
                                                                 "languageId": "dockerfile", "text": text}})
@@ -131,7 +132,11 @@ s.p.stdin.close()
 code = s.p.wait(timeout=30)
 check("the input closed without shutdown and exit: exit code 1", code == 1, code)
 err = s.p.stderr.read().decode()
-check("nothing but the log on stderr", "boxlint lsp:" in err or err == "", err)
+lines = err.splitlines()
+check("stderr holds the log and only it: every line is 'boxlint lsp: ...', the malformed "
+      "notification's among them",
+      lines and all(l.startswith("boxlint lsp: ") for l in lines) and
+      any("a malformed notification: dropped" in l for l in lines), err)
 
 # installed: the program in PREFIX/bin, the README in PREFIX/share/doc/boxlint (cmake --install)
 with tempfile.TemporaryDirectory() as prefix:
