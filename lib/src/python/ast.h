@@ -1,0 +1,164 @@
+/* Private to python/: the syntax tree of a Python file (parse.c, parse_expr.c, parse_fstr.c)
+ * and what reads it (analyze.c).
+ *
+ * The parser reads the token stream of tokens.c with the grammar of CPython 3.11 and either
+ * builds the tree or gives the first syntax error, as `ast.parse` does (same verdict). The tree
+ * is generic: every node has a kind, a role (what it is to its parent), its source span in bytes,
+ * the identifier it names (if any) and an ordered list of children. Nodes live in an arena.
+ *
+ * Children, in source order, by parent kind (role in brackets):
+ *   MODULE        statements [BODY]
+ *   FUNCDEF       decorators [DECORATOR], NAMEDEF [NAME], ARGUMENTS [ARGS], returns [RETURNS],
+ *                 statements [BODY]; flag BL_PYF_ASYNC for `async def`
+ *   CLASSDEF      decorators [DECORATOR], NAMEDEF [NAME], bases [ARG], KEYWORD [KEYWORD],
+ *                 statements [BODY]
+ *   RETURN        value [VALUE]?
+ *   DELETE        targets [TARGET] (ctx DEL)
+ *   ASSIGN        targets [TARGET] (ctx STORE, one per `=`), value [VALUE] (last)
+ *   AUGASSIGN     target [TARGET], value [VALUE]; `op` the operator token's text span in ident
+ *   ANNASSIGN     target [TARGET], annotation [ANNOTATION], value [VALUE]?; BL_PYF_SIMPLE when
+ *                 the target is a bare name not in parentheses
+ *   FOR / ASYNC   target [TARGET], iter [ITER], [BODY]..., [ORELSE]...  (BL_PYF_ASYNC)
+ *   WHILE         test [TEST], [BODY]..., [ORELSE]...
+ *   IF            test [TEST], [BODY]..., [ORELSE]... (an `elif` is one IF in ORELSE)
+ *   WITH          WITHITEM [ITEM]..., [BODY]... (BL_PYF_ASYNC)
+ *   WITHITEM      context [VALUE], optional vars [TARGET]?
+ *   MATCH         subject [SUBJECT], MATCHCASE [CASE]...
+ *   MATCHCASE     pattern [PATTERN], guard [TEST]?, [BODY]...
+ *   RAISE         exc [VALUE]?, cause [CAUSE]?
+ *   TRY / TRYSTAR [BODY]..., EXCEPTHANDLER [HANDLER]..., [ORELSE]..., [FINAL]...
+ *   EXCEPTHANDLER type [TEST]?, NAMEDEF [NAME]?, [BODY]...
+ *   ASSERT        test [TEST], msg [VALUE]?
+ *   IMPORT        ALIAS [ITEM]...
+ *   IMPORTFROM    ALIAS [ITEM]... (BL_PYF_STAR for `import *`, no children then); `ident` the
+ *                 module's dotted name (empty for `from . import x`)
+ *   ALIAS         NAMEDEF [NAME]: the name bound (asname, or the first part of `import a.b`);
+ *                 `ident` the imported (dotted) name, `ident2` the asname or empty
+ *   GLOBAL / NONLOCAL  NAMEDEF [NAME]...
+ *   EXPR          value [VALUE]
+ *   PASS BREAK CONTINUE  no children
+ *   ARGUMENTS     ARG [ARG]... in order (posonly, plain, *vararg, kwonly, **kwarg: the ARG's
+ *                 flags say which: BL_PYF_VARARG, BL_PYF_KWARG, BL_PYF_KWONLY, BL_PYF_POSONLY),
+ *                 defaults as children [DEFAULT] of their ARG
+ *   ARG           NAMEDEF [NAME], annotation [ANNOTATION]?, default [DEFAULT]?
+ *   NAMEDEF       none; `ident` the name: any name a statement, parameter or pattern binds or
+ *                 declares that is not a NAME node (def/class names, parameters, import
+ *                 names, global/nonlocal names, except ... as NAME, pattern captures)
+ * Expressions:
+ *   BOOLOP        values [VALUE]... ; BINOP left [LEFT], right [RIGHT]; UNARYOP operand [OPERAND]
+ *                 (op text in ident for all three)
+ *   NAMEDEXPR     target [TARGET] (a NAME, ctx STORE), value [VALUE]
+ *   LAMBDA        ARGUMENTS [ARGS], body [VALUE]
+ *   IFEXP         body [VALUE], test [TEST], orelse [ORELSE]
+ *   DICT          pairs [KEY] [VALUE], or `**x` as [DSTAR]
+ *   SET LIST TUPLE  elements [ELT] (STARRED for *x); ctx for LIST/TUPLE targets
+ *   LISTCOMP SETCOMP GENEXP  element [ELT], COMPREHENSION [GENERATOR]...
+ *   DICTCOMP      key [KEY], value [VALUE], COMPREHENSION [GENERATOR]...
+ *   COMPREHENSION target [TARGET], iter [ITER], ifs [TEST]... (BL_PYF_ASYNC)
+ *   AWAIT YIELD YIELDFROM  value [VALUE]?
+ *   COMPARE       left [LEFT], comparators [RIGHT]... (operators not kept)
+ *   CALL          func [FUNC], positional args [ARG]... (STARRED for *x), KEYWORD [KEYWORD]...
+ *   KEYWORD       value [VALUE]; `ident` the keyword's name, empty for `**x`
+ *   FORMATTEDVALUE  value [VALUE], format spec [FORMAT]? (a JOINEDSTR)
+ *   JOINEDSTR     FORMATTEDVALUE [VALUE]... : an f-string (or a concatenation with one)
+ *   CONSTANT      a literal: BL_PYF_STR, BL_PYF_BYTES, BL_PYF_NUM, BL_PYF_TRUE, BL_PYF_FALSE,
+ *                 BL_PYF_NONE, BL_PYF_ELLIPSIS; strings span all their adjacent pieces
+ *   ATTRIBUTE     value [VALUE]; `ident` the attribute's name; ctx
+ *   SUBSCRIPT     value [VALUE], slice [SLICE]; ctx
+ *   STARRED       value [VALUE]; ctx
+ *   NAME          `ident` the name; ctx
+ *   SLICE         lower [LOWER]? upper [UPPER]? step [STEP]?
+ * Patterns (MATCHCASE's [PATTERN]):
+ *   MATCHVALUE value [VALUE]; MATCHSINGLETON; MATCHSEQUENCE patterns [ELT]...;
+ *   MATCHMAPPING keys [KEY] patterns [VALUE]..., rest NAMEDEF [NAME]?;
+ *   MATCHCLASS cls [FUNC], patterns [ARG]..., keyword patterns [KEYWORD] (ident the keyword)
+ *   whose child is the pattern [VALUE]; MATCHSTAR NAMEDEF [NAME]? (none for `*_`);
+ *   MATCHAS pattern [PATTERN]?, NAMEDEF [NAME]? (none for `_`); MATCHOR patterns [ELT]...
+ *
+ * Spans: `start`/`end` are byte offsets in the source of the whole node (for a statement, its
+ * first token to its last token's end, without the NEWLINE). `tok` is the index, in the
+ * reader's significant-token array (`bl_pyreader.sig`), of the node's first token, or
+ * SIZE_MAX for nodes inside an f-string's replacement field (BL_PYF_INNER is set on those; their
+ * byte offsets are still right). Identifiers (`ident`, `ident2`) are byte spans of the source;
+ * `norm`/`norm_len` hold the identifier's NFKC form when it differs from the bytes (NULL
+ * otherwise): compare names with bl_pyast_ident_eq. */
+#ifndef BOXLINT_PYTHON_AST_H
+#define BOXLINT_PYTHON_AST_H
+#include <stddef.h>
+#include <stdint.h>
+#include "python/python_int.h"
+
+typedef enum bl_pyk {
+  /* statements */
+  BL_PK_MODULE, BL_PK_FUNCDEF, BL_PK_CLASSDEF, BL_PK_RETURN, BL_PK_DELETE, BL_PK_ASSIGN,
+  BL_PK_AUGASSIGN, BL_PK_ANNASSIGN, BL_PK_FOR, BL_PK_WHILE, BL_PK_IF, BL_PK_WITH, BL_PK_WITHITEM,
+  BL_PK_MATCH, BL_PK_MATCHCASE, BL_PK_RAISE, BL_PK_TRY, BL_PK_TRYSTAR, BL_PK_EXCEPTHANDLER,
+  BL_PK_ASSERT, BL_PK_IMPORT, BL_PK_IMPORTFROM, BL_PK_ALIAS, BL_PK_GLOBAL, BL_PK_NONLOCAL,
+  BL_PK_EXPR, BL_PK_PASS, BL_PK_BREAK, BL_PK_CONTINUE, BL_PK_ARGUMENTS, BL_PK_ARG, BL_PK_NAMEDEF,
+  /* expressions */
+  BL_PK_BOOLOP, BL_PK_NAMEDEXPR, BL_PK_BINOP, BL_PK_UNARYOP, BL_PK_LAMBDA, BL_PK_IFEXP,
+  BL_PK_DICT, BL_PK_SET, BL_PK_LISTCOMP, BL_PK_SETCOMP, BL_PK_DICTCOMP, BL_PK_GENEXP,
+  BL_PK_COMPREHENSION, BL_PK_AWAIT, BL_PK_YIELD, BL_PK_YIELDFROM, BL_PK_COMPARE, BL_PK_CALL,
+  BL_PK_KEYWORD, BL_PK_FORMATTEDVALUE, BL_PK_JOINEDSTR, BL_PK_CONSTANT, BL_PK_ATTRIBUTE,
+  BL_PK_SUBSCRIPT, BL_PK_STARRED, BL_PK_NAME, BL_PK_LIST, BL_PK_TUPLE, BL_PK_SLICE,
+  /* patterns */
+  BL_PK_MATCHVALUE, BL_PK_MATCHSINGLETON, BL_PK_MATCHSEQUENCE, BL_PK_MATCHMAPPING,
+  BL_PK_MATCHCLASS, BL_PK_MATCHSTAR, BL_PK_MATCHAS, BL_PK_MATCHOR,
+  BL_PK__COUNT
+} bl_pyk;
+
+typedef enum bl_pyrole {
+  BL_PR_NONE, BL_PR_BODY, BL_PR_ORELSE, BL_PR_FINAL, BL_PR_HANDLER, BL_PR_DECORATOR, BL_PR_NAME,
+  BL_PR_ARGS, BL_PR_RETURNS, BL_PR_ARG, BL_PR_KEYWORD, BL_PR_TARGET, BL_PR_VALUE,
+  BL_PR_ANNOTATION, BL_PR_TEST, BL_PR_ITER, BL_PR_ITEM, BL_PR_SUBJECT, BL_PR_CASE, BL_PR_PATTERN,
+  BL_PR_CAUSE, BL_PR_DEFAULT, BL_PR_LEFT, BL_PR_RIGHT, BL_PR_OPERAND, BL_PR_KEY, BL_PR_DSTAR,
+  BL_PR_ELT, BL_PR_GENERATOR, BL_PR_FUNC, BL_PR_FORMAT, BL_PR_SLICE, BL_PR_LOWER, BL_PR_UPPER,
+  BL_PR_STEP
+} bl_pyrole;
+
+enum {
+  BL_PYF_LOAD = 0, BL_PYF_STORE = 1, BL_PYF_DEL = 2, BL_PYF_CTX = 3, /* ctx mask */
+  BL_PYF_ASYNC = 1u << 2, BL_PYF_SIMPLE = 1u << 3, BL_PYF_STAR = 1u << 4,
+  BL_PYF_VARARG = 1u << 5, BL_PYF_KWARG = 1u << 6, BL_PYF_KWONLY = 1u << 7,
+  BL_PYF_POSONLY = 1u << 8, BL_PYF_INNER = 1u << 9, BL_PYF_PAREN = 1u << 10,
+  /* CONSTANT kinds */
+  BL_PYF_STR = 1u << 11, BL_PYF_BYTES = 1u << 12, BL_PYF_NUM = 1u << 13, BL_PYF_TRUE = 1u << 14,
+  BL_PYF_FALSE = 1u << 15, BL_PYF_NONE = 1u << 16, BL_PYF_ELLIPSIS = 1u << 17
+};
+
+typedef struct bl_pynode bl_pynode;
+struct bl_pynode {
+  uint8_t kind;            /* bl_pyk */
+  uint8_t role;            /* bl_pyrole: what this node is to its parent */
+  uint32_t flags;          /* BL_PYF_* */
+  size_t start, end;       /* source bytes */
+  size_t tok;              /* first significant token, or SIZE_MAX (BL_PYF_INNER) */
+  size_t ident, ident_end; /* the identifier (or operator) named, or ident == ident_end */
+  size_t ident2, ident2_end;
+  const char *norm;        /* NFKC form of ident when it differs, else NULL */
+  size_t norm_len;
+  bl_pynode *parent, *kid, *last, *next; /* tree links: first and last child, next sibling */
+  uint32_t nkids;
+};
+
+/* The parse of a tokenized file. */
+typedef struct bl_pyast {
+  bl_pynode *root;          /* MODULE, or NULL on a syntax error */
+  const char *err;          /* the first syntax error (static text), or NULL */
+  size_t err_off;           /* its byte offset */
+  size_t nnodes;
+} bl_pyast;
+
+/* Parse the significant tokens `sig[0..nsig)` of `toks` (over source s[0..n)) into `out`, its
+ * nodes allocated from `arena`. Returns 0 (out->err set on a syntax error, then root is NULL),
+ * or -1 when out of memory. Never recurses deeper than BL_PY_MAX_DEPTH nested expressions or
+ * blocks: beyond that it stops with the error "too deeply nested" (CPython's own limits, 200
+ * brackets and 100 indentation levels, are in the tokenizer). */
+#define BL_PY_MAX_DEPTH 1000
+int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, size_t n,
+                const bl_pytoks *toks, const size_t *sig, size_t nsig, bl_pyast *out);
+
+/* Are the identifiers of a and b the same name, as Python compares them (NFKC)? */
+int bl_pyast_ident_eq(const char *s, const bl_pynode *a, const char *name, size_t len);
+
+#endif
