@@ -43,9 +43,8 @@ static void accept_at(const char *s, size_t n, const char *codec, const char *te
   }
   bl_py_source_free(&M, &src);
 }
-#define ACCEPT(lit, codec, text) \
-  accept_at((lit), sizeof(lit) - 1, (codec), (text), (text) ? sizeof(text) - 1 : 0)
-#define NOCOPY NULL
+#define ACCEPT(lit, codec, text) accept_at((lit), sizeof(lit) - 1, (codec), (text), sizeof(text) - 1)
+#define IN_PLACE(lit, codec) accept_at((lit), sizeof(lit) - 1, (codec), NULL, 0)
 
 /* Refused at byte `off` with the message `msg` (formatted), the codec `codec` (NULL: none). */
 static void refuse_at(const char *s, size_t n, size_t off, const char *codec, const char *msg) {
@@ -73,20 +72,20 @@ static void refuse_at(const char *s, size_t n, size_t off, const char *codec, co
  *============================================================================================*/
 
 START_TEST(test_utf8_in_place) {
-  ACCEPT("", "utf-8", NOCOPY);
-  ACCEPT("x = 1\n", "utf-8", NOCOPY);
-  ACCEPT("x = '\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80'\n", "utf-8", NOCOPY);
-  ACCEPT("\xef\xbb\xbfx = 1\n", "utf-8", NOCOPY); /* the BOM stays: the tokenizer skips it */
-  ACCEPT("# coding: utf-8\nx = '\xc3\xa9'\n", "utf-8", NOCOPY);
-  ACCEPT("#!/usr/bin/python3\n# -*- coding: UTF-8 -*-\n", "utf-8", NOCOPY);
-  ACCEPT("# coding: utf8\n", "utf-8", NOCOPY);       /* codecs.lookup: utf_8 */
-  ACCEPT("# coding: u8\n", "utf-8", NOCOPY);
-  ACCEPT("# coding: cp65001\n", "utf-8", NOCOPY);
-  ACCEPT("# coding: utf_8_sig\n", "utf-8", NOCOPY);  /* get_normal_name: utf-8-* is utf-8 */
-  ACCEPT("# coding: utf-8-whatever\n", "utf-8", NOCOPY);
-  ACCEPT("# coding: utf--8--sig\n", "utf-8-sig", NOCOPY);
-  ACCEPT("\xef\xbb\xbf# coding: utf-8\n", "utf-8", NOCOPY);
-  ACCEPT("\xef\xbb\xbf# coding: UTF_8_SIG\n", "utf-8", NOCOPY);
+  IN_PLACE("", "utf-8");
+  IN_PLACE("x = 1\n", "utf-8");
+  IN_PLACE("x = '\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80'\n", "utf-8");
+  IN_PLACE("\xef\xbb\xbfx = 1\n", "utf-8"); /* the BOM stays: the tokenizer skips it */
+  IN_PLACE("# coding: utf-8\nx = '\xc3\xa9'\n", "utf-8");
+  IN_PLACE("#!/usr/bin/python3\n# -*- coding: UTF-8 -*-\n", "utf-8");
+  IN_PLACE("# coding: utf8\n", "utf-8");       /* codecs.lookup: utf_8 */
+  IN_PLACE("# coding: u8\n", "utf-8");
+  IN_PLACE("# coding: cp65001\n", "utf-8");
+  IN_PLACE("# coding: utf_8_sig\n", "utf-8");  /* get_normal_name: utf-8-* is utf-8 */
+  IN_PLACE("# coding: utf-8-whatever\n", "utf-8");
+  IN_PLACE("# coding: utf--8--sig\n", "utf-8-sig");
+  IN_PLACE("\xef\xbb\xbf# coding: utf-8\n", "utf-8");
+  IN_PLACE("\xef\xbb\xbf# coding: UTF_8_SIG\n", "utf-8");
 }
 END_TEST
 
