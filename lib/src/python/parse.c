@@ -542,6 +542,25 @@ int pp_block(bl_pp *p, bl_pynode *parent, int role) {
  * The entry point
  *--------------------------------------------------------------------------------------------*/
 
+/* The first node deeper than BL_PY_MAX_TREE_DEPTH, or NULL (a walk without recursion). */
+static const bl_pynode *too_deep(const bl_pynode *root) {
+  size_t d = 0;
+  for (const bl_pynode *n = root; n;) {
+    if (d > BL_PY_MAX_TREE_DEPTH) return n;
+    if (n->kid) {
+      n = n->kid;
+      d++;
+      continue;
+    }
+    while (n && n != root && !n->next) {
+      n = n->parent;
+      d--;
+    }
+    n = n && n != root ? n->next : NULL;
+  }
+  return NULL;
+}
+
 int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, size_t n,
                 const bl_pytoks *toks, const size_t *sig, size_t nsig, bl_pyast *out) {
   memset(out, 0, sizeof *out);
@@ -572,6 +591,12 @@ int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, siz
   if (!root) {
     out->err = p.err ? p.err : p.smsg ? p.smsg : "invalid syntax";
     out->err_off = p.err ? p.err_off : p.smsg ? p.soff : pp_tok(&p, p.far)->start;
+    return 0;
+  }
+  const bl_pynode *deep = too_deep(root);
+  if (deep) {
+    out->err = "too deeply nested";
+    out->err_off = deep->start;
     return 0;
   }
   out->root = root;
