@@ -81,7 +81,27 @@
  * SIZE_MAX for nodes inside an f-string's replacement field (BL_PYF_INNER is set on those; their
  * byte offsets are still right). Identifiers (`ident`, `ident2`) are byte spans of the source;
  * `norm`/`norm_len` hold the identifier's NFKC form when it differs from the bytes (NULL
- * otherwise): compare names with bl_pyast_ident_eq. */
+ * otherwise): compare names with bl_pyast_ident_eq.
+ *
+ * Details of the parser's trees (parse*.c):
+ *   - A decorated def or class starts at its first '@'. A group `(x)` is the node inside, its
+ *     span without the parentheses, with BL_PYF_PAREN; a parenthesized tuple has the flag too
+ *     and spans its parentheses. A `*args` / `**kw` ARG spans the name only.
+ *   - A dotted name's `ident` (ALIAS's imported name, IMPORTFROM's module) spans its first to
+ *     its last part as written (`a . b` keeps the spaces). IMPORTFROM's `ident2` spans the
+ *     leading dots of a relative import (empty for an absolute one); `ident` is then empty for
+ *     `from . import x`.
+ *   - KEYWORD's `ident` is empty (ident == ident_end) for `**x`; BOOLOP's is its first
+ *     operator. MATCHSINGLETON has BL_PYF_TRUE, BL_PYF_FALSE or BL_PYF_NONE; MATCHAS for `_`
+ *     has no child. MATCHVALUE's value is a CONSTANT, a negative number (UNARYOP), a complex
+ *     (BINOP), a string, or a NAME/ATTRIBUTE chain (`a.b`).
+ *   - A FORMATTEDVALUE spans its field `{...}`; its `tok` is the string token's (it is no
+ *     INNER node), the expression under it is. A format spec [FORMAT] is a JOINEDSTR of the
+ *     spec's nested fields. Any adjacent piece that is an f-string makes the whole
+ *     concatenation one JOINEDSTR (even without a field); the constant parts are not nodes.
+ *     A field's expression is parsed as CPython 3.11 does, from "(" text ")": a tuple
+ *     `f"{a, b}"` spans the field's braces.
+ *   - bl_pyast_ident_eq compares with `name` as given: pass it in NFKC (ASCII names are). */
 #ifndef BOXLINT_PYTHON_AST_H
 #define BOXLINT_PYTHON_AST_H
 #include <stddef.h>
@@ -157,9 +177,10 @@ typedef struct bl_pyast {
  * parser meets only when it gets there (indentation, continuation), the parser's. Errors in
  * escape sequences are not the parser's (scan.c decodes every literal); the mixing of bytes
  * and str literals, f-strings' replacement fields and CPython's check of identifiers with
- * non-ASCII characters (verify_identifier, before NFKC) are. Never recurses deeper than BL_PY_MAX_DEPTH nested expressions or
- * blocks: beyond that it stops with the error "too deeply nested" (CPython's own limits, 200
- * brackets and 100 indentation levels, are in the tokenizer). */
+ * non-ASCII characters (verify_identifier, before NFKC) are. Never recurses deeper than
+ * BL_PY_MAX_DEPTH nested expressions or blocks: beyond that it stops with the error "too
+ * deeply nested" (CPython's own limits, 200 brackets and 100 indentation levels, are in the
+ * tokenizer). */
 #define BL_PY_MAX_DEPTH 1000
 /* Nor is the tree it builds ever deeper than this many nodes (chains such as a.b.c..., x+x+...,
  * f()()..., elif...elif are built by loops, not by recursion): a recursive walk of the tree is

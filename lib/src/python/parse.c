@@ -583,20 +583,27 @@ static int line_between(const char *s, size_t a, size_t b) {
 }
 
 /* The error to report: the parser's, or (toks->err set) the tokenizer's when CPython's would
- * report it rather than the parser's. */
+ * report it rather than the parser's: when the parser got to it, or when it is one CPython's
+ * tokenizer raises wherever it is (it reads the rest of the file after a syntax error, also
+ * after one of an f-string or a literal), but for an unclosed bracket on the error's line or
+ * after. The parser's own checks of identifiers (the tokenizer's, in CPython) and its nesting
+ * limit (a MemoryError) stand. */
 static void verdict(const bl_pp *p, const bl_pytoks *toks, int parsed, bl_pyast *out) {
   const char *msg = p->err ? p->err : p->smsg ? p->smsg : parsed ? NULL : "invalid syntax";
   size_t off = p->err ? p->err_off : p->smsg ? p->soff : pp_tok(p, p->far)->start;
   const char *te = toks->err;
-  if (te && !p->err) {
-    int reached = !msg || p->far >= p->nreal;
-    if (reached || !reached_only(te)) {
-      /* an unclosed bracket is reported when the syntax error is on a later line only */
-      if (reached || strstr(te, "was never closed") == NULL ||
-          (toks->err_off < off && line_between(p->s, toks->err_off, off))) {
-        msg = te;
-        off = toks->err_off;
-      }
+  int stands = p->err && (!strcmp(p->err, "invalid character in identifier") ||
+                          !strcmp(p->err, "too deeply nested"));
+  if (te && !stands) {
+    int reached = !msg || (!p->err && p->far >= p->nreal);
+    if ((reached || !reached_only(te)) &&
+        (reached || strstr(te, "was never closed") == NULL ||
+         (toks->err_off < off && line_between(p->s, toks->err_off, off)))) {
+      msg = te;
+      off = toks->err_off;
+      /* a block missing at the end of the file: CPython points at the header's line end */
+      if (!strcmp(te, "expected an indented block") && off == p->n && p->nreal)
+        off = pp_tok(p, p->nreal - 1)->start;
     }
   }
   out->err = msg;

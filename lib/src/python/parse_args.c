@@ -186,8 +186,10 @@ static const char *target_msg(const bl_pynode *n, unsigned ctx) {
   switch (n->kind) {
   case BL_PK_CALL: return del ? "cannot delete function call" : "cannot assign to function call";
   case BL_PK_CONSTANT: return del ? "cannot delete literal" : "cannot assign to literal";
-  case BL_PK_STARRED: return del ? "cannot delete starred" : "starred assignment target must be in a list or tuple";
-  case BL_PK_NAMEDEXPR: return del ? "cannot delete named expression" : "cannot assign to named expression";
+  case BL_PK_STARRED:
+    return del ? "cannot delete starred" : "starred assignment target must be in a list or tuple";
+  case BL_PK_NAMEDEXPR:
+    return del ? "cannot delete named expression" : "cannot assign to named expression";
   case BL_PK_LISTCOMP: case BL_PK_SETCOMP: case BL_PK_DICTCOMP: case BL_PK_GENEXP:
     return del ? "cannot delete comprehension" : "cannot assign to comprehension";
   default: return del ? "cannot delete expression" : "cannot assign to expression";

@@ -208,7 +208,8 @@ bl_pynode *pp_strings(bl_pp *p) {
     int b = (pc.flags & BL_LIT_BYTES) != 0;
     if (bytes >= 0 && b != bytes) {
       while (pp_at(p, T_STRING)) p->pos++;
-      return pp_hard(p, "cannot mix bytes and nonbytes literals", pp_off(p, pp_tok(p, p->pos)->start));
+      return pp_hard(p, "cannot mix bytes and nonbytes literals",
+                     pp_off(p, pp_tok(p, p->pos)->start));
     }
     bytes = b;
     fstr |= (pc.flags & BL_LIT_FSTRING) != 0;
