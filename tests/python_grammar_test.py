@@ -3,20 +3,25 @@
 tests/pyparse_probe.c (its output format is described at the top of that file).
 
   python_grammar_test.py PROBE [--seed N] [--gen N] [--mutants N] [--jobs N] [--extra DIR]...
+                               [--scale SECONDS]
 
 a. The standard library of this interpreter (every .py under its stdlib directory), and of
    each --extra DIR: the verdict (valid, or a syntax error) must be ast.parse's for every file;
    the files ast.parse rejects are counted and compared too.
 b. Generated valid sources (seeded; tests/python_gen.py's gen_module): the same.
-c. Mutants of the standard library (and of the --extra trees): a file's tokens (tokenize) with one token deleted, one
-   duplicated, or two adjacent ones swapped (seeded). Whatever ast.parse says is the oracle: a
-   mutant it takes must parse (no false rejection), and of those it rejects, at most 1% may
-   parse. How often the error is on ast.parse's line is printed, not required.
+c. Mutants of the standard library (and of the --extra trees): a file's tokens (tokenize) with
+   one token deleted, one duplicated, or two adjacent ones swapped (seeded). Whatever
+   ast.parse says is the oracle: a mutant it takes must parse (no false rejection), and of
+   those it rejects, at most 1% may parse. How often the error is on ast.parse's line is
+   printed, not required.
+d. Scale: big sources (40,000 keyword arguments, a 10 MB literal, long chains, many fields)
+   must each take less than --scale seconds, whole probe run included (linear parsing).
 
 Files that declare an encoding other than UTF-8 (or one that contradicts their BOM) are
-skipped (the library reads UTF-8) and counted. Prints a line per corpus; fails on any disagreement of (a) and (b), any false
-rejection, and more than 1% of (c)'s rejections accepted. Exit 77 (skipped) when the
-interpreter is not a 3.11. Standard library only; run with Debian's /usr/bin/python3.
+skipped (the library reads UTF-8) and counted. Prints a line per corpus; fails on any
+disagreement of (a) and (b), any false rejection, more than 1% of (c)'s rejections accepted,
+and any (d) too slow or not ast.parse's verdict. Exit 77 (skipped) when the interpreter is
+not a 3.11. Standard library only; run with Debian's /usr/bin/python3.
 """
 import argparse
 import ast
@@ -121,7 +126,7 @@ def compare(probe, items, work):
                 res["bad"].append((name, "probe takes it; ast.parse: %d:%d %s" % want))
             else:
                 res["caught"] += 1
-                res["same_line"] += want[0] == have[0]
+                res["same_line"] += want[0] == have[0] or want[0] == 0  # 0: no line
     return res
 
 
@@ -214,6 +219,49 @@ def job(kind, probe, payload):
         shutil.rmtree(work, ignore_errors=True)
 
 
+SCALE = [  # (name, source): each must take well under a second (linear parsing)
+    ("40,000 keyword arguments", lambda: "f(" + ", ".join("a%d=%d" % (i, i) for i in range(40000)) + ")\n"),
+    ("a 10 MB literal", lambda: "x = '" + "a" * 10_000_000 + "'\n"),
+    ("a.b.c... 2,500 deep", lambda: "x = a" + ".b" * 2500 + "\n"),
+    ("x+x+... 2,500 terms", lambda: "x = x" + "+x" * 2500 + "\n"),
+    ("f()()... 2,500 calls", lambda: "x = f" + "()" * 2500 + "\n"),
+    ("100,000 elements", lambda: "x = [" + "a, " * 100000 + "]\n"),
+    ("100,000 statements", lambda: "x = 1; " * 100000 + "\n"),
+    ("100,000 f-string fields", lambda: "x = f'" + "{a!r:>{w}}" * 100000 + "'\n"),
+    ("a 1 MB f-string field", lambda: "x = f'{[" + "a, " * 330000 + "a]}'\n"),
+    ("199 nested brackets", lambda: "x = " + "([{" * 66 + "x" + "}])" * 66 + "\n"),
+    ("900 nested lambdas", lambda: "x = " + "lambda: " * 900 + "x\n"),
+    ("2,000 elifs", lambda: "if a:\n    pass\n" + "elif b:\n    pass\n" * 2000),
+    ("with ( and 50,000 items", lambda: "with (" + "a, " * 50000 + "b) as c: pass\n"),
+    ("match ( and 50,000 items", lambda: "match (" + "a, " * 50000 + "b)\n"),
+]
+
+
+def scale(probe, limit):
+    """The SCALE sources, each timed; returns the number of failures."""
+    import time
+    fails = 0
+    work = tempfile.mkdtemp(prefix="pygrammar.")
+    try:
+        for name, make in SCALE:
+            data = make().encode()
+            path = os.path.join(work, "scale.py")
+            with open(path, "wb") as f:
+                f.write(data)
+            t = time.monotonic()
+            have = run_probe(probe, [path])[path]
+            dt = time.monotonic() - t
+            want = oracle(data)
+            ok = (have is None) == (want is None) and dt < limit
+            fails += not ok
+            print("scale: %-28s %6.2f s  %s%s" % (name, dt, "OK" if have is None else
+                                                  "ERR %d:%d %s" % have,
+                                                  "" if ok else "  <- FAIL"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return fails
+
+
 def report(title, res, strict):
     rej = res["rejected"]
     acc = 100.0 * res["accepted"] / rej if rej else 0.0
@@ -238,6 +286,8 @@ def main():
     ap.add_argument("--mutants", type=int, default=4000)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--extra", action="append", default=[])
+    ap.add_argument("--scale", type=float, default=5.0,
+                    help="seconds each scale source may take (sanitizers included); 0: none")
     a = ap.parse_args()
     if sys.version_info[:2] != (3, 11):
         print("SKIPPED: the oracle is CPython 3.11 (this is %d.%d)" % sys.version_info[:2])
@@ -265,6 +315,8 @@ def main():
         fails += report("generated", merge(results["gen"]), True)
     if a.mutants:
         fails += report("mutants", merge(results["mutants"]), False)
+    if a.scale:
+        fails += scale(a.probe, a.scale)
     print("FAIL" if fails else "PASS")
     return 1 if fails else 0
 
