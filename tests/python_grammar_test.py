@@ -220,7 +220,8 @@ def job(kind, probe, payload):
 
 
 SCALE = [  # (name, source): each must take well under a second (linear parsing)
-    ("40,000 keyword arguments", lambda: "f(" + ", ".join("a%d=%d" % (i, i) for i in range(40000)) + ")\n"),
+    ("40,000 keyword arguments",
+     lambda: "f(" + ", ".join("a%d=%d" % (i, i) for i in range(40000)) + ")\n"),
     ("a 10 MB literal", lambda: "x = '" + "a" * 10_000_000 + "'\n"),
     ("a.b.c... 2,500 deep", lambda: "x = a" + ".b" * 2500 + "\n"),
     ("x+x+... 2,500 terms", lambda: "x = x" + "+x" * 2500 + "\n"),
