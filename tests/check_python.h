@@ -13,7 +13,7 @@
 #include "boxlint/boxlint.h"
 
 /* The start of a call whose first command literal opens at column 35 (byte 34). */
-#define UPD "c.templates.update('i', commands=["
+#define UPD "c.code_interpreter.templates.update('i', commands=["
 
 #define W BOXLINT_SEVERITY_WARNING
 #define E BOXLINT_SEVERITY_ERROR
@@ -54,5 +54,6 @@ void py_apply(const char *want, const char *gone);
 
 Suite *python_syntax_suite(void);
 Suite *python_fix_suite(void);
+Suite *python_sound_suite(void);
 
 #endif

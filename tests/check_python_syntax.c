@@ -87,7 +87,7 @@ START_TEST(test_tricky_valid_files) {
   }
   /* no final newline; CR-only line ends */
   CHECK(UPD "'RUN sudo x'])");
-  py_diag(0, "sudo-usage", W, "commands[0]", 1, 40, 1, 44, "sudo");
+  py_diag(0, "sudo-usage", W, "commands[0]", 1, 57, 1, 61, "sudo");
   CHECK("x = 1\r\r" UPD "'RUN sudo x'])\r");
   py_diag(0, "sudo-usage", W, "commands[0]", 3, 40, 3, 44, "sudo");
   /* empty, only comments, only a BOM, blank lines */
@@ -107,7 +107,7 @@ END_TEST
  *   the \r only, and the \n then ended the string ("unterminated string literal"). */
 START_TEST(bug_valid_files_rejected) {
   CHECK("x = f\"{'}'}\"\n" UPD "'RUN sudo x'])\n");
-  py_diag(0, "sudo-usage", W, "commands[0]", 2, 40, 2, 44, "sudo");
+  py_diag(0, "sudo-usage", W, "commands[0]", 2, 57, 2, 61, "sudo");
   CHECK(UPD "'RUN echo a \\\r\n&& sudo x'])\r\n");
   py_count(1);
   py_diag(0, "sudo-usage", W, "commands[0]", 2, 4, 2, 8, "sudo");
@@ -156,8 +156,8 @@ START_TEST(test_suppressions) {
   /* an error cannot be suppressed: it stays, and the suppression is unused */
   CHECK(UPD "'pip install --no-cache-dir x'])  # boxlint: ignore=unknown-instruction\n");
   py_count(2);
-  py_diag(0, "unknown-instruction", E, "commands[0]", 1, 36, 1, 39, "unknown instruction: pip");
-  py_diag(1, "unused-suppression", W, NULL, 1, 87, 1, 106, "unknown-instruction is an error and cannot be suppressed");
+  py_diag(0, "unknown-instruction", E, "commands[0]", 1, 53, 1, 56, "unknown instruction: pip");
+  py_diag(1, "unused-suppression", W, NULL, 1, 104, 1, 123, "unknown-instruction is an error and cannot be suppressed");
   /* a comment that is not a suppression */
   CHECK(PIP "  # boxlint-ignore=pip-no-cache-dir\n");
   py_count(1);
