@@ -1,0 +1,61 @@
+/* Identifiers as CPython 3.11 takes them (encoding.h).
+ *
+ * The tokenizer takes a name as a run of ASCII letters, digits, '_' and bytes >= 0x80, then
+ * verifies the characters as written (verify_identifier: _PyUnicode_ScanIdentifier, the first
+ * XID_Start or '_', the others XID_Continue); the parser then stores the NFKC normal form of a
+ * non-ASCII name (_PyPegen_new_identifier), with no second check. So `ｕｐｄａｔｅ` is the name
+ * `update`, and the checks of the characters are on the raw form.
+ *
+ * libunistring answers both here; its Unicode version may differ from Python 3.11's (14.0).
+ * What a difference could do (tests/python_encoding_test.py counts them over every code point):
+ * - validity: boxlint says valid where CPython says invalid: CPython refuses the file, so no call
+ *   in it runs; boxlint says invalid where CPython says valid: boxlint refuses a file CPython
+ *   runs, loudly (a syntax error, never a silent pass). Neither hides a call.
+ * - NFKC: a character that CPython folds to ASCII but boxlint folds otherwise (or not at all)
+ *   could spell an SDK name that boxlint does not recognise: that hides a call, and the test
+ *   fails on it. The other way round (boxlint folds to ASCII, CPython does not) makes boxlint
+ *   see a call that does not exist: a false finding, counted, not a failure. */
+#include <stdlib.h>
+#include <string.h>
+#include <unictype.h>
+#include <uninorm.h>
+#include <errno.h>
+
+#include "python/encoding.h"
+
+int bl_py_nfkc(const boxlint__mem *m, const char *s, size_t n, char **out, size_t *outlen) {
+  *out = NULL;
+  *outlen = n;
+  size_t i = 0;
+  while (i < n && (unsigned char)s[i] < 0x80) i++;
+  if (i == n) return 0;
+  size_t len = 0;
+  uint8_t *u = u8_normalize(UNINORM_NFKC, (const uint8_t *)s, n, NULL, &len);
+  if (!u) return -1; /* ENOMEM: u8_normalize has no other failure on a UTF-8 input */
+  char *c = boxlint__malloc(m, len + 1);
+  if (c) {
+    memcpy(c, u, len);
+    c[len] = 0;
+    *out = c;
+    *outlen = len;
+  }
+  free(u);
+  return c ? 0 : -1;
+}
+
+int bl_py_ident_valid(const char *s, size_t n, size_t *bad_off) {
+  *bad_off = 0;
+  if (!n) return 0;
+  for (size_t i = 0; i < n;) {
+    uint32_t cp;
+    size_t l = boxlint__utf8_decode((const unsigned char *)s + i, n - i, &cp);
+    int ok = l && (i == 0 ? cp == '_' || uc_is_property_xid_start(cp)
+                          : uc_is_property_xid_continue(cp));
+    if (!ok) {
+      *bad_off = i;
+      return 0;
+    }
+    i += l;
+  }
+  return 1;
+}
