@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "python/python_int.h"
+#include "python/encoding.h"
 #include "boxlint/source.h"
 
 typedef struct pyck {
@@ -764,16 +765,50 @@ static boxlint_status syntax_error(boxlint_report *r, const bl_pyreader *rd) {
   return r->oom ? BOXLINT_ENOMEM : BOXLINT_ESYNTAX;
 }
 
-boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t len,
-                                    const boxlint_options *opts,
-                                    const boxlint_policy_options *popts) {
-  if (!r || (!buf && len)) return BOXLINT_EINVAL;
-  if (!buf) buf = "";
-  boxlint_options def;
-  if (!opts) {
-    boxlint_options_init(&def);
-    opts = &def;
+/* A file whose encoding boxlint cannot read as CPython does: an input error, never a pass. */
+static boxlint_status encoding_error(boxlint_report *r, const char *s, size_t n,
+                                    const bl_pysrc *src) {
+  boxlint_diag *d = boxlint__report_add(r, "python-encoding", BOXLINT_SEVERITY_ERROR, -1);
+  if (!d) return BOXLINT_ENOMEM;
+  d->offset = d->end_offset = src->err_off;
+  bl_py_line_col(s, n, src->err_off, &d->line, &d->column);
+  d->end_line = d->line;
+  d->end_column = d->column;
+  char buf[256];
+  bl_py_source_message(src, buf, sizeof buf);
+  d->message = boxlint__rmsg(r, "%s", buf);
+  return r->oom ? BOXLINT_ENOMEM : BOXLINT_ESYNTAX;
+}
+
+static size_t file_offset(const bl_pysrc *src, size_t off) {
+  return bl_py_source_offset(src, off > src->len ? src->len : off);
+}
+
+/* Findings [first, end) of a decoded file back to the file's own byte offsets (lines and
+ * columns, in code points, are the same). A fix is an edit of the decoded text: one whose text
+ * is ASCII is the same edit of the file (every encoding read keeps ASCII as it is); any other
+ * is dropped, since writing it would need the file's encoding. */
+static void to_file_offsets(boxlint_report *r, size_t first, const bl_pysrc *src) {
+  if (!src->map) return;
+  for (size_t i = first; i < r->ndiags; i++) {
+    boxlint_diag *d = &r->diags[i];
+    d->offset = file_offset(src, d->offset);
+    d->end_offset = file_offset(src, d->end_offset);
+    boxlint_fix *f = (boxlint_fix *)(uintptr_t)d->fix; /* the report's own */
+    int ascii = f != NULL;
+    for (size_t j = 0; f && j < f->text_len; j++) ascii &= (unsigned char)f->text[j] < 0x80;
+    if (!ascii) {
+      d->fix = NULL;
+      continue;
+    }
+    size_t a = file_offset(src, f->offset), b = file_offset(src, f->offset + f->length);
+    f->offset = a;
+    f->length = b - a;
   }
+}
+
+static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
+                                 const boxlint_options *opts, const boxlint_policy_options *popts) {
   bl_pyreader rd;
   pyck k = {r, NULL, &rd, opts, popts, NULL, 0};
   size_t first = r->ndiags, *policies = NULL, npol = 0;
@@ -789,7 +824,8 @@ boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t l
   /* Bindings first, so that a policy they take is checked once, as theirs. */
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < rd.ncalls; i++)
-      if ((rd.calls[i].kind == BL_CALL_BIND) == (pass == 0) && check_call(&k, &rd.calls[i], policies, &npol))
+      if ((rd.calls[i].kind == BL_CALL_BIND) == (pass == 0) &&
+          check_call(&k, &rd.calls[i], policies, &npol))
         goto out;
   if (rd.err) {
     r->ndiags = first;
@@ -804,5 +840,28 @@ out:
   boxlint__free(&r->mem, policies);
   boxlint_report_free(k.tmp);
   bl_py_reader_free(&rd);
+  return st;
+}
+
+boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t len,
+                                    const boxlint_options *opts,
+                                    const boxlint_policy_options *popts) {
+  if (!r || (!buf && len)) return BOXLINT_EINVAL;
+  if (!buf) buf = "";
+  boxlint_options def;
+  if (!opts) {
+    boxlint_options_init(&def);
+    opts = &def;
+  }
+  bl_pysrc src;
+  size_t first = r->ndiags;
+  if (bl_py_source(&r->mem, buf, len, &src)) {
+    bl_py_source_free(&r->mem, &src);
+    return BOXLINT_ENOMEM;
+  }
+  boxlint_status st = src.err ? encoding_error(r, buf, len, &src)
+                              : check_text(r, src.text, src.len, opts, popts);
+  to_file_offsets(r, first, &src);
+  bl_py_source_free(&r->mem, &src);
   return st;
 }

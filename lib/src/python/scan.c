@@ -88,65 +88,11 @@ static int strings(bl_pyreader *rd) {
   return 0;
 }
 
-/* A coding declaration (PEP 263) on line 1 or 2 naming another encoding than UTF-8. */
-static int other_encoding(const char *s, size_t n) {
-  size_t i = 0;
-  for (int line = 0; line < 2 && i < n; line++) {
-    size_t e = i;
-    while (e < n && s[e] != '\n' && s[e] != '\r') e++;
-    size_t h = i;
-    while (h < e && (s[h] == ' ' || s[h] == '\t' || s[h] == '\f')) h++;
-    if (h < e && s[h] == '#') {
-      for (size_t k = h; k + 7 < e; k++) {
-        if (memcmp(s + k, "coding", 6) || (s[k + 6] != ':' && s[k + 6] != '=')) continue;
-        size_t v = k + 7;
-        while (v < e && (s[v] == ' ' || s[v] == '\t')) v++;
-        char enc[16];
-        size_t l = 0;
-        while (v < e && l < sizeof enc - 1 &&
-               (boxlint__is_alpha((unsigned char)s[v]) || boxlint__is_digit((unsigned char)s[v]) ||
-                s[v] == '-' || s[v] == '_' || s[v] == '.'))
-          enc[l++] = (char)boxlint__lower((unsigned char)s[v++]);
-        enc[l] = 0;
-        return strncmp(enc, "utf-8", 5) && strncmp(enc, "utf_8", 5) && strncmp(enc, "utf8", 4);
-      }
-    } else if (h < e) {
-      return 0; /* code before the declaration: none */
-    }
-    i = e + (e < n && s[e] == '\r' && e + 1 < n && s[e + 1] == '\n') + 1;
-  }
-  return 0;
-}
-
-/* The offset of the first byte that is not UTF-8, when the file declares no other encoding. */
-static int utf8_error(const char *s, size_t n, size_t *off) {
-  if (other_encoding(s, n)) return 0;
-  for (size_t i = 0; i < n;) {
-    unsigned char c = (unsigned char)s[i];
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    uint32_t cp;
-    size_t l = boxlint__utf8_decode((const unsigned char *)s + i, n - i, &cp);
-    if (!l) {
-      *off = i;
-      return 1;
-    }
-    i += l;
-  }
-  return 0;
-}
-
 int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) {
   memset(rd, 0, sizeof *rd);
   rd->m = m;
   rd->s = s;
   rd->n = n;
-  if (utf8_error(s, n, &rd->err_off)) {
-    rd->err = "the file is not valid UTF-8 (and declares no other encoding)";
-    return 0;
-  }
   if (bl_py_tokenize(m, s, n, &rd->toks)) return -1;
   if (rd->toks.err) {
     rd->err = rd->toks.err;

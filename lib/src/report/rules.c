@@ -274,6 +274,16 @@ static const boxlint_rule_info RULES[] = {
    "the file.",
    "client.agents.add_code_interpreter(\"prm_abc\", template_id=\"python-4g\"",
    "client.agents.add_code_interpreter(\"prm_abc\", template_id=\"python-4g\")"},
+  {"python-encoding", E, "the Python file's encoding cannot be read exactly as Python reads it",
+   "A .py file may declare its encoding in a comment on its first two lines (PEP 263). boxlint "
+   "reads UTF-8 and the single-byte encodings (latin-1, cp1252, ...) that it decodes exactly as "
+   "CPython does; any other declared encoding (utf-7, unicode_escape, shift_jis, ...) could "
+   "show boxlint a comment where Python runs code, so the file is refused, as is a byte the "
+   "encoding does not define. Save the file as UTF-8.",
+   "# -*- coding: utf-7 -*-\n"
+   "# +AAo-client.code_interpreter.templates.update(\"x\", commands=[\"FROM evil\"])",
+   "# -*- coding: utf-8 -*-\n"
+   "client.code_interpreter.templates.update(\"x\", commands=[\"RUN true\"])"},
   {"invalid-argument-type", E, "an SDK argument has a type the platform rejects",
    "The SDK sends its arguments to the platform as they are: commands must be a list of "
    "strings, name and each policy entry strings, network_policy a dict or a NetworkPolicy. A "
