@@ -155,6 +155,11 @@ typedef struct bl_pyast {
  * blocks: beyond that it stops with the error "too deeply nested" (CPython's own limits, 200
  * brackets and 100 indentation levels, are in the tokenizer). */
 #define BL_PY_MAX_DEPTH 1000
+/* Nor is the tree it builds ever deeper than this many nodes (chains such as a.b.c..., x+x+...,
+ * f()()..., elif...elif are built by loops, not by recursion): a recursive walk of the tree is
+ * bounded by it. Beyond, the error is "too deeply nested" too; ast.parse itself raises
+ * RecursionError from about 2985 nested nodes. */
+#define BL_PY_MAX_TREE_DEPTH 3000
 int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, size_t n,
                 const bl_pytoks *toks, const size_t *sig, size_t nsig, bl_pyast *out);
 
