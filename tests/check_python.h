@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "boxlint/boxlint.h"
 
-/* The start of a call whose first command literal opens at column 35 (byte 34). */
+/* The start of a call whose first command literal opens at column 52 (byte 51). */
 #define UPD "c.code_interpreter.templates.update('i', commands=["
 
 #define W BOXLINT_SEVERITY_WARNING

@@ -335,15 +335,16 @@ static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
   return rc;
 }
 
-/* Is the ATTRIBUTE `.code_interpreter` n the receiver of `.templates.M(...)` called directly? */
+/* Is the ATTRIBUTE `.code_interpreter` n the receiver of `.templates.create` or `.update`, or of
+ * `.templates.get(...)` or `.delete(...)` called directly? */
 static int direct_templates_call(const bl_pyreader *rd, const bl_pynode *n) {
   const bl_pynode *t = n->parent;
   if (!attr_is(rd, t, "templates") || n->role != BL_PR_VALUE) return 0;
   const bl_pynode *m = t->parent;
   if (!m || t->role != BL_PR_VALUE || m->kind != BL_PK_ATTRIBUTE) return 0;
-  if (!(ident_is(rd, m, "create") || ident_is(rd, m, "update") || ident_is(rd, m, "get") ||
-        ident_is(rd, m, "delete")))
-    return 0;
+  if (ident_is(rd, m, "create") || ident_is(rd, m, "update"))
+    return 1; /* when it is not called, the method is the reference reported */
+  if (!(ident_is(rd, m, "get") || ident_is(rd, m, "delete"))) return 0;
   return m->parent && m->role == BL_PR_FUNC && m->parent->kind == BL_PK_CALL;
 }
 
@@ -507,8 +508,12 @@ bl_pyval *bl_py_node_value(bl_pyreader *rd, const bl_pynode *n) {
   size_t i = n->tok;
   bl_pyval *v = bl_py_parse_expr(rd, &i);
   if (!v) return NULL;
-  if (v->kind != BL_PV_DYNAMIC && (i < rd->nsig ? TOK(rd, i)->start : rd->n) < n->end)
+  if (v->kind == BL_PV_DYNAMIC) { /* the whole expression, whatever the reader skipped */
+    v->start = n->start;
+    v->end = n->end;
+  } else if ((i < rd->nsig ? TOK(rd, i)->start : rd->n) < n->end) {
     return dyn(rd, n, "an expression"); /* the reader stopped inside it */
+  }
   dict_keys(v);
   return v;
 }

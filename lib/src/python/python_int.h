@@ -202,6 +202,9 @@ bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name);
 /* The file's SDK calls, references, names and what taints them, from its syntax tree. Returns 0
  * or -1 when out of memory. */
 int bl_py_analyze(bl_pyreader *rd, const struct bl_pynode *root);
+/* The value of an expression node: a literal as reader.c reads it, a NetworkPolicy call, or a
+ * DYNAMIC value naming what it is. NULL when out of memory. */
+bl_pyval *bl_py_node_value(bl_pyreader *rd, const struct bl_pynode *n);
 
 /*----------------------------------------------------------------------------------------------
  * Moving findings into the file (place.c) and fixes in Python syntax (edit.c)
