@@ -601,6 +601,9 @@ static int unused(pyck *k, size_t a, size_t b) {
   return r->oom ? -1 : 0;
 }
 
+/* At most this many rule ids in one comment (there are far fewer rules). */
+#define MAX_SUPPRESS_IDS 256
+
 /* The ids of one comment, hashed: [a, b) of the source, and whether one silenced a finding. */
 typedef struct sup_id { size_t a, b; int used; } sup_id;
 
@@ -622,6 +625,16 @@ static int suppress_one(pyck *k, const bl_pysup *p, size_t lo, size_t hi, unsign
   const char *s = k->rd->s;
   size_t n = 0, i = p->ids, a, b;
   while (next_id(s, p, &i, &a, &b)) n++;
+  if (n > MAX_SUPPRESS_IDS) { /* a documented limit: the comment silences nothing */
+    boxlint_diag *d = boxlint__report_add(k->r, "unused-suppression", BOXLINT_SEVERITY_WARNING, -1);
+    if (!d) return -1;
+    d->offset = p->ids;
+    d->end_offset = p->ids_end;
+    d->message = boxlint__rmsg(k->r, "a boxlint ignore comment lists %zu rule ids, more than the "
+                               "%d it may: it suppresses nothing", n, MAX_SUPPRESS_IDS);
+    d->hint = "list only the rules this line needs silenced";
+    return k->r->oom ? -1 : 0;
+  }
   size_t cap = 16;
   while (cap < n * 2) cap *= 2;
   sup_id *t = boxlint__malloc(&k->r->mem, cap * sizeof *t);
