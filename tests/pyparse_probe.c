@@ -12,7 +12,8 @@
  *   KIND ROLE [start,end) tok=N flags=HEX 'ident' 'ident2' ~NFKC
  * The verdict is the library's: the file must be UTF-8 (unless it declares another encoding),
  * tokenize (tokens.c), its string literals decode (literal.c, as scan.c reads them) and it must
- * parse; of a literal's error and the parser's, the first in the file is reported.
+ * parse. The error is bl_py_parse's, given the tokens and any error of the tokenizer (which
+ * of the two CPython reports), or a literal's when that one comes first in the file.
  * Exit code 0, or 2 when a file cannot be read or memory runs out. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,9 +157,6 @@ static int verdict(const boxlint__mem *m, const char *s, size_t n, int tree) {
     msg = "the file is not valid UTF-8";
   } else if (bl_py_tokenize(m, s, n, &t)) {
     rc = -1;
-  } else if (t.err) {
-    msg = t.err;
-    off = t.err_off;
   } else if (!(sig = boxlint__malloc(m, (t.n + 1) * sizeof *sig))) {
     rc = -1;
   } else {

@@ -8,7 +8,7 @@ a. The standard library of this interpreter (every .py under its stdlib director
    each --extra DIR: the verdict (valid, or a syntax error) must be ast.parse's for every file;
    the files ast.parse rejects are counted and compared too.
 b. Generated valid sources (seeded; tests/python_gen.py's gen_module): the same.
-c. Mutants of the standard library: a file's tokens (tokenize) with one token deleted, one
+c. Mutants of the standard library (and of the --extra trees): a file's tokens (tokenize) with one token deleted, one
    duplicated, or two adjacent ones swapped (seeded). Whatever ast.parse says is the oracle: a
    mutant it takes must parse (no false rejection), and of those it rejects, at most 1% may
    parse. How often the error is on ast.parse's line is printed, not required.
@@ -244,7 +244,7 @@ def main():
         return 77
     stdlib = tree_files(sysconfig.get_paths()["stdlib"])
     extra = [p for d in a.extra for p in tree_files(d)]
-    sources = [p for p in stdlib if os.path.getsize(p) < 60000]
+    sources = [p for p in stdlib + extra if os.path.getsize(p) < 60000]
     tasks = [("files", stdlib[i::a.jobs * 4]) for i in range(a.jobs * 4)]
     tasks += [("extra", extra[i:i + 200]) for i in range(0, len(extra), 200)]
     step = 100

@@ -151,7 +151,13 @@ typedef struct bl_pyast {
 
 /* Parse the significant tokens `sig[0..nsig)` of `toks` (over source s[0..n)) into `out`, its
  * nodes allocated from `arena`. Returns 0 (out->err set on a syntax error, then root is NULL),
- * or -1 when out of memory. Never recurses deeper than BL_PY_MAX_DEPTH nested expressions or
+ * or -1 when out of memory. `toks` may hold a tokenizer error (toks->err; sig then indexes the
+ * tokens before it, and no ENDMARKER ends them): out->err is then the error CPython reports,
+ * the tokenizer's or, when the parser fails before reaching it and it is of the kind CPython's
+ * parser meets only when it gets there (indentation, continuation), the parser's. Errors in
+ * escape sequences are not the parser's (scan.c decodes every literal); the mixing of bytes
+ * and str literals, f-strings' replacement fields and CPython's check of identifiers with
+ * non-ASCII characters (verify_identifier, before NFKC) are. Never recurses deeper than BL_PY_MAX_DEPTH nested expressions or
  * blocks: beyond that it stops with the error "too deeply nested" (CPython's own limits, 200
  * brackets and 100 indentation levels, are in the tokenizer). */
 #define BL_PY_MAX_DEPTH 1000

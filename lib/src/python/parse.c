@@ -53,15 +53,15 @@ static int classify(const char *s, const bl_pytok *t) {
 
 uint8_t *pp_classify(const boxlint__mem *m, const char *s, const bl_pytok *tv, const size_t *sig,
                      size_t nsig) {
-  uint8_t *code = boxlint__malloc(m, nsig ? nsig : 1);
+  uint8_t *code = boxlint__malloc(m, nsig + 1);
   if (!code) return NULL;
   for (size_t i = 0; i < nsig; i++) code[i] = (uint8_t)classify(s, &tv[sig[i]]);
-  if (nsig) code[nsig - 1] = T_END;
+  code[nsig] = T_END;
   return code;
 }
 
 const bl_pytok *pp_tok(const bl_pp *p, size_t i) {
-  return &p->tv[p->sig[i < p->nsig ? i : p->nsig - 1]];
+  return i < p->nreal ? &p->tv[p->sig[i]] : &p->endtok;
 }
 
 size_t pp_off(const bl_pp *p, size_t text_off) { return text_off + p->delta; }
@@ -422,18 +422,18 @@ static bl_pynode *keyword_stmt(bl_pp *p, int c, size_t t0) {
 
 /* target ':' annotation ['=' annotated_rhs] */
 static bl_pynode *annassign(bl_pp *p, bl_pynode *target) {
-  if (!pp_single_target(target))
+  bl_pynode *st = pp_node_at(p, BL_PK_ANNASSIGN, target->start, target->end), *e;
+  if (!st) return NULL;
+  p->pos++; /* ':' */
+  if (!(e = pp_expression(p))) return NULL;
+  if (!pp_single_target(target)) /* CPython's message once the annotation is read */
     return pp_fail(p, target->kind == BL_PK_TUPLE
                           ? "only single target (not tuple) can be annotated"
                           : "illegal target for annotation", target->start);
-  bl_pynode *st = pp_node_at(p, BL_PK_ANNASSIGN, target->start, target->end), *e;
-  if (!st) return NULL;
   st->tok = target->tok;
   if (target->kind == BL_PK_NAME && !(target->flags & BL_PYF_PAREN)) st->flags |= BL_PYF_SIMPLE;
   pp_target(p, target, BL_PYF_STORE, 0);
   pp_add(st, target, BL_PR_TARGET);
-  p->pos++; /* ':' */
-  if (!(e = pp_expression(p))) return NULL;
   pp_add(st, e, BL_PR_ANNOTATION);
   if (pp_eat(p, O_EQUAL)) {
     if (!(e = pp_rhs(p))) return NULL;
@@ -561,13 +561,51 @@ static const bl_pynode *too_deep(const bl_pynode *root) {
   return NULL;
 }
 
+/* The tokenizer's errors that CPython reports only when its parser reaches them (an INDENT or
+ * DEDENT it cannot take, a continuation or EOF error): a syntax error before them comes first.
+ * Its other errors (characters, numbers, strings, brackets) come first wherever they are. */
+static int reached_only(const char *msg) {
+  static const char *const late[] = {
+    "unexpected indent", "expected an indented block",
+    "unindent does not match any outer indentation level",
+    "inconsistent use of tabs and spaces in indentation", "too many levels of indentation",
+    "unexpected character after line continuation character", "unexpected EOF while parsing"};
+  for (size_t k = 0; k < sizeof late / sizeof *late; k++)
+    if (!strcmp(msg, late[k])) return 1;
+  return 0;
+}
+
+/* Does a line break lie in s[a, b)? */
+static int line_between(const char *s, size_t a, size_t b) {
+  for (size_t i = a; i < b; i++)
+    if (s[i] == '\n' || s[i] == '\r') return 1;
+  return 0;
+}
+
+/* The error to report: the parser's, or (toks->err set) the tokenizer's when CPython's would
+ * report it rather than the parser's. */
+static void verdict(const bl_pp *p, const bl_pytoks *toks, int parsed, bl_pyast *out) {
+  const char *msg = p->err ? p->err : p->smsg ? p->smsg : parsed ? NULL : "invalid syntax";
+  size_t off = p->err ? p->err_off : p->smsg ? p->soff : pp_tok(p, p->far)->start;
+  const char *te = toks->err;
+  if (te && !p->err) {
+    int reached = !msg || p->far >= p->nreal;
+    if (reached || !reached_only(te)) {
+      /* an unclosed bracket is reported when the syntax error is on a later line only */
+      if (reached || strstr(te, "was never closed") == NULL ||
+          (toks->err_off < off && line_between(p->s, toks->err_off, off))) {
+        msg = te;
+        off = toks->err_off;
+      }
+    }
+  }
+  out->err = msg;
+  out->err_off = msg ? off : 0;
+}
+
 int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, size_t n,
                 const bl_pytoks *toks, const size_t *sig, size_t nsig, bl_pyast *out) {
   memset(out, 0, sizeof *out);
-  if (!nsig) {
-    out->err = "invalid syntax";
-    return 0;
-  }
   bl_pp p;
   memset(&p, 0, sizeof p);
   p.m = m;
@@ -576,7 +614,10 @@ int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, siz
   p.n = n;
   p.tv = toks->v;
   p.sig = sig;
-  p.nsig = nsig;
+  p.nreal = nsig;
+  p.nsig = nsig + 1;
+  p.endtok.kind = BL_PT_ENDMARKER;
+  p.endtok.start = p.endtok.end = toks->err ? toks->err_off : n;
   p.code = pp_classify(m, s, toks->v, sig, nsig);
   if (!p.code) return -1;
   bl_pynode *root = NULL;
@@ -588,17 +629,12 @@ int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, siz
   boxlint__free(m, p.code);
   out->nnodes = p.nnodes;
   if (p.oom) return -1;
-  if (!root) {
-    out->err = p.err ? p.err : p.smsg ? p.smsg : "invalid syntax";
-    out->err_off = p.err ? p.err_off : p.smsg ? p.soff : pp_tok(&p, p.far)->start;
-    return 0;
+  const bl_pynode *deep = root ? too_deep(root) : NULL;
+  if (deep && !p.err) {
+    p.err = "too deeply nested";
+    p.err_off = deep->start;
   }
-  const bl_pynode *deep = too_deep(root);
-  if (deep) {
-    out->err = "too deeply nested";
-    out->err_off = deep->start;
-    return 0;
-  }
-  out->root = root;
+  verdict(&p, toks, root != NULL, out);
+  if (!out->err) out->root = root;
   return 0;
 }

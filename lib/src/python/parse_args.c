@@ -49,6 +49,8 @@ static int genexp_arg(bl_pp *p, bl_pynode *call, bl_pynode *e, size_t lpar) {
   return 0;
 }
 
+static int call_args(bl_pp *p, bl_pynode *call, int genexp, size_t lpar);
+
 /* A positional argument: assignment_expression | expression !':=', not followed by '='.
  * Returns 0, 1 when it was a generator expression (the call's ')' consumed), -1. */
 static int positional(bl_pp *p, bl_pynode *call, int genexp, int *state, size_t lpar) {
@@ -63,17 +65,27 @@ static int positional(bl_pp *p, bl_pynode *call, int genexp, int *state, size_t 
     pp_fail(p, "Generator expression must be parenthesized", e->start);
     return -1;
   }
-  if (*state) {
-    pp_fail(p, *state == 2 ? "positional argument follows keyword argument unpacking"
-                           : "positional argument follows keyword argument", e->start);
-    return -1;
-  }
+  if (*state && !p->late) /* reported where CPython's parser stops: after the arguments */
+    p->late = *state == 2 ? "positional argument follows keyword argument unpacking"
+                          : "positional argument follows keyword argument";
   pp_add(call, e, BL_PR_ARG);
   return 0;
 }
 
 int pp_call_args(bl_pp *p, bl_pynode *call, int genexp) {
   size_t lpar = p->pos - 1;
+  const char *late = p->late;
+  p->late = NULL;
+  int rc = call_args(p, call, genexp, lpar);
+  if (rc == 0 && p->late) {
+    pp_fail(p, p->late, pp_off(p, pp_tok(p, p->far)->start));
+    rc = -1;
+  }
+  p->late = late;
+  return rc;
+}
+
+static int call_args(bl_pp *p, bl_pynode *call, int genexp, size_t lpar) {
   int state = 0; /* 1 after a keyword, 2 after '**' */
   size_t nargs = 0;
   while (!pp_at(p, O_RPAR)) {

@@ -33,12 +33,38 @@ static bl_pynode *lambdef(bl_pp *p) {
   return l;
 }
 
+/* An expression that another follows inside brackets (`f(a b)`): CPython's invalid_expression
+ * names the missing comma, unless the first is a soft keyword or a NAME before a STRING. */
+static void comma_hint(bl_pp *p, const bl_pynode *a, size_t t0) {
+  if (p->trying || p->smsg || !pp_starts_expr(pp_peek(p))) return;
+  if (p->code[t0] == T_NAME && (p->code[t0 + 1] == T_STRING || pp_name_is(p, t0, "match") ||
+                                pp_name_is(p, t0, "case") || pp_name_is(p, t0, "_")))
+    return;
+  long depth = 0;
+  for (size_t i = 0; i < p->pos; i++) {
+    int c = p->code[i];
+    depth += c == O_LPAR || c == O_LSQB || c == O_LBRACE;
+    depth -= c == O_RPAR || c == O_RSQB || c == O_RBRACE;
+  }
+  if (depth <= 0) return;
+  size_t pos = p->pos, far = p->far; /* the second expression must be one */
+  p->trying++;
+  bl_pynode *b = pp_expression(p);
+  p->trying--;
+  p->pos = pos;
+  p->far = far;
+  if (b) pp_fail(p, "invalid syntax. Perhaps you forgot a comma?", a->start);
+}
+
 bl_pynode *pp_expression(bl_pp *p) {
   if (pp_enter(p)) return NULL;
   bl_pynode *r, *e;
+  size_t t0 = p->pos;
   if (pp_at(p, K_LAMBDA)) {
     r = lambdef(p);
-  } else if ((r = pp_disjunction(p)) && pp_at(p, K_IF)) {
+  } else if ((r = pp_disjunction(p)) && !pp_at(p, K_IF)) {
+    comma_hint(p, r, t0);
+  } else if (r) {
     size_t at = r->start;
     if (!(r = over(p, BL_PK_IFEXP, r, BL_PR_VALUE))) goto out;
     p->pos++;

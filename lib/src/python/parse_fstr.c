@@ -121,7 +121,10 @@ static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at) {
   q.delta = p->delta + a - 1;
   q.inner = 1;
   q.depth = p->depth;
-  if (!q.nsig || !(q.code = pp_classify(p->m, buf, toks.v, sig, q.nsig))) goto oom;
+  q.nreal = q.nsig++;
+  q.endtok.kind = BL_PT_ENDMARKER;
+  q.endtok.start = q.endtok.end = len + 2;
+  if (!(q.code = pp_classify(p->m, buf, toks.v, sig, q.nreal))) goto oom;
   if (!pp_enter(&q) && !pp_check_idents(&q)) {
     r = pp_star_expressions(&q);
     if (r && !(pp_eat(&q, T_NEWLINE) && pp_at(&q, T_END))) r = NULL;

@@ -39,7 +39,9 @@ typedef struct bl_pp {
   size_t n;
   const bl_pytok *tv;
   const size_t *sig;
-  size_t nsig;            /* > 0: the last is the ENDMARKER */
+  size_t nreal;           /* the tokens sig[0..nreal) */
+  size_t nsig;            /* nreal + 1: a virtual ENDMARKER follows them (endtok) */
+  bl_pytok endtok;
   uint8_t *code;          /* per significant token: T_, K_ or O_ */
   size_t pos, far;        /* the next token; the furthest looked at */
   size_t delta;           /* a text offset + delta = the file's offset */
@@ -49,6 +51,7 @@ typedef struct bl_pp {
   const char *err;        /* hard error (static text) and its file offset */
   size_t err_off;
   int oom;
+  const char *late;       /* a call's arguments' error, reported after them */
   const char *smsg;       /* the first specific syntax error outside an attempt */
   size_t soff;
   size_t nnodes;
@@ -78,7 +81,8 @@ int pp_ident(bl_pp *p, bl_pynode *n, size_t tok); /* ident = token tok's text (+
 int pp_ident_span(bl_pp *p, bl_pynode *n, size_t a, size_t b, int second); /* text offsets */
 bl_pynode *pp_namedef(bl_pp *p, size_t tok);      /* a NAMEDEF for the NAME token tok */
 int pp_check_idents(bl_pp *p);            /* CPython's verify_identifier on every NAME */
-/* The codes of the tokens sig[0..nsig) (malloc'd with m), or NULL. */
+/* The codes of the tokens sig[0..nsig) and of a virtual ENDMARKER after them (nsig + 1 codes,
+ * malloc'd with m), or NULL. */
 uint8_t *pp_classify(const boxlint__mem *m, const char *s, const bl_pytok *tv, const size_t *sig,
                      size_t nsig);
 void *pp_fail(bl_pp *p, const char *msg, size_t file_off); /* a specific syntax error: NULL */
