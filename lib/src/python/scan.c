@@ -94,11 +94,6 @@ int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) 
   rd->s = s;
   rd->n = n;
   if (bl_py_tokenize(m, s, n, &rd->toks)) return -1;
-  if (rd->toks.err) {
-    rd->err = rd->toks.err;
-    rd->err_off = rd->toks.err_off;
-    return 0;
-  }
   rd->sig = boxlint__malloc(m, (rd->toks.n + 1) * sizeof *rd->sig);
   if (!rd->sig) return -1;
   size_t at = 0;
@@ -112,14 +107,23 @@ int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) 
     }
     if (t->kind != BL_PT_COMMENT && t->kind != BL_PT_NL) rd->sig[rd->nsig++] = i;
   }
-  if (strings(rd) || rd->err) return rd->err ? 0 : -1;
+  /* The first error CPython meets: a literal's (escapes, found here for every literal), the
+   * tokenizer's or the grammar's (the parser decides between these two), whichever comes
+   * first in the file. */
+  if (strings(rd)) return -1;
+  const char *serr = rd->err;
+  size_t soff = rd->err_off;
+  rd->err = NULL;
   bl_pyast ast;
   if (bl_py_parse(m, &rd->arena, s, n, &rd->toks, rd->sig, rd->nsig, &ast)) return -1;
-  if (ast.err) {
+  if (ast.err && !(serr && soff < ast.err_off)) {
     rd->err = ast.err;
     rd->err_off = ast.err_off;
-    return 0;
+  } else if (serr) {
+    rd->err = serr;
+    rd->err_off = soff;
   }
+  if (rd->err) return 0;
   if (bl_py_analyze(rd, ast.root) || rd->oom) return -1;
   return 0;
 }
