@@ -199,6 +199,13 @@ bl_pyval *bl_py_parse_policy(bl_pyreader *rd, size_t *i);
 /* The value a NAME stands for: the literal bound once at module level when nothing else can
  * change it (analyze.c), or a DYNAMIC value that says why not. NULL when out of memory. */
 bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name);
+/* Suppressions (suppress.c): each `# boxlint: ignore=` comment of rd silences the warnings and
+ * infos of its rules among the findings [first, end) of r on its line (sorted by line first);
+ * an id that silences nothing, errors and not-static among them, is an unused-suppression. */
+int bl_py_suppress(boxlint_report *r, size_t first, const bl_pyreader *rd);
+/* The findings [first, end) in file order (stable), each line and column computed from its
+ * offsets in one sweep over s[0..n). Returns 0 or -1 when out of memory. */
+int bl_py_order_and_place(boxlint_report *r, size_t first, const char *s, size_t n);
 /* The file's SDK calls, references, names and what taints them, from its syntax tree. Returns 0
  * or -1 when out of memory. */
 int bl_py_analyze(bl_pyreader *rd, const struct bl_pynode *root);
