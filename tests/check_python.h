@@ -12,8 +12,8 @@
 #include <stdint.h>
 #include "boxlint/boxlint.h"
 
-/* The start of a call whose first command literal opens at column 35 (byte 34). */
-#define UPD "c.templates.update('i', commands=["
+/* The start of a call whose first command literal opens at column 52 (byte 51). */
+#define UPD "c.code_interpreter.templates.update('i', commands=["
 
 #define W BOXLINT_SEVERITY_WARNING
 #define E BOXLINT_SEVERITY_ERROR
@@ -54,5 +54,6 @@ void py_apply(const char *want, const char *gone);
 
 Suite *python_syntax_suite(void);
 Suite *python_fix_suite(void);
+Suite *python_sound_suite(void);
 
 #endif

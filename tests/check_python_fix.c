@@ -24,8 +24,8 @@ START_TEST(test_fix_insert_run) {
       {"", "'", "pip install x", 3},        {"", "\"", "pip install x", 3},
       {"", "'''", "pip install x", 3},      {"", "\"\"\"", "pip install x", 3},
       {"u", "'", "pip install x", 3},       {"f", "'", "pip install {{x}}", 3},
-      {"r", "'", "pip install x", 3},       {"b", "\"", "pip install x", 3},
-      {"", "'", "\\x70ip install x", 6},    {"Rb", "'''", "pip\ninstall x", 3},
+      {"r", "'", "pip install x", 3},
+      {"", "'", "\\x70ip install x", 6},
   };
   for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
     char src[128], want[128];
@@ -33,7 +33,7 @@ START_TEST(test_fix_insert_run) {
     int n = snprintf(src, sizeof src, UPD "%s%s%s%s])\n", pre, q, body, q);
     snprintf(want, sizeof want, UPD "%s%sRUN %s%s])\n", pre, q, body, q);
     py_check(src, (size_t)n, BOXLINT_OK);
-    size_t at = 34 + strlen(pre) + strlen(q);
+    size_t at = 51 + strlen(pre) + strlen(q);
     const boxlint_diag *d = py_diag(0, "unknown-instruction", E, "commands[0]", 1,
                                     (uint32_t)at + 1, 1, (uint32_t)at + 1 + forms[i].len,
                                     "unknown instruction: pip");
@@ -47,24 +47,24 @@ START_TEST(test_fix_keyword) {
   CHECK(UPD "'WROKDIR /srv'])\n");
   py_count(1);
   const boxlint_diag *d =
-      py_diag(0, "unknown-instruction", E, "commands[0]", 1, 36, 1, 43, "unknown instruction: "
+      py_diag(0, "unknown-instruction", E, "commands[0]", 1, 53, 1, 60, "unknown instruction: "
               "WROKDIR");
   ck_assert_str_eq(d->hint, "did you mean WORKDIR?");
-  py_fix(d, 35, 7, "WORKDIR");
+  py_fix(d, 52, 7, "WORKDIR");
   py_apply(UPD "'WORKDIR /srv'])\n", NULL);
   /* a raw string takes a fix that needs no escape */
   CHECK(UPD "r'WROKDIR /srv'])\n");
-  py_fix(py_diag(0, "unknown-instruction", E, "commands[0]", 1, 37, 1, 44, "WROKDIR"), 36, 7,
+  py_fix(py_diag(0, "unknown-instruction", E, "commands[0]", 1, 54, 1, 61, "WROKDIR"), 53, 7,
          "WORKDIR");
   py_apply(UPD "r'WORKDIR /srv'])\n", NULL);
   /* an escape at the start: the escape is replaced */
   CHECK(UPD "'\\x57ROKDIR /srv'])\n");
-  py_fix(py_diag(0, "unknown-instruction", E, "commands[0]", 1, 36, 1, 46, "WROKDIR"), 35, 10,
+  py_fix(py_diag(0, "unknown-instruction", E, "commands[0]", 1, 53, 1, 63, "WROKDIR"), 52, 10,
          "WORKDIR");
   py_apply(UPD "'WORKDIR /srv'])\n", NULL);
   /* across two concatenated literals: no fix, and the hint says why */
   CHECK(UPD "'WRO' 'KDIR /srv'])\n");
-  d = py_diag(0, "unknown-instruction", E, "commands[0]", 1, 36, 1, 46, "WROKDIR");
+  d = py_diag(0, "unknown-instruction", E, "commands[0]", 1, 53, 1, 63, "WROKDIR");
   py_no_fix(d, "the text to replace spans two concatenated literals");
   ck_assert_ptr_nonnull(strstr(d->hint, "did you mean WORKDIR?"));
 }
@@ -75,12 +75,12 @@ END_TEST
 START_TEST(test_fix_dangling_escape) {
   CHECK(UPD "'RUN echo \\\\'])\n");
   py_count(1);
-  const boxlint_diag *d = py_diag(0, "dangling-continuation", E, "commands[0]", 1, 45, 1, 47,
+  const boxlint_diag *d = py_diag(0, "dangling-continuation", E, "commands[0]", 1, 62, 1, 64,
                                   "ends inside a line continuation");
-  py_fix(d, 44, 2, "");
+  py_fix(d, 61, 2, "");
   py_apply(UPD "'RUN echo '])\n", NULL);
   CHECK(UPD "r'RUN echo \\ '])\n");
-  py_fix(py_diag(0, "dangling-continuation", E, "commands[0]", 1, 46, 1, 47, "continuation"), 45,
+  py_fix(py_diag(0, "dangling-continuation", E, "commands[0]", 1, 63, 1, 64, "continuation"), 62,
          1, "");
   py_apply(UPD "r'RUN echo  '])\n", NULL);
 }
@@ -88,10 +88,10 @@ END_TEST
 
 /* A command bound to a module-level name is fixed where the literal is. */
 START_TEST(test_fix_in_module_level_name) {
-  CHECK("SETUP = [\n    'pip install x',\n]\nc.templates.update('i', commands=SETUP)\n");
+  CHECK("SETUP = [\n    'pip install x',\n]\nc.code_interpreter.templates.update('i', commands=SETUP)\n");
   py_count(1);
   py_fix(py_diag(0, "unknown-instruction", E, "commands[0]", 2, 6, 2, 9, "pip"), 15, 0, "RUN ");
-  py_apply("SETUP = [\n    'RUN pip install x',\n]\nc.templates.update('i', commands=SETUP)\n",
+  py_apply("SETUP = [\n    'RUN pip install x',\n]\nc.code_interpreter.templates.update('i', commands=SETUP)\n",
            "unknown-instruction");
 }
 END_TEST
@@ -103,28 +103,28 @@ END_TEST
 START_TEST(test_fix_name_slug) {
   static const struct { const char *lit; uint32_t end; size_t off, len; const char *text, *out; }
       forms[] = {
-          {"'My Template'", 38, 25, 11, "my-template", "'my-template'"},
-          {"\"My Template\"", 38, 25, 11, "my-template", "\"my-template\""},
-          {"r'My Template'", 39, 26, 11, "my-template", "r'my-template'"},
-          {"'''My Template'''", 42, 27, 11, "my-template", "'''my-template'''"},
-          {"'Caf\\u00e9 X'", 38, 25, 11, "caf-x", "'caf-x'"},
-          {"'My ' \"Template\"", 41, 24, 16, "'my-template'", "'my-template'"},
+          {"'My Template'", 55, 42, 11, "my-template", "'my-template'"},
+          {"\"My Template\"", 55, 42, 11, "my-template", "\"my-template\""},
+          {"r'My Template'", 56, 43, 11, "my-template", "r'my-template'"},
+          {"'''My Template'''", 59, 44, 11, "my-template", "'''my-template'''"},
+          {"'Caf\\u00e9 X'", 55, 42, 11, "caf-x", "'caf-x'"},
+          {"'My ' \"Template\"", 58, 41, 16, "'my-template'", "'my-template'"},
       };
   for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
     char src[160], want[160];
     const char *tail = ", commands=[], cpu_count=2, memory_mb=4096)\n";
-    int n = snprintf(src, sizeof src, "c.templates.create(name=%s%s", forms[i].lit, tail);
-    snprintf(want, sizeof want, "c.templates.create(name=%s%s", forms[i].out, tail);
+    int n = snprintf(src, sizeof src, "c.code_interpreter.templates.create(name=%s%s", forms[i].lit, tail);
+    snprintf(want, sizeof want, "c.code_interpreter.templates.create(name=%s%s", forms[i].out, tail);
     py_check(src, (size_t)n, BOXLINT_OK);
     py_count(1);
     const boxlint_diag *d =
-        py_diag(0, "invalid-name", E, "name", 1, 25, 1, forms[i].end, "may only hold");
+        py_diag(0, "invalid-name", E, "name", 1, 42, 1, forms[i].end, "may only hold");
     py_fix(d, forms[i].off, forms[i].len, forms[i].text);
     py_apply(want, NULL);
   }
-  CHECK("N = 'Top Name'\nc.templates.create(name=N, commands=[], cpu_count=2, memory_mb=4096)\n");
+  CHECK("N = 'Top Name'\nc.code_interpreter.templates.create(name=N, commands=[], cpu_count=2, memory_mb=4096)\n");
   py_fix(py_diag(0, "invalid-name", E, "name", 1, 5, 1, 15, "\"Top Name\""), 5, 8, "top-name");
-  py_apply("N = 'top-name'\nc.templates.create(name=N, commands=[], cpu_count=2, memory_mb=4096)\n",
+  py_apply("N = 'top-name'\nc.code_interpreter.templates.create(name=N, commands=[], cpu_count=2, memory_mb=4096)\n",
            NULL);
 }
 END_TEST
@@ -325,7 +325,7 @@ START_TEST(bug_edit_raw_backslash_pair) {
   edit_ok("r'a\\'b'\n", 1, 2, "", 3, 2, "");     /* the pair together: accepted */
   /* through the API: the dangling-continuation fix of r'...\<newline>' is refused, with why */
   CHECK(UPD "r'RUN echo \\\n'])\n");
-  const boxlint_diag *d = py_diag(0, "dangling-continuation", E, "commands[0]", 1, 46, 1, 47,
+  const boxlint_diag *d = py_diag(0, "dangling-continuation", E, "commands[0]", 1, 63, 1, 64,
                                   "ends inside a line continuation");
   py_no_fix(d, PART);
 }

@@ -25,6 +25,15 @@ static void syntax_at(const char *src, size_t n, uint32_t line, uint32_t col, co
 }
 #define SYNTAX(lit, l, c, msg) syntax_at((lit), sizeof(lit) - 1, (l), (c), (msg))
 
+/* A file that cannot be read as Python reads it: one python-encoding error, nothing else. */
+static void encoding_at(const char *src, size_t n, uint32_t line, uint32_t col, const char *msg) {
+  py_check(src, n, BOXLINT_ESYNTAX);
+  py_count(1);
+  const boxlint_diag *d = py_diag(0, "python-encoding", E, NULL, line, col, line, col, msg);
+  ck_assert_ptr_null(d->fix);
+}
+#define ENCODING(lit, l, c, msg) encoding_at((lit), sizeof(lit) - 1, (l), (c), (msg))
+
 START_TEST(test_syntax_errors) {
   SYNTAX(UPD "'RUN sudo x'])\nx = 'abc\n", 2, 5, "invalid Python: unterminated string literal");
   SYNTAX("x = '''abc\n\ny = 1\n", 1, 5, "unterminated triple-quoted string literal");
@@ -43,13 +52,13 @@ START_TEST(test_syntax_errors) {
   SYNTAX("x = '\\U00110000'\n", 1, 6, "illegal Unicode character");
   SYNTAX("x = '\\N{NO SUCH NAME}'\n", 1, 6, "unknown \\N character escape");
   SYNTAX("x = b'\xc3\xa9'\n", 1, 7, "bytes can only contain ASCII literal characters");
-  SYNTAX(UPD "b'RUN a' 'b'])\n", 1, 44, "cannot mix bytes and nonbytes literals");
+  SYNTAX(UPD "b'RUN a' 'b'])\n", 1, 61, "cannot mix bytes and nonbytes literals");
   SYNTAX("x = 012\n", 1, 5, "leading zeros in decimal integer literals");
   SYNTAX("x = 0_7\n", 1, 5, "leading zeros in decimal integer literals");
   SYNTAX("x = 1 \\ 2\n", 1, 7, "unexpected character after line continuation character");
   SYNTAX("x = f'}'\n", 1, 7, "f-string: single '}' is not allowed");
   SYNTAX("x = 1 $ 2\n", 1, 7, "invalid character");
-  SYNTAX("x = '\xff'\n", 1, 6, "not valid UTF-8");
+  ENCODING("x = '\xff'\n", 1, 6, "not valid UTF-8");
 }
 END_TEST
 
@@ -60,7 +69,7 @@ END_TEST
 START_TEST(bug_syntax_errors_missed) {
   SYNTAX("x = b'a' 'b'\n", 1, 10, "cannot mix bytes and nonbytes literals");
   SYNTAX("x = f'{'\n", 1, 7, "f-string");
-  SYNTAX("# \xff\nx = 1\n", 1, 3, "UTF-8");
+  ENCODING("# \xff\nx = 1\n", 1, 3, "UTF-8");
 }
 END_TEST
 
@@ -83,13 +92,13 @@ START_TEST(test_tricky_valid_files) {
     int n = snprintf(src, sizeof src, "%s" UPD "'RUN sudo x'])\n", files[i]);
     py_check(src, (size_t)n, BOXLINT_OK);
     py_count(1);
-    py_diag(0, "sudo-usage", W, "commands[0]", lines, 40, lines, 44, "sudo");
+    py_diag(0, "sudo-usage", W, "commands[0]", lines, 57, lines, 61, "sudo");
   }
   /* no final newline; CR-only line ends */
   CHECK(UPD "'RUN sudo x'])");
-  py_diag(0, "sudo-usage", W, "commands[0]", 1, 40, 1, 44, "sudo");
+  py_diag(0, "sudo-usage", W, "commands[0]", 1, 57, 1, 61, "sudo");
   CHECK("x = 1\r\r" UPD "'RUN sudo x'])\r");
-  py_diag(0, "sudo-usage", W, "commands[0]", 3, 40, 3, 44, "sudo");
+  py_diag(0, "sudo-usage", W, "commands[0]", 3, 57, 3, 61, "sudo");
   /* empty, only comments, only a BOM, blank lines */
   static const char *const empty[] = {"", "# a\n# b\n", "# only", "\xef\xbb\xbf", "\n\n   \n",
                                       "\xef\xbb\xbf# c\r\n"};
@@ -107,7 +116,7 @@ END_TEST
  *   the \r only, and the \n then ended the string ("unterminated string literal"). */
 START_TEST(bug_valid_files_rejected) {
   CHECK("x = f\"{'}'}\"\n" UPD "'RUN sudo x'])\n");
-  py_diag(0, "sudo-usage", W, "commands[0]", 2, 40, 2, 44, "sudo");
+  py_diag(0, "sudo-usage", W, "commands[0]", 2, 57, 2, 61, "sudo");
   CHECK(UPD "'RUN echo a \\\r\n&& sudo x'])\r\n");
   py_count(1);
   py_diag(0, "sudo-usage", W, "commands[0]", 2, 4, 2, 8, "sudo");
@@ -119,7 +128,7 @@ END_TEST
 START_TEST(bug_bom_column) {
   CHECK("\xef\xbb\xbf" UPD "'RUN sudo x'])\n");
   py_count(1);
-  py_diag(0, "sudo-usage", W, "commands[0]", 1, 40, 1, 44, "sudo");
+  py_diag(0, "sudo-usage", W, "commands[0]", 1, 57, 1, 61, "sudo");
 }
 END_TEST
 
@@ -132,7 +141,7 @@ END_TEST
 START_TEST(test_suppressions) {
   CHECK(PIP "\n");
   py_count(1);
-  py_diag(0, "pip-no-cache-dir", W, "commands[0]", 1, 40, 1, 51, "pip install keeps its");
+  py_diag(0, "pip-no-cache-dir", W, "commands[0]", 1, 57, 1, 68, "pip install keeps its");
   CHECK(PIP "  # boxlint: ignore=pip-no-cache-dir\n");
   py_count(0);
   /* Each rule of a list is its own suppression, as in fragments: one that suppresses nothing
@@ -152,16 +161,16 @@ START_TEST(test_suppressions) {
   py_count(2);
   py_diag(0, "unused-suppression", W, NULL, 1, 19, 1, 35,
           "the suppression of pip-no-cache-dir suppresses nothing");
-  py_diag(1, "pip-no-cache-dir", W, "commands[0]", 3, 40, 3, 51, "pip install");
+  py_diag(1, "pip-no-cache-dir", W, "commands[0]", 3, 57, 3, 68, "pip install");
   /* an error cannot be suppressed: it stays, and the suppression is unused */
   CHECK(UPD "'pip install --no-cache-dir x'])  # boxlint: ignore=unknown-instruction\n");
   py_count(2);
-  py_diag(0, "unknown-instruction", E, "commands[0]", 1, 36, 1, 39, "unknown instruction: pip");
-  py_diag(1, "unused-suppression", W, NULL, 1, 87, 1, 106, "unknown-instruction is an error and cannot be suppressed");
+  py_diag(0, "unknown-instruction", E, "commands[0]", 1, 53, 1, 56, "unknown instruction: pip");
+  py_diag(1, "unused-suppression", W, NULL, 1, 104, 1, 123, "unknown-instruction is an error and cannot be suppressed");
   /* a comment that is not a suppression */
   CHECK(PIP "  # boxlint-ignore=pip-no-cache-dir\n");
   py_count(1);
-  py_diag(0, "pip-no-cache-dir", W, "commands[0]", 1, 40, 1, 51, "pip install");
+  py_diag(0, "pip-no-cache-dir", W, "commands[0]", 1, 57, 1, 68, "pip install");
 }
 END_TEST
 
@@ -174,7 +183,7 @@ START_TEST(bug_suppression_rule_list) {
   py_diag(0, "unused-suppression", W, NULL, 1, 26, 1, 31, "the suppression of bogus suppresses");
   CHECK(PIP "  # boxlint: ignore=pip-no-cache-dir,bogus\n");
   py_count(1);
-  py_diag(0, "unused-suppression", W, NULL, 1, 93, 1, 98, "bogus");
+  py_diag(0, "unused-suppression", W, NULL, 1, 110, 1, 115, "bogus");
 }
 END_TEST
 

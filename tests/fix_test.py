@@ -214,7 +214,7 @@ fix_case("binding's policy", "binding.json",
          '"deny_out": ["ALL_TRAFFIC"]}}\n')
 
 # ---- Python: the library's fixes are already file edits in Python syntax -------------------------
-py = ("from e2b import Templates\n\nt = templates.create(name='py', commands=['pip install x', \"WROKDIR /x\"],\n"
+py = ("from e2b import Templates\n\nt = client.code_interpreter.templates.create(name='py', commands=['pip install x', \"WROKDIR /x\"],\n"
       "    cpu_count=2, memory_mb=1024)\n")
 fix_case("python", "tpl.py", py, py.replace("'pip", "'RUN pip").replace('"WROKDIR', '"WORKDIR'))
 

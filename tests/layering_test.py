@@ -28,7 +28,7 @@ ALLOWED = {
     "policy": {"report"},
     "warnings": {"report", "config", "dockerfile"},
     "lint": {"report", "config", "dockerfile", "warnings"},
-    "python": {"report", "lint", "policy"},
+    "python": {"report", "config", "lint", "policy"},
 }
 GENERATED = {"dockerfile_lexer.c.o": "dockerfile", "python_lexer.c.o": "python"}  # objects of generated sources: their folder
 

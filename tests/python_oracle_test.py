@@ -48,7 +48,8 @@ Suppressions: when the case has `# boxlint: ignore=` comments, the soundness com
 case with those comments neutralised (same length, so every position stays), and the real file
 must report exactly what the documented semantics leave of that: a comment removes warnings and
 infos of its rules on its own line when it follows code there, on the next line when it stands
-alone; errors and not-static are never removed (unused-suppression is not compared). A finding
+alone; errors and not-static are never removed (unused-suppression is not compared); a comment
+listing more than 256 rule ids removes nothing (the documented limit). A finding
 removed that should stay is a BYPASS, one kept that should go a FALSE ALARM.
 
 A case that executes no SDK call at all tests nothing and fails. Output: one line per family,
@@ -129,6 +130,7 @@ def source_text(raw):
 def split_lines(text):
     return re.split(r"\r\n|\r|\n", text) if text is not None else []
 
+MAX_IDS = 256  # rule ids one comment may list (README); a comment listing more silences nothing
 SUP = re.compile(r"#[ \t]*boxlint(?:[ \t]*:[ \t]*|[ \t]+)ignore[ \t]*=[ \t]*([^ \t]*)")
 
 def suppressions(text):
@@ -147,7 +149,10 @@ def suppressions(text):
             ln, col = t.start
             before = lines[ln - 1][:col] if ln - 1 < len(lines) else ""
             eff = ln if before.strip() else ln + 1
-            sups += [(r, eff, (ln, col)) for r in m.group(1).split(",") if r]
+            ids = [r for r in m.group(1).split(",") if r]
+            if len(ids) > MAX_IDS:  # the documented limit: such a comment silences nothing
+                continue
+            sups += [(r, eff, (ln, col)) for r in ids]
     except (tokenize.TokenError, SyntaxError, IndentationError):
         pass
     return sups

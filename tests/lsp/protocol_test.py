@@ -95,11 +95,11 @@ check("a change starting inside a surrogate pair replaces the whole character",
 # an untitled Python buffer is checked as Python (its languageId), not as a fragment
 s.send(method="textDocument/didOpen", params={"textDocument": {
     "uri": "untitled:Untitled-1", "version": 1, "languageId": "python",
-    "text": 'c.templates.update("t", commands=["pip install x"])\n'}})
+    "text": 'c.code_interpreter.templates.update("t", commands=["pip install x"])\n'}})
 r = s.recv()
 d = r and r["params"]["diagnostics"]
-check("an untitled Python buffer: unknown-instruction at 1:36 (UTF-16 0:35)",
-      d and d[0]["code"] == "unknown-instruction" and d[0]["range"]["start"] == {"line": 0, "character": 35}, r)
+check("an untitled Python buffer: unknown-instruction at 1:53 (UTF-16 0:52)",
+      d and d[0]["code"] == "unknown-instruction" and d[0]["range"]["start"] == {"line": 0, "character": 52}, r)
 # a NUL byte in a document (\u0000 in JSON) is a finding, not a parse error
 s.send(method="textDocument/didOpen", params={"textDocument": {
     "uri": "file:///t/nul.Dockerfile", "version": 1, "languageId": "dockerfile", "text": "RUN echo a\u0000b\n"}})

@@ -216,6 +216,7 @@ client.code_interpreter.templates.create(
     memory_mb=4096,
 )
 client.agents.add_code_interpreter(
+    "prm_abc",
     template_id="my-py-extra",
     network_policy=NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=[]),
 )
@@ -293,8 +294,9 @@ test('Python source files', async (t) => {
       "commands=['RUN pip install x'], cpu_count=2, memory_mb=4096)\n";
     assert.deepEqual(boxlint.checkPython(src).diagnostics.map((d) => [d.rule, d.severity, d.path, d.line]),
       [['not-static', 'info', 'name', 4]]);
-    assert.deepEqual(boxlint.checkPython(src.replace('4096)\n',
-      '4096)  # boxlint: ignore=not-static\n')).diagnostics, []);
+    // not-static cannot be silenced inline: the comment is the unused one
+    assert.deepEqual(boxlint.checkPython(src.replace('4096)\n', '4096)  # boxlint: ignore=not-static\n'))
+      .diagnostics.map((d) => [d.rule, d.line]), [['not-static', 4], ['unused-suppression', 4]]);
     assert.deepEqual(boxlint.checkPython(src.replace('4096)\n', '4096)  # boxlint: ignore=bare-cr\n'))
       .diagnostics.map((d) => [d.rule, d.line]), [['not-static', 4], ['unused-suppression', 4]]);
   });

@@ -268,6 +268,7 @@ client.code_interpreter.templates.create(
     memory_mb=4096,
 )
 client.agents.add_code_interpreter(
+    "prm_abc",
     template_id="my-py-extra",
     network_policy=NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=[]),
 )
@@ -367,8 +368,10 @@ class PythonSource(unittest.TestCase):
         r = boxlint.check_python(src)
         self.assertEqual([(d.rule, d.severity, d.path, d.line) for d in r.diagnostics],
                          [("not-static", "info", "name", 4)])
-        self.assertEqual(boxlint.check_python(src.replace(
-            "4096)\n", "4096)  # boxlint: ignore=not-static\n")).diagnostics, ())
+        # not-static cannot be silenced inline: the comment is the unused one
+        r = boxlint.check_python(src.replace("4096)\n", "4096)  # boxlint: ignore=not-static\n"))
+        self.assertEqual([(d.rule, d.line) for d in r.diagnostics],
+                         [("not-static", 4), ("unused-suppression", 4)])
         r = boxlint.check_python(src.replace("4096)\n", "4096)  # boxlint: ignore=bare-cr\n"))
         self.assertEqual([(d.rule, d.line) for d in r.diagnostics],
                          [("not-static", 4), ("unused-suppression", 4)])

@@ -6,6 +6,7 @@
  * reader.c, scan.c, place.c, lint/ and policy/ through the public API. */
 #include <string.h>
 #include "python/python_int.h"
+#include "python/encoding.h"
 #include "boxlint/source.h"
 
 typedef struct pyck {
@@ -22,8 +23,16 @@ static const char *const CALL_NAME[] = {"templates.create", "templates.update",
                                         "add_code_interpreter", "NetworkPolicy"};
 
 /* The not-static info for argument `what` of `call`. */
+/* not-static's severity: info, or what a project's config sets (it may switch it off; no
+ * comment in the file can). */
+static boxlint_severity not_static_severity(const pyck *k) {
+  return boxlint_config_get_severity(k->opts->config, "not-static", 10, BOXLINT_SEVERITY_INFO);
+}
+
 static int not_static(pyck *k, const bl_pycall *call, const char *what, const bl_pyval *v) {
-  boxlint_diag *d = boxlint__report_add(k->r, "not-static", BOXLINT_SEVERITY_INFO, -1);
+  boxlint_severity sev = not_static_severity(k);
+  if (sev == BOXLINT_SEVERITY_OFF) return 0;
+  boxlint_diag *d = boxlint__report_add(k->r, "not-static", sev, -1);
   if (!d) return -1;
   d->path = what;
   int plural = !strcmp(what, "the arguments");
@@ -33,8 +42,6 @@ static int not_static(pyck *k, const bl_pycall *call, const char *what, const bl
   d->hint = "give the value as a literal, or as a name bound once at module level to one";
   d->offset = v->start;
   d->end_offset = v->end;
-  bl_py_line_col(k->rd->s, k->rd->n, v->start, &d->line, &d->column);
-  bl_py_line_col(k->rd->s, k->rd->n, v->end, &d->end_line, &d->end_column);
   return k->r->oom ? -1 : 0;
 }
 
@@ -64,11 +71,16 @@ static const bl_pyval *arg(const bl_pyarg *args, size_t n, size_t pos, const cha
   return NULL;
 }
 
-static const bl_pyval *kwarg(const char *s, const bl_pyarg *args, size_t n, const char *kw) {
+/* Is argument a the keyword kw (its NFKC form, as Python compares names)? */
+static int kw_is(const char *s, const bl_pyarg *a, const char *kw) {
   size_t kl = strlen(kw);
+  if (a->norm) return a->norm_len == kl && !memcmp(a->norm, kw, kl);
+  return a->name_end - a->name == kl && !memcmp(s + a->name, kw, kl);
+}
+
+static const bl_pyval *kwarg(const char *s, const bl_pyarg *args, size_t n, const char *kw) {
   for (size_t i = 0; i < n; i++)
-    if (args[i].name_end - args[i].name == kl && !memcmp(s + args[i].name, kw, kl))
-      return args[i].v;
+    if (args[i].name_end > args[i].name && kw_is(s, &args[i], kw)) return args[i].v;
   return NULL;
 }
 
@@ -80,6 +92,9 @@ static const bl_pyval *param(pyck *k, const bl_pyarg *args, size_t n, size_t pos
   return v;
 }
 
+/* A str (bytes are not: the platform takes text, as the SDK's signatures say). */
+static int is_str(const bl_pyval *v) { return v && v->kind == BL_PV_STR && !v->str.is_bytes; }
+
 static int is_list(const bl_pyval *v) {
   return v && (v->kind == BL_PV_LIST || v->kind == BL_PV_TUPLE);
 }
@@ -89,11 +104,10 @@ static int bad_type(pyck *k, const char *path, const bl_pyval *v, const char *wa
   boxlint_diag *d = boxlint__report_add(k->r, "invalid-argument-type", BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return -1;
   d->path = path;
-  d->message = boxlint__rmsg(k->r, "%s must be %s", path, want);
+  d->message = boxlint__rmsg(k->r, "%s must be %s%s", path, want,
+                             v->kind == BL_PV_STR && v->str.is_bytes ? ", not bytes" : "");
   d->offset = v->start;
   d->end_offset = v->end;
-  bl_py_line_col(k->rd->s, k->rd->n, v->start, &d->line, &d->column);
-  bl_py_line_col(k->rd->s, k->rd->n, v->end, &d->end_line, &d->end_column);
   return k->r->oom ? -1 : 0;
 }
 
@@ -163,7 +177,7 @@ static int policy_list(pyck *k, const bl_pycall *call, bl_pypolicy *p, int l,
       if (not_static(k, call, ep, e)) return -1;
       continue;
     }
-    if (e->kind != BL_PV_STR) {
+    if (!is_str(e)) {
       if (bad_type(k, ep, e, "a string")) return -1;
       continue;
     }
@@ -201,7 +215,7 @@ static int check_policy(pyck *k, const bl_pycall *call, const bl_pyval *v, const
   const char *pt = *prefix ? "network_policy.type" : "type";
   size_t before = k->r->ndiags;
   int type_unknown = 0;
-  if (p->type && p->type->kind == BL_PV_STR) {
+  if (is_str(p->type)) {
     spec.type.ptr = p->type->str.bytes;
     spec.type.len = p->type->str.len;
   } else if (p->type && p->type->kind != BL_PV_CONST) {
@@ -234,28 +248,140 @@ static int check_policy(pyck *k, const bl_pycall *call, const bl_pyval *v, const
 }
 
 /*----------------------------------------------------------------------------------------------
+ * The SDK's signatures: what Python itself refuses with TypeError
+ *--------------------------------------------------------------------------------------------*/
+
+typedef struct bl_sig {
+  const char *const *params; /* positional-or-keyword, in order */
+  size_t nparams, nrequired;
+} bl_sig;
+
+static const char *const SIG_CREATE[] = {"name", "commands", "cpu_count", "memory_mb"};
+static const char *const SIG_UPDATE[] = {"template_id", "commands"};
+static const char *const SIG_BIND[] = {"agent_id", "template_id", "version", "lifespan_seconds",
+                                       "network_policy"};
+static const char *const SIG_POLICY[] = {"type", "allow_out", "deny_out"};
+static const bl_sig SIGS[] = {{SIG_CREATE, 4, 4}, {SIG_UPDATE, 2, 2}, {SIG_BIND, 5, 2},
+                              {SIG_POLICY, 3, 0}};
+
+/* The call that takes keyword `kw`, when another call does. */
+static const char *owner_of(const char *s, const bl_pyarg *a, bl_call_kind not) {
+  for (size_t c = 0; c < 4; c++)
+    for (size_t i = 0; c != not && i < SIGS[c].nparams; i++)
+      if (kw_is(s, a, SIGS[c].params[i]))
+        return c == BL_CALL_BIND ? "agents.add_code_interpreter" : CALL_NAME[c];
+  return NULL;
+}
+
+static int type_error(pyck *k, const char *rule, size_t a, size_t b, const char *msg,
+                      const char *hint) {
+  boxlint_diag *d = boxlint__report_add(k->r, rule, BOXLINT_SEVERITY_ERROR, -1);
+  if (!d) return -1;
+  d->offset = a;
+  d->end_offset = b;
+  d->message = msg;
+  d->hint = hint;
+  return k->r->oom || !msg ? -1 : 0;
+}
+
+/* The nearest parameter of the call to an unknown keyword (edit distance 2 at most). */
+static const char *nearest(const char *w, size_t wl, const bl_sig *sg) {
+  const char *best = NULL;
+  size_t bd = 3;
+  for (size_t i = 0; i < sg->nparams; i++) {
+    size_t pl = strlen(sg->params[i]), d[32];
+    if (wl > 30 || pl > 30) continue;
+    for (size_t j = 0; j <= pl; j++) d[j] = j;
+    for (size_t x = 1; x <= wl; x++) {
+      size_t prev = d[0];
+      d[0] = x;
+      for (size_t j = 1; j <= pl; j++) {
+        size_t t = d[j], c = prev + (w[x - 1] != sg->params[i][j - 1]);
+        if (d[j] + 1 < c) c = d[j] + 1;
+        if (d[j - 1] + 1 < c) c = d[j - 1] + 1;
+        d[j] = c;
+        prev = t;
+      }
+    }
+    if (d[pl] < bd) {
+      bd = d[pl];
+      best = sg->params[i];
+    }
+  }
+  return best;
+}
+
+static int unknown_keyword(pyck *k, const bl_pycall *c, const bl_pyarg *a) {
+  const char *s = k->rd->s;
+  size_t l = a->name_end - a->name;
+  const char *w = a->norm ? a->norm : s + a->name;
+  size_t wl = a->norm ? a->norm_len : l;
+  const char *q = boxlint__quote(k->r, w, wl, 40);
+  const char *other = owner_of(s, a, c->kind), *near = nearest(w, wl, &SIGS[c->kind]);
+  const char *hint = other ? boxlint__rmsg(k->r, "'%s' is an argument of %s, not of %s", q, other,
+                                           CALL_NAME[c->kind])
+                     : near ? boxlint__rmsg(k->r, "did you mean \"%s\"?", near) : NULL;
+  return type_error(k, "unknown-argument", a->name, a->name_end,
+                    boxlint__rmsg(k->r, "%s() got an unexpected keyword argument '%s' (the SDK "
+                                  "raises TypeError)", CALL_NAME[c->kind], q), hint);
+}
+
+/* Keywords the call's signature does not take, too many positional arguments, an argument given
+ * twice, a required one missing: each an error, as Python raises TypeError for them. */
+static int signature(pyck *k, const bl_pycall *c, const bl_pyarg *args, size_t nargs) {
+  const bl_sig *sg = &SIGS[c->kind];
+  unsigned given = 0;
+  size_t pos = 0;
+  int stars = 0;
+  for (size_t i = 0; i < nargs; i++) {
+    const bl_pyarg *a = &args[i];
+    if (a->star) {
+      stars = 1;
+      continue;
+    }
+    size_t p = sg->nparams;
+    if (a->name_end == a->name) {
+      if (stars) continue;
+      p = pos++;
+      if (p >= sg->nparams) {
+        if (type_error(k, "unknown-argument", a->v->start, a->v->end,
+                       boxlint__rmsg(k->r, "%s() takes %zu positional arguments but %zu were "
+                                     "given (the SDK raises TypeError)", CALL_NAME[c->kind],
+                                     sg->nparams, pos), NULL))
+          return -1;
+        continue;
+      }
+    } else {
+      for (p = 0; p < sg->nparams && !kw_is(k->rd->s, a, sg->params[p]); p++) {}
+      if (p == sg->nparams) {
+        if (unknown_keyword(k, c, a)) return -1;
+        continue;
+      }
+    }
+    if ((given >> p & 1u) &&
+        type_error(k, "unknown-argument", a->name_end > a->name ? a->name : a->v->start,
+                   a->name_end > a->name ? a->name_end : a->v->end,
+                   boxlint__rmsg(k->r, "%s() got multiple values for argument '%s' (the SDK "
+                                 "raises TypeError)", CALL_NAME[c->kind], sg->params[p]), NULL))
+      return -1;
+    given |= 1u << p;
+  }
+  for (size_t p = 0; !stars && p < sg->nrequired; p++)
+    if (!(given >> p & 1u) && (c->kind == BL_CALL_UPDATE || (c->kind == BL_CALL_BIND && !p)) &&
+        type_error(k, "missing-field", c->name, c->name_end,
+                   boxlint__rmsg(k->r, "%s() is missing the required argument '%s' (the SDK "
+                                 "raises TypeError)", CALL_NAME[c->kind], sg->params[p]), NULL))
+      return -1;
+  return 0;
+}
+
+/*----------------------------------------------------------------------------------------------
  * Templates and bindings
  *--------------------------------------------------------------------------------------------*/
 
 static const char *const TPL_PARAMS[] = {"name", "commands", "cpu_count", "memory_mb"};
 static const char *const BIND_PARAMS[] = {"template_id", "agent_id", "version",
                                           "lifespan_seconds", "network_policy"};
-
-/* Keyword arguments the call's parameters do not name, as unknown fields. */
-static int extras(pyck *k, const bl_pycall *c, const char *const *known, size_t nknown,
-                  boxlint_span **out, size_t *n) {
-  *out = boxlint__ralloc(k->tmp, (c->nargs + 1) * sizeof **out);
-  *n = 0;
-  if (!*out) return -1;
-  for (size_t i = 0; i < c->nargs; i++) {
-    const bl_pyarg *a = &c->args[i];
-    if (a->name_end == a->name) continue;
-    size_t kl = a->name_end - a->name, j = 0;
-    while (j < nknown && !(strlen(known[j]) == kl && !memcmp(k->rd->s + a->name, known[j], kl))) j++;
-    if (j == nknown) (*out)[(*n)++] = (boxlint_span){k->rd->s + a->name, kl};
-  }
-  return 0;
-}
 
 /* The commands argument into spans; dynamic elements reported and left out. */
 static int commands(pyck *k, const bl_pycall *c, const bl_pyval *v, bl_pytarget *t,
@@ -274,7 +400,7 @@ static int commands(pyck *k, const bl_pycall *c, const bl_pyval *v, bl_pytarget 
     if (!ep) return -1;
     if (e->kind == BL_PV_DYNAMIC) {
       if (not_static(k, c, ep, e)) return -1;
-    } else if (e->kind != BL_PV_STR) {
+    } else if (!is_str(e)) {
       if (bad_type(k, ep, e, "a string")) return -1;
     } else {
       (*spans)[t->ncmds] = (boxlint_span){e->str.bytes, e->str.len};
@@ -305,8 +431,10 @@ static int check_template(pyck *k, const bl_pycall *c, bl_pytarget *t) {
   memset(&tpl, 0, sizeof tpl);
   unsigned skip = 0;
   int unknown = 0;
-  for (size_t f = 0; f < 4; f++) {
-    const bl_pyval *v = value(k, param(k, c->args, c->nargs, f, TPL_PARAMS[f], &unknown));
+  int update = c->kind == BL_CALL_UPDATE;
+  for (size_t f = 0; f < (update ? 2u : 4u); f++) {
+    const char *kw = update && f == 0 ? "template_id" : TPL_PARAMS[f];
+    const bl_pyval *v = value(k, param(k, c->args, c->nargs, f, kw, &unknown));
     if (k->rd->oom) return -1;
     t->field[f] = v;
     if (!v) continue;
@@ -315,7 +443,7 @@ static int check_template(pyck *k, const bl_pycall *c, bl_pytarget *t) {
       if (not_static(k, c, TPL_PARAMS[f], v)) return -1;
       continue;
     }
-    if (f == 0 && v->kind != BL_PV_STR) {
+    if (f == 0 && !is_str(v)) {
       if (bad_type(k, "name", v, "a string")) return -1;
       skip |= 1u;
     } else if (f == 0) {
@@ -331,9 +459,6 @@ static int check_template(pyck *k, const bl_pycall *c, bl_pytarget *t) {
       number(k, v, f == 2 ? &tpl.cpu_count : &tpl.memory_mb);
     }
   }
-  boxlint_span *ex;
-  if (extras(k, c, TPL_PARAMS, 4, &ex, &tpl.nextra_fields)) return -1;
-  tpl.extra_fields = ex;
   boxlint_status st = boxlint_check_template(k->tmp, &tpl, k->opts);
   if (st == BOXLINT_ENOMEM) return -1;
   drop(k->tmp, 0, skip, c->kind == BL_CALL_UPDATE || unknown, TPL_PARAMS, 4);
@@ -361,7 +486,7 @@ static int check_binding(pyck *k, const bl_pycall *c, bl_pytarget *t, bl_pypolic
   t->field[BL_F_LIFESPAN] = vals[3];
   if (vals[0]) {
     b.has_template_id = 1;
-    if (vals[0]->kind == BL_PV_STR) b.template_id = (boxlint_span){vals[0]->str.bytes, vals[0]->str.len};
+    if (is_str(vals[0])) b.template_id = (boxlint_span){vals[0]->str.bytes, vals[0]->str.len};
     else {
       b.template_id_not_string = 1;
       b.template_text = boxlint__quote(k->tmp, k->rd->s + vals[0]->start,
@@ -370,9 +495,6 @@ static int check_binding(pyck *k, const bl_pycall *c, bl_pytarget *t, bl_pypolic
   }
   number(k, vals[2], &b.version);
   number(k, vals[3], &b.lifespan_seconds);
-  boxlint_span *ex;
-  if (extras(k, c, BIND_PARAMS, 5, &ex, &b.nextra_fields)) return -1;
-  b.extra_fields = ex;
   if (boxlint_check_binding(k->tmp, &b, k->opts) == BOXLINT_ENOMEM) return -1;
   drop(k->tmp, 0, skip, unknown, BIND_PARAMS, 5);
   const bl_pyval *np = vals[4];
@@ -410,6 +532,14 @@ static int check_call(pyck *k, const bl_pycall *c, size_t *policies, size_t *npo
   t.call = c;
   boxlint_report_clear(k->tmp);
   int rc = 0;
+  if (c->inner) {
+    bl_pyval e;
+    memset(&e, 0, sizeof e);
+    e.start = c->start;
+    e.end = c->end;
+    e.why = "a call inside an f-string's replacement field";
+    return not_static(k, c, "the arguments", &e);
+  }
   /* `create(...)`: the documentation's elided arguments, not a call to check. */
   if (c->nargs == 1 && !c->args[0].star && c->args[0].name_end == c->args[0].name &&
       c->args[0].v->end - c->args[0].v->start == 3 &&
@@ -422,6 +552,7 @@ static int check_call(pyck *k, const bl_pycall *c, size_t *policies, size_t *npo
   size_t nargs = c->kind == BL_CALL_POLICY ? c->policy->nargs : c->nargs;
   for (size_t i = 0; i < nargs; i++)
     if (args[i].star && stars(k, c, &args[i])) return -1;
+  if (signature(k, c, args, nargs)) return -1;
   if (c->kind == BL_CALL_CREATE || c->kind == BL_CALL_UPDATE) {
     rc = check_template(k, c, &t);
   } else if (c->kind == BL_CALL_BIND) {
@@ -437,83 +568,23 @@ static int check_call(pyck *k, const bl_pycall *c, size_t *policies, size_t *npo
   return rc || k->tmp->oom ? -1 : 0;
 }
 
-/* The next rule id of a suppression's list from *i (ids separated by commas): 1 with [*a, *b). */
-static int next_id(const char *s, const bl_pysup *p, size_t *i, size_t *a, size_t *b) {
-  while (*i < p->ids_end && s[*i] == ',') (*i)++;
-  if (*i >= p->ids_end) return 0;
-  *a = *i;
-  while (*i < p->ids_end && s[*i] != ',') (*i)++;
-  *b = *i;
-  return 1;
-}
-
-/* Remove the non-error findings [first, end) of rule s[a, b) on the suppression's line or the
- * line after it. Returns how many. */
-static size_t remove_rule(boxlint_report *r, size_t first, const char *s, size_t a, size_t b,
-                          uint32_t line) {
-  size_t w = first, hits = 0;
-  for (size_t i = first; i < r->ndiags; i++) {
-    const boxlint_diag *d = &r->diags[i];
-    if ((d->line == line || d->line == line + 1) && d->severity < BOXLINT_SEVERITY_ERROR &&
-        strlen(d->rule) == b - a && !memcmp(d->rule, s + a, b - a)) {
-      hits++;
-      continue;
-    }
-    r->diags[w++] = *d;
+/* The references to the SDK that are not direct calls. */
+static int references(pyck *k) {
+  for (size_t i = 0; i < k->rd->nrefs; i++) {
+    const bl_pyref *f = &k->rd->refs[i];
+    boxlint_severity sev = not_static_severity(k);
+    if (sev == BOXLINT_SEVERITY_OFF) return 0;
+    boxlint_diag *d = boxlint__report_add(k->r, "not-static", sev, -1);
+    if (!d) return -1;
+    d->offset = f->start;
+    d->end_offset = f->end;
+    d->message = boxlint__rmsg(k->r, "%s: the SDK calls made through it are known only when "
+                               "the code runs: not checked", f->why);
+    d->hint = "call client.code_interpreter.templates.create/update, "
+              "client.agents.add_code_interpreter and NetworkPolicy directly, with literal "
+              "arguments";
   }
-  r->ndiags = w;
-  return hits;
-}
-
-static int unused(pyck *k, size_t a, size_t b) {
-  boxlint_report *r = k->r;
-  const char *s = k->rd->s;
-  boxlint_diag *d = boxlint__report_add(r, "unused-suppression", BOXLINT_SEVERITY_WARNING, -1);
-  if (!d) return -1;
-  d->offset = a;
-  d->end_offset = b;
-  bl_py_line_col(s, k->rd->n, a, &d->line, &d->column);
-  bl_py_line_col(s, k->rd->n, b, &d->end_line, &d->end_column);
-  const char *q = boxlint__quote(r, s + a, b - a, 60);
-  const boxlint_rule_info *ri = boxlint_rule_find(s + a, b - a);
-  if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
-    d->message = boxlint__rmsg(r, "%s is an error and cannot be suppressed", q ? q : "");
-  else
-    d->message = boxlint__rmsg(r, "the suppression of %s suppresses nothing on this line or "
-                               "the next", q ? q : "");
-  d->hint = boxlint__rprintf(r, "remove %s from the boxlint ignore comment", q ? q : "");
-  return r->oom ? -1 : 0;
-}
-
-/* Suppressions: each rule a `# boxlint: ignore=` comment lists removes that rule's non-error
- * findings on the comment's line and the next; a rule that removed nothing is an
- * unused-suppression at its name, as in fragments. */
-static int suppress(pyck *k, size_t first) {
-  const char *s = k->rd->s;
-  for (size_t j = 0; j < k->rd->nsups; j++) {
-    const bl_pysup *p = &k->rd->sups[j];
-    size_t i = p->ids, a, b;
-    while (next_id(s, p, &i, &a, &b))
-      if (!remove_rule(k->r, first, s, a, b, p->line) && unused(k, a, b)) return -1;
-  }
-  return 0;
-}
-
-static int by_offset(const boxlint_diag *a, const boxlint_diag *b) {
-  return a->offset < b->offset ? -1 : a->offset > b->offset ? 1 : 0;
-}
-
-/* Stable insertion sort by file offset (findings per file are few). */
-static void sort(boxlint_report *r, size_t first) {
-  for (size_t i = first + 1; i < r->ndiags; i++) {
-    boxlint_diag d = r->diags[i];
-    size_t j = i;
-    while (j > first && by_offset(&r->diags[j - 1], &d) > 0) {
-      r->diags[j] = r->diags[j - 1];
-      j--;
-    }
-    r->diags[j] = d;
-  }
+  return k->r->oom ? -1 : 0;
 }
 
 static boxlint_status syntax_error(boxlint_report *r, const bl_pyreader *rd) {
@@ -528,16 +599,50 @@ static boxlint_status syntax_error(boxlint_report *r, const bl_pyreader *rd) {
   return r->oom ? BOXLINT_ENOMEM : BOXLINT_ESYNTAX;
 }
 
-boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t len,
-                                    const boxlint_options *opts,
-                                    const boxlint_policy_options *popts) {
-  if (!r || (!buf && len)) return BOXLINT_EINVAL;
-  if (!buf) buf = "";
-  boxlint_options def;
-  if (!opts) {
-    boxlint_options_init(&def);
-    opts = &def;
+/* A file whose encoding boxlint cannot read as CPython does: an input error, never a pass. */
+static boxlint_status encoding_error(boxlint_report *r, const char *s, size_t n,
+                                    const bl_pysrc *src) {
+  boxlint_diag *d = boxlint__report_add(r, "python-encoding", BOXLINT_SEVERITY_ERROR, -1);
+  if (!d) return BOXLINT_ENOMEM;
+  d->offset = d->end_offset = src->err_off;
+  bl_py_line_col(s, n, src->err_off, &d->line, &d->column);
+  d->end_line = d->line;
+  d->end_column = d->column;
+  char buf[256];
+  bl_py_source_message(src, buf, sizeof buf);
+  d->message = boxlint__rmsg(r, "%s", buf);
+  return r->oom ? BOXLINT_ENOMEM : BOXLINT_ESYNTAX;
+}
+
+static size_t file_offset(const bl_pysrc *src, size_t off) {
+  return bl_py_source_offset(src, off > src->len ? src->len : off);
+}
+
+/* Findings [first, end) of a decoded file back to the file's own byte offsets (lines and
+ * columns, in code points, are the same). A fix is an edit of the decoded text: one whose text
+ * is ASCII is the same edit of the file (every encoding read keeps ASCII as it is); any other
+ * is dropped, since writing it would need the file's encoding. */
+static void to_file_offsets(boxlint_report *r, size_t first, const bl_pysrc *src) {
+  if (!src->map) return;
+  for (size_t i = first; i < r->ndiags; i++) {
+    boxlint_diag *d = &r->diags[i];
+    d->offset = file_offset(src, d->offset);
+    d->end_offset = file_offset(src, d->end_offset);
+    boxlint_fix *f = (boxlint_fix *)(uintptr_t)d->fix; /* the report's own */
+    int ascii = f != NULL;
+    for (size_t j = 0; f && j < f->text_len; j++) ascii &= (unsigned char)f->text[j] < 0x80;
+    if (!ascii) {
+      d->fix = NULL;
+      continue;
+    }
+    size_t a = file_offset(src, f->offset), b = file_offset(src, f->offset + f->length);
+    f->offset = a;
+    f->length = b - a;
   }
+}
+
+static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
+                                 const boxlint_options *opts, const boxlint_policy_options *popts) {
   bl_pyreader rd;
   pyck k = {r, NULL, &rd, opts, popts, NULL, 0};
   size_t first = r->ndiags, *policies = NULL, npol = 0;
@@ -553,19 +658,44 @@ boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t l
   /* Bindings first, so that a policy they take is checked once, as theirs. */
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < rd.ncalls; i++)
-      if ((rd.calls[i].kind == BL_CALL_BIND) == (pass == 0) && check_call(&k, &rd.calls[i], policies, &npol))
+      if ((rd.calls[i].kind == BL_CALL_BIND) == (pass == 0) &&
+          check_call(&k, &rd.calls[i], policies, &npol))
         goto out;
   if (rd.err) {
     r->ndiags = first;
     st = syntax_error(r, &rd);
     goto out;
   }
-  if (suppress(&k, first)) goto out;
-  sort(r, first);
+  if (references(&k) || bl_py_order_and_place(r, first, rd.s, rd.n) ||
+      bl_py_suppress(r, first, &rd) || bl_py_order_and_place(r, first, rd.s, rd.n))
+    goto out;
   st = r->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
 out:
   boxlint__free(&r->mem, policies);
   boxlint_report_free(k.tmp);
   bl_py_reader_free(&rd);
+  return st;
+}
+
+boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t len,
+                                    const boxlint_options *opts,
+                                    const boxlint_policy_options *popts) {
+  if (!r || (!buf && len)) return BOXLINT_EINVAL;
+  if (!buf) buf = "";
+  boxlint_options def;
+  if (!opts) {
+    boxlint_options_init(&def);
+    opts = &def;
+  }
+  bl_pysrc src;
+  size_t first = r->ndiags;
+  if (bl_py_source(&r->mem, buf, len, &src)) {
+    bl_py_source_free(&r->mem, &src);
+    return BOXLINT_ENOMEM;
+  }
+  boxlint_status st = src.err ? encoding_error(r, buf, len, &src)
+                              : check_text(r, src.text, src.len, opts, popts);
+  to_file_offsets(r, first, &src);
+  bl_py_source_free(&r->mem, &src);
   return st;
 }

@@ -196,8 +196,7 @@ int bl_py_place(boxlint_report *to, const boxlint_report *from, size_t first, co
     }
     o->offset = a;
     o->end_offset = b;
-    bl_py_line_col(s, n, a, &o->line, &o->column);
-    bl_py_line_col(s, n, b, &o->end_line, &o->end_column);
+    /* line and column: check.c's one sweep over the file */
     if (d->fix) fix(to, s, n, t, d, fv, o);
   }
   return to->oom ? -1 : 0;

@@ -79,7 +79,6 @@ int bl_py_decode(const boxlint__mem *m, const char *s, const bl_piece *p, uint32
                  bl_pystr *out, const char **err, size_t *err_off);
 void bl_pystr_free(const boxlint__mem *m, bl_pystr *v);
 
-#endif
 
 /*----------------------------------------------------------------------------------------------
  * Values and calls (reader.c)
@@ -96,6 +95,8 @@ typedef struct bl_pyval bl_pyval;
  * for **x (then `v` is dynamic). */
 typedef struct bl_pyarg {
   size_t name, name_end;
+  const char *norm;    /* the keyword's NFKC form when it differs from the source, or NULL */
+  size_t norm_len;
   int star;
   bl_pyval *v;
 } bl_pyarg;
@@ -125,16 +126,41 @@ typedef struct bl_pycall {
   bl_call_kind kind;
   size_t name, name_end; /* the called name ("create") */
   size_t open, close;    /* its parentheses */
+  size_t start, end;     /* the whole call */
+  int inner;             /* inside an f-string's replacement field: not read */
   bl_pyarg *args;
   size_t nargs;
   bl_pyval *policy;      /* BL_CALL_POLICY: the NetworkPolicy value */
 } bl_pycall;
 
+/* A reference to the SDK that is not a direct call (analyze.c): reported as not-static. */
+typedef struct bl_pyref {
+  size_t start, end;
+  const char *why;
+} bl_pyref;
+
+/* A name of the file (NFKC), as analyze.c found its occurrences. */
+struct bl_pynode;
+struct bl_pyowner;
+typedef struct bl_pyname {
+  const char *key;
+  size_t klen;
+  unsigned nbind;                 /* module-level `NAME = value` statements */
+  const struct bl_pynode *value;  /* the value of the last one */
+  const char *why;                /* the first occurrence that may change it, or NULL */
+  size_t why_off;
+  struct bl_pyowner *owners;      /* module-level literals that hold its value */
+  int state;                      /* 0 not resolved, 1 resolving, 2 known, 3 not known */
+  const char *dyn_why;
+  const bl_pyval *resolved;
+} bl_pyname;
+
 /* A comment `# boxlint: ignore=...` (or `# boxlint ignore=`). */
 typedef struct bl_pysup {
   size_t start, end;     /* the comment */
   size_t ids, ids_end;   /* the rule list */
-  uint32_t line;
+  uint32_t line;         /* the line whose findings it silences */
+  int next_line;         /* alone on its line: it silences the next line's */
 } bl_pysup;
 
 typedef struct bl_pyreader {
@@ -149,10 +175,12 @@ typedef struct bl_pyreader {
   size_t ncalls, cap_calls;
   bl_pysup *sups;
   size_t nsups, cap_sups;
-  /* Names bound anywhere, hashed: how often, and the expression of a module-level `NAME = expr`
-   * (SIZE_MAX when the name is bound otherwise). */
-  struct bl_pybind { size_t name, name_end, expr; unsigned count; bl_pyval *value; } *binds;
-  size_t cap_binds, nbinds;
+  bl_pyname *names;      /* every name of the file, hashed (analyze.c) */
+  size_t cap_names, nnames;
+  const char *taint;     /* something that reaches names by their text, or NULL */
+  size_t taint_off;
+  bl_pyref *refs;        /* references to the SDK that are not direct calls */
+  size_t nrefs, cap_refs;
   bl_pyval *vals;        /* every value (next_free list) */
   const char *err;       /* syntax error */
   size_t err_off;
@@ -168,9 +196,22 @@ int bl_py_call_args(bl_pyreader *rd, size_t *i, bl_pyarg **args, size_t *nargs);
 bl_pyval *bl_py_parse_expr(bl_pyreader *rd, size_t *i);
 bl_pyval *bl_py_parse_policy(bl_pyreader *rd, size_t *i);
 
-/* The value a NAME stands for: the literal bound once at module level, or a DYNAMIC value that
- * says why not. Returns NULL when out of memory. */
+/* The value a NAME stands for: the literal bound once at module level when nothing else can
+ * change it (analyze.c), or a DYNAMIC value that says why not. NULL when out of memory. */
 bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name);
+/* Suppressions (suppress.c): each `# boxlint: ignore=` comment of rd silences the warnings and
+ * infos of its rules among the findings [first, end) of r on its line (sorted by line first);
+ * an id that silences nothing, errors and not-static among them, is an unused-suppression. */
+int bl_py_suppress(boxlint_report *r, size_t first, const bl_pyreader *rd);
+/* The findings [first, end) in file order (stable), each line and column computed from its
+ * offsets in one sweep over s[0..n). Returns 0 or -1 when out of memory. */
+int bl_py_order_and_place(boxlint_report *r, size_t first, const char *s, size_t n);
+/* The file's SDK calls, references, names and what taints them, from its syntax tree. Returns 0
+ * or -1 when out of memory. */
+int bl_py_analyze(bl_pyreader *rd, const struct bl_pynode *root);
+/* The value of an expression node: a literal as reader.c reads it, a NetworkPolicy call, or a
+ * DYNAMIC value naming what it is. NULL when out of memory. */
+bl_pyval *bl_py_node_value(bl_pyreader *rd, const struct bl_pynode *n);
 
 /*----------------------------------------------------------------------------------------------
  * Moving findings into the file (place.c) and fixes in Python syntax (edit.c)
@@ -209,3 +250,5 @@ int bl_py_edit_string(boxlint_report *r, const char *s, const bl_pyval *v, size_
  * layout; adds the deny_out member when absent. */
 int bl_py_edit_insert_deny(boxlint_report *r, const char *s, size_t n, const bl_pypolicy *p,
                            const char *text, size_t tl, boxlint_fix *fix, const char **why);
+
+#endif

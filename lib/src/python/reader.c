@@ -337,16 +337,8 @@ int bl_py_call_args(bl_pyreader *rd, size_t *i, bl_pyarg **args, size_t *nargs) 
       *args = na;
       cap = nc;
     }
-    for (size_t k = 0; k < *nargs; k++) {
-      const bl_pyarg *b = &(*args)[k];
-      if (a.name_end > a.name && b->name_end - b->name == a.name_end - a.name &&
-          !memcmp(rd->s + b->name, rd->s + a.name, a.name_end - a.name))
-        syntax(rd, a.name, "keyword argument repeated");
-      if (a.name_end == a.name && !a.star && (b->name_end > b->name || b->star == 2))
-        syntax(rd, a.v->start, b->star == 2 ? "positional argument follows keyword argument "
-                                              "unpacking" : "positional argument follows "
-                                              "keyword argument");
-    }
+    /* Repeated keywords and positional arguments after keywords are the parser's errors
+     * (parse.c), the repeated ones the signature check's (check.c). */
     (*args)[(*nargs)++] = a;
     if (op_is(rd, *i, ",")) (*i)++;
     else if (!op_is(rd, *i, ")")) *i = skip_expr(rd, *i + 1);

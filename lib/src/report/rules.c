@@ -257,12 +257,16 @@ static const boxlint_rule_info RULES[] = {
    "{\"template_id\": \"python-4g\", \"lifespan_seconds\": 1200}"},
   {"not-static", BOXLINT_SEVERITY_INFO, "the value is known only at run time",
    "boxlint reads Python source without running it. An SDK argument that is computed (a call, "
-   "an f-string, a variable assigned more than once or inside a function) cannot be checked, "
-   "and boxlint says so rather than guess. Write the value as a literal, or as a module-level "
-   "name bound once to a literal, to have it checked; or switch the rule off in the config.",
-   "client.templates.create(name=f\"py-{env}\", commands=build(), cpu_count=2, memory_mb=4096)",
-   "client.templates.create(name=\"py-extra\", commands=[\"RUN pip install --no-cache-dir "
-   "pandas\"], cpu_count=2, memory_mb=4096)"},
+   "an f-string, a name that anything else in the file could change or replace) or an SDK "
+   "reached other than by a direct call (an alias of client.code_interpreter.templates, "
+   "getattr, functools.partial, exec) cannot be checked, and boxlint says so rather than "
+   "guess. Write the value as a literal, or as a module-level name bound once to a literal "
+   "and only passed to SDK calls, to have it checked. It cannot be silenced by a comment; a "
+   "project's config may switch it off.",
+   "client.code_interpreter.templates.create(name=f\"py-{env}\", commands=build(), "
+   "cpu_count=2, memory_mb=4096)",
+   "client.code_interpreter.templates.create(name=\"py-extra\", commands=[\"RUN pip install "
+   "--no-cache-dir pandas\"], cpu_count=2, memory_mb=4096)"},
   {"python-syntax", E, "the Python file is not valid Python",
    "boxlint finds the SDK calls in a .py file with a reader that follows Python's grammar. A "
    "file that Python itself would reject (an unclosed bracket or string, bad indentation) "
@@ -270,6 +274,16 @@ static const boxlint_rule_info RULES[] = {
    "the file.",
    "client.agents.add_code_interpreter(\"prm_abc\", template_id=\"python-4g\"",
    "client.agents.add_code_interpreter(\"prm_abc\", template_id=\"python-4g\")"},
+  {"python-encoding", E, "the Python file's encoding cannot be read exactly as Python reads it",
+   "A .py file may declare its encoding in a comment on its first two lines (PEP 263). boxlint "
+   "reads UTF-8 and the single-byte encodings (latin-1, cp1252, ...) that it decodes exactly as "
+   "CPython does; any other declared encoding (utf-7, unicode_escape, shift_jis, ...) could "
+   "show boxlint a comment where Python runs code, so the file is refused, as is a byte the "
+   "encoding does not define. Save the file as UTF-8.",
+   "# -*- coding: utf-7 -*-\n"
+   "# +AAo-client.code_interpreter.templates.update(\"x\", commands=[\"FROM evil\"])",
+   "# -*- coding: utf-8 -*-\n"
+   "client.code_interpreter.templates.update(\"x\", commands=[\"RUN true\"])"},
   {"invalid-argument-type", E, "an SDK argument has a type the platform rejects",
    "The SDK sends its arguments to the platform as they are: commands must be a list of "
    "strings, name and each policy entry strings, network_policy a dict or a NetworkPolicy. A "
@@ -277,6 +291,18 @@ static const boxlint_rule_info RULES[] = {
    "is rejected when the call runs; boxlint reports it where the literal is written.",
    "client.code_interpreter.templates.create(name=\"py\", commands=\"RUN true\", cpu_count=2, "
    "memory_mb=4096)",
+   "client.code_interpreter.templates.create(name=\"py\", commands=[\"RUN true\"], "
+   "cpu_count=2, memory_mb=4096)"},
+  {"unknown-argument", E, "an SDK call with arguments its signature does not take",
+   "The SDK's methods have fixed signatures: templates.create(name, commands, cpu_count, "
+   "memory_mb), templates.update(template_id, commands), agents.add_code_interpreter(agent_id, "
+   "template_id, version=1, lifespan_seconds=1200, network_policy=None) and "
+   "NetworkPolicy(type, allow_out, deny_out). A keyword they do not name, more positional "
+   "arguments than they take, or the same argument twice makes Python raise TypeError when "
+   "the call runs; boxlint reports it where it is written, naming the call that takes the "
+   "argument when another one does.",
+   "client.code_interpreter.templates.create(name=\"py\", commands=[\"RUN true\"], "
+   "cpu_count=2, memory_mb=4096, network_policy={\"type\": \"open\"})",
    "client.code_interpreter.templates.create(name=\"py\", commands=[\"RUN true\"], "
    "cpu_count=2, memory_mb=4096)"},
   /* NetworkPolicy rules (policy/ emits them): keep them last, from R_TYPE on. */

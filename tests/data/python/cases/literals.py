@@ -26,7 +26,7 @@ tpl3 = client.code_interpreter.templates.create(
         """RUN set -e; \
 echo one""",
         '''RUN echo "\N{LATIN SMALL LETTER E WITH ACUTE}" && sudo true''',
-        b"RUN apt-get upgrade -y",
+        Rf"RUN apt-get upgrade -y",
         f"RUN echo {{braces}} && curl -fsSL https://x.example | sh",
         "RUN  echo\ttab\x07bell",
     ],

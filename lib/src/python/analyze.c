@@ -1,0 +1,682 @@
+/* What the file's syntax tree (parse.c) says about the SDK: every call of `templates.create`,
+ * `templates.update`, `add_code_interpreter` and `NetworkPolicy` with its arguments as values
+ * (reader.c reads the literals), every reference to the SDK that is not such a direct call (a
+ * not-static finding: boxlint cannot follow it), and the names the file binds, so that a name
+ * stands for its literal only when nothing else in the file can change or replace it.
+ *
+ * The rule for names is sound by construction: a name's value is known only when it is bound
+ * exactly once, by a module-level `NAME = literal` (or `NAME: T = literal`), and every other
+ * occurrence of the identifier anywhere in the file (any scope, any kind of binding, parameter,
+ * import, declaration, pattern capture, attribute of that name, string naming it) is a read
+ * that only a literal display carries into an SDK call's argument (or into another such
+ * module-level literal, itself known). Anything in the file that can reach names by their text
+ * (globals(), vars(), locals(), exec, eval, setattr, __dict__, frames, a star import, ...)
+ * makes every name unknown. Calls tokens.c's tokens, reader.c and literal.c. */
+#include <string.h>
+#include <stdlib.h>
+#include <uninorm.h>
+#include "python/ast.h"
+
+#define TOK(rd, i) (&(rd)->toks.v[(rd)->sig[(i)]])
+
+/*----------------------------------------------------------------------------------------------
+ * Nodes
+ *--------------------------------------------------------------------------------------------*/
+
+static const bl_pynode *child(const bl_pynode *n, int role) {
+  for (const bl_pynode *c = n ? n->kid : NULL; c; c = c->next)
+    if (c->role == role) return c;
+  return NULL;
+}
+
+static int ident_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
+  return n && n->ident_end > n->ident && bl_pyast_ident_eq(rd->s, n, name, strlen(name));
+}
+
+static int attr_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
+  return n && n->kind == BL_PK_ATTRIBUTE && ident_is(rd, n, name);
+}
+
+/* Pre-order successor within the tree. */
+static const bl_pynode *next_node(const bl_pynode *n) {
+  if (n->kid) return n->kid;
+  for (; n; n = n->parent)
+    if (n->next) return n->next;
+  return NULL;
+}
+
+/* The SDK call a CALL node is, or -1. */
+static int sdk_call(const bl_pyreader *rd, const bl_pynode *call) {
+  if (!call || call->kind != BL_PK_CALL) return -1;
+  const bl_pynode *f = child(call, BL_PR_FUNC);
+  if (!f) return -1;
+  if (attr_is(rd, f, "create") || attr_is(rd, f, "update")) {
+    const bl_pynode *t = child(f, BL_PR_VALUE);
+    if (attr_is(rd, t, "templates") && attr_is(rd, child(t, BL_PR_VALUE), "code_interpreter"))
+      return attr_is(rd, f, "create") ? BL_CALL_CREATE : BL_CALL_UPDATE;
+    return -1;
+  }
+  if ((f->kind == BL_PK_ATTRIBUTE || f->kind == BL_PK_NAME) && ident_is(rd, f, "add_code_interpreter"))
+    return BL_CALL_BIND;
+  if ((f->kind == BL_PK_ATTRIBUTE || f->kind == BL_PK_NAME) && ident_is(rd, f, "NetworkPolicy"))
+    return BL_CALL_POLICY;
+  return -1;
+}
+
+/*----------------------------------------------------------------------------------------------
+ * Names
+ *--------------------------------------------------------------------------------------------*/
+
+struct bl_pyowner {
+  struct bl_pyname *name;
+  struct bl_pyowner *next;
+};
+
+static size_t hash(const char *s, size_t n) {
+  size_t h = 1469598103934665603u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211u;
+  return h;
+}
+
+/* The NFKC form of s[0..n) in the arena (s itself when ASCII). */
+static int nfkc(bl_pyreader *rd, const char *s, size_t n, const char **out, size_t *outlen) {
+  size_t i = 0;
+  while (i < n && (unsigned char)s[i] < 0x80) i++;
+  if (i == n) {
+    *out = s;
+    *outlen = n;
+    return 0;
+  }
+  size_t len = 0;
+  uint8_t *u = u8_normalize(UNINORM_NFKC, (const uint8_t *)s, n, NULL, &len);
+  if (!u) return -1;
+  char *c = boxlint__arena_alloc(&rd->arena, rd->m, len + 1);
+  if (c) memcpy(c, u, len);
+  free(u);
+  if (!c) return -1;
+  *out = c;
+  *outlen = len;
+  return 0;
+}
+
+static bl_pyname *slot(bl_pyreader *rd, const char *k, size_t kl) {
+  size_t mask = rd->cap_names - 1;
+  for (size_t h = hash(k, kl) & mask;; h = (h + 1) & mask) {
+    bl_pyname *b = &rd->names[h];
+    if (!b->key) return b;
+    if (b->klen == kl && !memcmp(b->key, k, kl)) return b;
+  }
+}
+
+/* The entry of a name (created when absent); NULL when out of memory. */
+static bl_pyname *name_entry(bl_pyreader *rd, const char *k, size_t kl) {
+  if ((rd->nnames + 1) * 2 > rd->cap_names) {
+    size_t nc = rd->cap_names ? rd->cap_names * 2 : 64, oc = rd->cap_names;
+    bl_pyname *old = rd->names;
+    rd->names = boxlint__malloc(rd->m, nc * sizeof *rd->names);
+    if (!rd->names) {
+      rd->names = old;
+      return NULL;
+    }
+    memset(rd->names, 0, nc * sizeof *rd->names);
+    rd->cap_names = nc;
+    for (size_t i = 0; i < oc; i++)
+      if (old[i].key) *slot(rd, old[i].key, old[i].klen) = old[i];
+    boxlint__free(rd->m, old);
+  }
+  bl_pyname *b = slot(rd, k, kl);
+  if (!b->key) {
+    b->key = k;
+    b->klen = kl;
+    rd->nnames++;
+  }
+  return b;
+}
+
+static bl_pyname *node_name(bl_pyreader *rd, const bl_pynode *n) {
+  if (n->norm) return name_entry(rd, n->norm, n->norm_len);
+  return name_entry(rd, rd->s + n->ident, n->ident_end - n->ident);
+}
+
+/* A module-level `NAME = value` or `NAME: T = value` with NAME its only target: the value. */
+static const bl_pynode *module_binding(const bl_pynode *stmt) {
+  if (!stmt || !stmt->parent || stmt->parent->kind != BL_PK_MODULE) return NULL;
+  if (stmt->kind == BL_PK_ASSIGN && stmt->nkids == 2 && stmt->kid->kind == BL_PK_NAME)
+    return stmt->last;
+  if (stmt->kind == BL_PK_ANNASSIGN && (stmt->flags & BL_PYF_SIMPLE) && stmt->kid->kind == BL_PK_NAME)
+    return child(stmt, BL_PR_VALUE);
+  return NULL;
+}
+
+/* A read carried only by literal displays: into an SDK call's argument (1), into a module-level
+ * binding's value (2, *owner its NAME node), or neither (0). */
+static int carried(const bl_pyreader *rd, const bl_pynode *n, const bl_pynode **owner) {
+  const bl_pynode *x = n;
+  while (x->parent && ((x->role == BL_PR_ELT && (x->parent->kind == BL_PK_LIST ||
+                                                  x->parent->kind == BL_PK_TUPLE ||
+                                                  x->parent->kind == BL_PK_SET)) ||
+                       (x->role == BL_PR_VALUE && x->parent->kind == BL_PK_DICT)))
+    x = x->parent;
+  const bl_pynode *p = x->parent;
+  if (!p || (x->flags & BL_PYF_INNER)) return 0;
+  if (x->role == BL_PR_ARG && sdk_call(rd, p) >= 0) return 1;
+  if (x->role == BL_PR_VALUE && p->kind == BL_PK_KEYWORD && p->ident_end > p->ident &&
+      sdk_call(rd, p->parent) >= 0)
+    return 1;
+  if (x->role == BL_PR_VALUE && module_binding(p) == x) {
+    *owner = p->kid;
+    return 2;
+  }
+  return 0;
+}
+
+/* Why an occurrence of a name (NAME or NAMEDEF node) that is not its one binding may change
+ * what the name stands for. */
+static const char *occurrence_why(const bl_pynode *n) {
+  const bl_pynode *p = n->parent;
+  if (n->kind == BL_PK_NAMEDEF) {
+    switch (p ? p->kind : 0) {
+    case BL_PK_ARG: return "a name that is also a parameter";
+    case BL_PK_FUNCDEF: case BL_PK_CLASSDEF: return "a name that a def or class also binds";
+    case BL_PK_ALIAS: return "a name that an import also binds";
+    case BL_PK_GLOBAL: case BL_PK_NONLOCAL: return "a name declared global or nonlocal";
+    case BL_PK_EXCEPTHANDLER: return "a name that an except clause also binds";
+    default: return "a name that a match pattern also binds";
+    }
+  }
+  if ((n->flags & BL_PYF_CTX) == BL_PYF_DEL) return "a name that del removes";
+  if ((n->flags & BL_PYF_CTX) == BL_PYF_STORE) return "a name bound more than once";
+  if (p && p->kind == BL_PK_ATTRIBUTE) return "a name whose value is used as a receiver";
+  if (p && p->kind == BL_PK_SUBSCRIPT) return "a name whose value is subscripted";
+  if (p && p->kind == BL_PK_CALL) return n->role == BL_PR_FUNC ? "a name that is called"
+                                                             : "a name passed to another call";
+  if (p && (p->kind == BL_PK_ASSIGN || p->kind == BL_PK_ANNASSIGN || p->kind == BL_PK_NAMEDEXPR))
+    return "a name whose value is also bound to another name";
+  return "a name used elsewhere in a way that may change its value";
+}
+
+static int bad(bl_pyreader *rd, bl_pyname *b, const char *why, size_t off) {
+  (void)rd;
+  if (!b->why) {
+    b->why = why;
+    b->why_off = off;
+  }
+  return 0;
+}
+
+/* One NAME or NAMEDEF node. */
+static int occurrence(bl_pyreader *rd, const bl_pynode *n) {
+  if (n->ident_end <= n->ident) return 0;
+  bl_pyname *b = node_name(rd, n);
+  if (!b) return -1;
+  if (n->kind == BL_PK_NAME && (n->flags & BL_PYF_CTX) == BL_PYF_STORE && n->role == BL_PR_TARGET &&
+      module_binding(n->parent) && n->parent->kid == n) {
+    b->nbind++;
+    b->value = module_binding(n->parent);
+    if (b->nbind > 1) bad(rd, b, "a name bound more than once", n->start);
+    return 0;
+  }
+  const bl_pynode *owner = NULL;
+  int c = n->kind == BL_PK_NAME && (n->flags & BL_PYF_CTX) == BL_PYF_LOAD ? carried(rd, n, &owner) : 0;
+  if (c == 1) return 0;
+  if (c == 2) {
+    bl_pyname *o = node_name(rd, owner);
+    struct bl_pyowner *w = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *w);
+    if (!o || !w) return -1;
+    w->name = o;
+    w->next = b->owners;
+    b->owners = w;
+    return 0;
+  }
+  return bad(rd, b, occurrence_why(n), n->start);
+}
+
+/*----------------------------------------------------------------------------------------------
+ * What reaches names by their text, and references to the SDK that are not direct calls
+ *--------------------------------------------------------------------------------------------*/
+
+static const char *const TAINT_NAMES[] = {"globals", "vars", "locals", "exec", "eval", "compile",
+                                          "setattr", "delattr", "__import__", "__builtins__",
+                                          "breakpoint"};
+static const char *const TAINT_ATTRS[] = {"__dict__", "__globals__", "f_globals", "f_locals",
+                                          "_getframe", "modules", "get_referrers",
+                                          "get_referents", "get_objects", "__setattr__",
+                                          "__delattr__", "currentframe", "__builtins__"};
+static const char *const TAINT_MODULES[] = {"gc", "ctypes", "inspect", "importlib", "builtins",
+                                            "__main__", "pickle", "code", "runpy"};
+
+static void taint(bl_pyreader *rd, const char *why, size_t off) {
+  if (!rd->taint) {
+    rd->taint = why;
+    rd->taint_off = off;
+  }
+}
+
+static int add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
+  if (rd->nrefs == rd->cap_refs) {
+    size_t nc = rd->cap_refs ? rd->cap_refs * 2 : 8;
+    bl_pyref *v = boxlint__realloc(rd->m, rd->refs, rd->cap_refs * sizeof *v, nc * sizeof *v);
+    if (!v) return -1;
+    rd->refs = v;
+    rd->cap_refs = nc;
+  }
+  bl_pyref *r = &rd->refs[rd->nrefs++];
+  r->start = n->start;
+  r->end = n->end;
+  r->why = why;
+  return 0;
+}
+
+/* A string constant's value (decoded), or NULL when it is not a plain str literal. */
+static const bl_pystr *const_str(bl_pyreader *rd, const bl_pynode *n, bl_pystr *tmp) {
+  if (!n || n->kind != BL_PK_CONSTANT || !(n->flags & BL_PYF_STR) || n->tok == SIZE_MAX)
+    return NULL;
+  memset(tmp, 0, sizeof *tmp);
+  uint32_t k = 0;
+  for (size_t i = n->tok; i < rd->nsig && TOK(rd, i)->start < n->end; i++, k++) {
+    if (TOK(rd, i)->kind != BL_PT_STRING) break;
+    bl_piece p;
+    bl_py_piece(rd->s, TOK(rd, i), &p);
+    const char *err;
+    size_t eo;
+    if (bl_py_decode(rd->m, rd->s, &p, k, tmp, &err, &eo)) {
+      bl_pystr_free(rd->m, tmp);
+      return NULL;
+    }
+  }
+  return tmp;
+}
+
+static const char *const SDK_MEMBERS[] = {"code_interpreter", "templates", "create", "update",
+                                          "add_code_interpreter", "NetworkPolicy", "agents"};
+
+/* A string constant given to a call that is not the SDK's (getattr(module, "NAME"),
+ * operator.attrgetter("NAME")): the name it spells may be reached through it. */
+static int string_constant(bl_pyreader *rd, const bl_pynode *n) {
+  if (n->role != BL_PR_ARG || !n->parent || sdk_call(rd, n->parent) >= 0) return 0;
+  bl_pystr v;
+  if (!const_str(rd, n, &v)) return 0;
+  int rc = 0;
+  if (v.len && v.len < 256) {
+    char *c = boxlint__arena_alloc(&rd->arena, rd->m, v.len);
+    bl_pyname *b = c ? name_entry(rd, memcpy(c, v.bytes, v.len), v.len) : NULL;
+    if (!b) rc = -1;
+    else bad(rd, b, "a name that a string in the file also spells (getattr, attrgetter)",
+             n->start);
+  }
+  bl_pystr_free(rd->m, &v);
+  return rc;
+}
+
+/* getattr(x, name), operator.attrgetter/methodcaller(name): a computed attribute name may reach
+ * the SDK or any name of the module. */
+static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
+  const bl_pynode *f = child(call, BL_PR_FUNC);
+  int ga = f && (f->kind == BL_PK_NAME || f->kind == BL_PK_ATTRIBUTE) &&
+           (ident_is(rd, f, "getattr") || ident_is(rd, f, "hasattr"));
+  int ag = f && (f->kind == BL_PK_NAME || f->kind == BL_PK_ATTRIBUTE) &&
+           (ident_is(rd, f, "attrgetter") || ident_is(rd, f, "methodcaller"));
+  if (!ga && !ag) return 0;
+  const bl_pynode *a = child(call, BL_PR_ARG);
+  if (ga && a) {
+    a = a->next;
+    while (a && a->role != BL_PR_ARG) a = a->next;
+  }
+  bl_pystr v;
+  if (!const_str(rd, a, &v)) {
+    taint(rd, "getattr with a computed name", call->start);
+    return add_ref(rd, call, "an attribute looked up by a computed name, which may be the SDK");
+  }
+  int rc = 0;
+  for (size_t i = 0; i < sizeof SDK_MEMBERS / sizeof *SDK_MEMBERS; i++)
+    if (strlen(SDK_MEMBERS[i]) == v.len && !memcmp(SDK_MEMBERS[i], v.bytes, v.len))
+      rc = add_ref(rd, call, "a member of the SDK looked up by its name");
+  bl_pystr_free(rd->m, &v);
+  return rc;
+}
+
+/* Is the ATTRIBUTE `.code_interpreter` n the receiver of `.templates.create` or `.update`, or of
+ * `.templates.get(...)` or `.delete(...)` called directly? */
+static int direct_templates_call(const bl_pyreader *rd, const bl_pynode *n) {
+  const bl_pynode *t = n->parent;
+  if (!attr_is(rd, t, "templates") || n->role != BL_PR_VALUE) return 0;
+  const bl_pynode *m = t->parent;
+  if (!m || t->role != BL_PR_VALUE || m->kind != BL_PK_ATTRIBUTE) return 0;
+  if (ident_is(rd, m, "create") || ident_is(rd, m, "update"))
+    return 1; /* when it is not called, the method is the reference reported */
+  if (!(ident_is(rd, m, "get") || ident_is(rd, m, "delete"))) return 0;
+  return m->parent && m->role == BL_PR_FUNC && m->parent->kind == BL_PK_CALL;
+}
+
+/* Attributes and names that refer to the SDK other than as a direct call. */
+static int sdk_reference(bl_pyreader *rd, const bl_pynode *n) {
+  int called = n->parent && n->role == BL_PR_FUNC && n->parent->kind == BL_PK_CALL;
+  if (attr_is(rd, n, "code_interpreter") && !direct_templates_call(rd, n))
+    return add_ref(rd, n, "a reference to code_interpreter that is not a direct call of "
+                          "templates.create or templates.update");
+  if ((attr_is(rd, n, "create") || attr_is(rd, n, "update")) && !called &&
+      attr_is(rd, child(n, BL_PR_VALUE), "templates"))
+    return add_ref(rd, n, "a method of templates used other than by a direct call");
+  if (attr_is(rd, n, "templates") && n->parent && n->role == BL_PR_VALUE &&
+      (attr_is(rd, n->parent, "create") || attr_is(rd, n->parent, "update")) &&
+      !attr_is(rd, child(n, BL_PR_VALUE), "code_interpreter")) {
+    const bl_pynode *r = child(n, BL_PR_VALUE);
+    while (r && r->kind == BL_PK_ATTRIBUTE) r = child(r, BL_PR_VALUE);
+    if (r && r->kind != BL_PK_NAME)
+      return add_ref(rd, n, "templates reached through an expression boxlint cannot follow");
+  }
+  if ((n->kind == BL_PK_NAME || n->kind == BL_PK_ATTRIBUTE) && !called &&
+      (ident_is(rd, n, "add_code_interpreter") || ident_is(rd, n, "NetworkPolicy")))
+    return add_ref(rd, n, "an SDK function used other than by a direct call");
+  if (n->kind == BL_PK_ALIAS && n->ident2_end > n->ident2) {
+    bl_pynode probe = *n; /* the imported name's last part */
+    size_t d = n->ident_end;
+    while (d > n->ident && rd->s[d - 1] != '.') d--;
+    probe.ident = d;
+    probe.norm = NULL;
+    if (ident_is(rd, &probe, "NetworkPolicy") || ident_is(rd, &probe, "add_code_interpreter"))
+      return add_ref(rd, n, "an SDK name imported under another name");
+  }
+  return 0;
+}
+
+static int is_one_of(const bl_pyreader *rd, const bl_pynode *n, const char *const *v, size_t nv) {
+  for (size_t i = 0; i < nv; i++)
+    if (ident_is(rd, n, v[i])) return 1;
+  return 0;
+}
+
+#define N_OF(a) (sizeof a / sizeof *a)
+
+static int taints(bl_pyreader *rd, const bl_pynode *n) {
+  if (n->kind == BL_PK_NAME && is_one_of(rd, n, TAINT_NAMES, N_OF(TAINT_NAMES)))
+    taint(rd, "a name the file may reach by its text (globals(), exec, setattr, ...)", n->start);
+  else if (n->kind == BL_PK_ATTRIBUTE && is_one_of(rd, n, TAINT_ATTRS, N_OF(TAINT_ATTRS)))
+    taint(rd, "a name the file may reach by its text (__dict__, frames, sys.modules, ...)",
+          n->start);
+  else if (n->kind == BL_PK_IMPORTFROM && (n->flags & BL_PYF_STAR))
+    taint(rd, "a name that a star import may rebind", n->start);
+  else if (n->kind == BL_PK_ALIAS) {
+    bl_pynode probe = *n;
+    size_t d = n->ident;
+    while (d < n->ident_end && rd->s[d] != '.') d++;
+    probe.ident_end = d; /* the top-level module */
+    probe.norm = NULL;
+    const bl_pynode *from = n->parent && n->parent->kind == BL_PK_IMPORTFROM ? n->parent : NULL;
+    if (from) {
+      probe.ident = from->ident;
+      probe.ident_end = from->ident;
+      while (probe.ident_end < from->ident_end && rd->s[probe.ident_end] != '.') probe.ident_end++;
+    }
+    if (probe.ident_end > probe.ident && is_one_of(rd, &probe, TAINT_MODULES, N_OF(TAINT_MODULES)))
+      taint(rd, "a name that a module imported by the file can reach (gc, inspect, ctypes, ...)",
+            n->start);
+    if (from && is_one_of(rd, n, TAINT_NAMES, N_OF(TAINT_NAMES)))
+      taint(rd, "a name the file may reach by its text (globals(), exec, setattr, ...)", n->start);
+  }
+  return 0;
+}
+
+/* exec/eval/compile of a string: code boxlint does not read. */
+static int exec_call(bl_pyreader *rd, const bl_pynode *n) {
+  const bl_pynode *f = child(n, BL_PR_FUNC);
+  if (f && f->kind == BL_PK_NAME && (ident_is(rd, f, "exec") || ident_is(rd, f, "eval")))
+    return add_ref(rd, n, "code run by exec or eval, which boxlint does not read");
+  return 0;
+}
+
+/*----------------------------------------------------------------------------------------------
+ * Calls
+ *--------------------------------------------------------------------------------------------*/
+
+/* The significant token that starts at or after byte `off`. */
+static size_t tok_at(const bl_pyreader *rd, size_t off) {
+  size_t lo = 0, hi = rd->nsig;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (TOK(rd, mid)->start < off) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static bl_pyval *dyn(bl_pyreader *rd, const bl_pynode *n, const char *why) {
+  bl_pyval *v = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *v);
+  if (!v) return NULL;
+  memset(v, 0, sizeof *v);
+  v->kind = BL_PV_DYNAMIC;
+  v->start = n->start;
+  v->end = n->end;
+  v->why = why;
+  return v;
+}
+
+/* A dict whose keys are not all str literals is known only at run time. */
+static void dict_keys(bl_pyval *v) {
+  if (!v) return;
+  if (v->kind == BL_PV_DICT)
+    for (size_t i = 0; i < v->nitems; i++)
+      if (!v->keys[i] || v->keys[i]->kind != BL_PV_STR || v->keys[i]->str.is_bytes) {
+        v->kind = BL_PV_DYNAMIC;
+        v->why = "a dict whose keys are not all string literals";
+        return;
+      }
+  if (v->kind == BL_PV_DICT || v->kind == BL_PV_LIST || v->kind == BL_PV_TUPLE ||
+      v->kind == BL_PV_SET)
+    for (size_t i = 0; i < v->nitems; i++) dict_keys(v->items[i]);
+}
+
+static int call_args(bl_pyreader *rd, const bl_pynode *call, bl_pyarg **args, size_t *nargs);
+
+static const char *dynamic_why(const bl_pynode *n) {
+  switch (n->kind) {
+  case BL_PK_CALL: return "a call";
+  case BL_PK_ATTRIBUTE: return "an attribute";
+  case BL_PK_SUBSCRIPT: return "a subscript";
+  case BL_PK_LISTCOMP: case BL_PK_SETCOMP: case BL_PK_DICTCOMP: case BL_PK_GENEXP:
+    return "a comprehension";
+  case BL_PK_IFEXP: return "a conditional expression";
+  case BL_PK_LAMBDA: return "a lambda";
+  case BL_PK_AWAIT: return "an await expression";
+  case BL_PK_NAMEDEXPR: return "an assignment expression";
+  case BL_PK_JOINEDSTR: return "an f-string with replacement fields";
+  case BL_PK_STARRED: return "unpacking";
+  default: return "an expression";
+  }
+}
+
+/* The value of an expression node, as reader.c reads literals; DYNAMIC otherwise. */
+bl_pyval *bl_py_node_value(bl_pyreader *rd, const bl_pynode *n) {
+  if (n->flags & BL_PYF_INNER) return dyn(rd, n, "an expression inside an f-string");
+  if (sdk_call(rd, n) == BL_CALL_POLICY) {
+    bl_pyval *v = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *v);
+    if (!v) return NULL;
+    memset(v, 0, sizeof *v);
+    v->kind = BL_PV_POLICY;
+    v->start = n->start;
+    v->end = n->end;
+    v->close = n->end - 1;
+    v->open = TOK(rd, tok_at(rd, child(n, BL_PR_FUNC)->end))->start;
+    return call_args(rd, n, &v->args, &v->nargs) ? NULL : v;
+  }
+  int literal = n->kind == BL_PK_CONSTANT || n->kind == BL_PK_LIST || n->kind == BL_PK_TUPLE ||
+                n->kind == BL_PK_SET || n->kind == BL_PK_DICT || n->kind == BL_PK_NAME ||
+                (n->kind == BL_PK_UNARYOP && n->kid && n->kid->kind == BL_PK_CONSTANT &&
+                 (n->kid->flags & BL_PYF_NUM) && n->ident_end == n->ident + 1 &&
+                 (rd->s[n->ident] == '-' || rd->s[n->ident] == '+'));
+  if (!literal) return dyn(rd, n, dynamic_why(n));
+  size_t i = n->tok;
+  bl_pyval *v = bl_py_parse_expr(rd, &i);
+  if (!v) return NULL;
+  if (v->kind == BL_PV_DYNAMIC) { /* the whole expression, whatever the reader skipped */
+    v->start = n->start;
+    v->end = n->end;
+  } else if ((i < rd->nsig ? TOK(rd, i)->start : rd->n) < n->end) {
+    return dyn(rd, n, "an expression"); /* the reader stopped inside it */
+  }
+  dict_keys(v);
+  return v;
+}
+
+static int call_args(bl_pyreader *rd, const bl_pynode *call, bl_pyarg **args, size_t *nargs) {
+  size_t cap = call->nkids + 1;
+  *nargs = 0;
+  *args = boxlint__arena_alloc(&rd->arena, rd->m, cap * sizeof **args);
+  if (!*args) return -1;
+  for (const bl_pynode *c = call->kid; c; c = c->next) {
+    if (c->role != BL_PR_ARG && c->role != BL_PR_KEYWORD) continue;
+    bl_pyarg *a = &(*args)[(*nargs)++];
+    memset(a, 0, sizeof *a);
+    const bl_pynode *v = c->role == BL_PR_KEYWORD ? child(c, BL_PR_VALUE) : c;
+    if (c->kind == BL_PK_STARRED) {
+      a->star = 1;
+      v = child(c, BL_PR_VALUE);
+    } else if (c->role == BL_PR_KEYWORD && c->ident_end == c->ident) {
+      a->star = 2;
+    } else if (c->role == BL_PR_KEYWORD) {
+      a->name = c->ident;
+      a->name_end = c->ident_end;
+      a->norm = c->norm;
+      a->norm_len = c->norm_len;
+    }
+    if (!v) v = c;
+    a->v = a->star ? dyn(rd, v, a->star == 1 ? "*args" : "**kwargs") : bl_py_node_value(rd, v);
+    if (!a->v) return -1;
+  }
+  return 0;
+}
+
+static int add_call(bl_pyreader *rd, int kind, const bl_pynode *n) {
+  if (rd->ncalls == rd->cap_calls) {
+    size_t nc = rd->cap_calls ? rd->cap_calls * 2 : 8;
+    bl_pycall *v = boxlint__realloc(rd->m, rd->calls, rd->cap_calls * sizeof *v, nc * sizeof *v);
+    if (!v) return -1;
+    rd->calls = v;
+    rd->cap_calls = nc;
+  }
+  const bl_pynode *f = child(n, BL_PR_FUNC);
+  bl_pycall *c = &rd->calls[rd->ncalls];
+  memset(c, 0, sizeof *c);
+  c->kind = (bl_call_kind)kind;
+  c->name = f->ident;
+  c->name_end = f->ident_end;
+  c->start = n->start;
+  c->end = n->end;
+  if (n->flags & BL_PYF_INNER) {
+    rd->ncalls++;
+    c->inner = 1;
+    return 0;
+  }
+  c->open = TOK(rd, tok_at(rd, f->end))->start;
+  c->close = n->end - 1;
+  if (kind == BL_CALL_POLICY) {
+    c->policy = bl_py_node_value(rd, n);
+    if (!c->policy) return -1;
+  } else if (call_args(rd, n, &c->args, &c->nargs)) {
+    return -1;
+  }
+  rd->ncalls++;
+  return 0;
+}
+
+int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {
+  for (const bl_pynode *n = root; n; n = next_node(n)) {
+    int rc = 0;
+    if (n->kind == BL_PK_NAME || n->kind == BL_PK_NAMEDEF) rc = occurrence(rd, n);
+    else if (n->kind == BL_PK_ATTRIBUTE && n->ident_end > n->ident) {
+      bl_pyname *b = node_name(rd, n);
+      if (!b) return -1;
+      bad(rd, b, "a name that is also an attribute's name (the module may be reached as an "
+                 "object)", n->start);
+    } else if (n->kind == BL_PK_CONSTANT) rc = string_constant(rd, n);
+    if (!rc && n->kind == BL_PK_CALL) {
+      int k = sdk_call(rd, n);
+      rc = k >= 0 ? add_call(rd, k, n) : attribute_by_text(rd, n);
+      if (!rc) rc = exec_call(rd, n);
+    }
+    if (!rc) rc = sdk_reference(rd, n);
+    if (!rc) rc = taints(rd, n);
+    if (rc || rd->oom) return -1;
+  }
+  return 0;
+}
+
+/*----------------------------------------------------------------------------------------------
+ * Resolving a name
+ *--------------------------------------------------------------------------------------------*/
+
+static bl_pyval *unknown(bl_pyreader *rd, const bl_pyval *name, const char *why) {
+  bl_pyval *d = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *d);
+  if (!d) return NULL;
+  memset(d, 0, sizeof *d);
+  d->kind = BL_PV_DYNAMIC;
+  d->start = name->start;
+  d->end = name->end;
+  d->why = why;
+  return d;
+}
+
+static int immutable(const bl_pyval *v) {
+  return v->kind == BL_PV_STR || v->kind == BL_PV_INT || v->kind == BL_PV_FLOAT ||
+         v->kind == BL_PV_CONST;
+}
+
+/* Nothing in the file can change what the name holds: bound once, used only as reads carried
+ * into SDK calls or module-level literals whose names are themselves clean. */
+static int clean(const bl_pyname *b, int depth) {
+  if (!b || b->nbind != 1 || b->why || depth > 32) return 0;
+  for (const struct bl_pyowner *o = b->owners; o; o = o->next)
+    if (!clean(o->name, depth + 1)) return 0;
+  return 1;
+}
+
+/* The literal a name stands for, or NULL with *why (rd->oom on allocation failure). */
+static const bl_pyval *resolve_entry(bl_pyreader *rd, bl_pyname *b, int depth, const char **why) {
+  if (rd->taint) *why = rd->taint;
+  else if (!b || !b->nbind) *why = "a name not bound by one module-level assignment";
+  else if (b->why) *why = b->why;
+  else if (depth > 32 || b->state == 1) *why = "a chain of names";
+  if (*why) return NULL;
+  if (b->state == 3) *why = b->dyn_why;
+  if (b->state >= 2) return b->resolved;
+  b->state = 1;
+  bl_pyval *v = bl_py_node_value(rd, b->value);
+  if (!v) {
+    rd->oom = 1;
+    return NULL;
+  }
+  if (v->kind == BL_PV_NAME) {
+    const char *k;
+    size_t kl;
+    bl_pyname *t = NULL;
+    if (nfkc(rd, rd->s + v->start, v->end - v->start, &k, &kl) || !(t = name_entry(rd, k, kl))) {
+      rd->oom = 1;
+      return NULL;
+    }
+    v = (bl_pyval *)resolve_entry(rd, t, depth + 1, why);
+  } else if (v->kind == BL_PV_DYNAMIC) {
+    *why = v->why;
+    v = NULL;
+  }
+  if (v && !immutable(v))
+    for (struct bl_pyowner *o = b->owners; o && !*why; o = o->next)
+      if (!clean(o->name, 0))
+        *why = "a name whose value another name also holds, and that name may change it";
+  b->state = *why ? 3 : 2;
+  b->dyn_why = *why;
+  b->resolved = *why ? NULL : v;
+  return b->resolved;
+}
+
+bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name) {
+  const char *k;
+  size_t kl;
+  if (nfkc(rd, rd->s + name->start, name->end - name->start, &k, &kl)) return NULL;
+  bl_pyname *b = rd->cap_names ? slot(rd, k, kl) : NULL;
+  if (b && !b->key) b = NULL;
+  const char *why = NULL;
+  const bl_pyval *v = resolve_entry(rd, b, 0, &why);
+  if (rd->oom) return NULL;
+  if (v) return (bl_pyval *)v;
+  return unknown(rd, name, why ? why : "a name whose value depends on itself");
+}

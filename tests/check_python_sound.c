@@ -1,0 +1,269 @@
+/*
+ * The soundness of boxlint_check_python (lib/src/python/analyze.c, check.c): a name stands for
+ * its literal only when nothing in the file can change it; references to the SDK that are not
+ * direct calls are not-static; identifiers compare as Python compares them (NFKC); the SDK's
+ * signatures (what Python raises TypeError for); bytes where the SDK takes str; suppressions
+ * that apply to one line, never to errors or not-static, in time linear in their size.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_python.h"
+
+/* The start of an update call: its commands value opens at column 51. */
+#define T "c.code_interpreter.templates.update('i', commands="
+
+/* A name bound once to a literal, used only as an SDK argument: its value is checked. */
+START_TEST(test_name_known) {
+  CHECK("S = ['RUN sudo x']\n" T "S)\n");
+  py_count(1);
+  py_diag(0, "sudo-usage", W, "commands[0]", 1, 11, 1, 15, "sudo");
+  /* an alias of a list that nothing changes: the same list */
+  CHECK("A = ['FROM x']\nS = A\n" T "S)\n");
+  py_count(1);
+  py_diag(0, "denied-instruction", E, "commands[0]", 1, 7, 1, 11, "FROM");
+  /* a string held by another name's literal: strings cannot change */
+  CHECK("B = 'RUN sudo x'\nL = [B]\nL.append('x')\n" T "[B])\n");
+  py_count(1);
+  py_diag(0, "sudo-usage", W, "commands[0]", 1, 10, 1, 14, "sudo");
+}
+END_TEST
+
+/* Every way the file could change or replace the name makes it not-static, naming why. */
+START_TEST(test_name_changed) {
+  static const struct { const char *before, *why; } cases[] = {
+      {"S = ['RUN x']\ndef f():\n    S.insert(0, 'FROM a')\n", "used as a receiver"},
+      {"S = ['RUN x']\nO = S\nO.append('FROM a')\n", "another name also holds"},
+      {"S = ['RUN x']\n[S.append('FROM a')]\n", "used as a receiver"},
+      {"S = ['RUN x']\nif c: S += ['FROM a']\n", "bound more than once"},
+      {"S = ['RUN x']\nglobals()['S'] = ['FROM a']\n", "globals()"},
+      {"S = ['RUN x']\nsetattr(m, 'S', 1)\n", "globals()"},
+      {"S = ['RUN x']\nfrom m import *\n", "star import"},
+      {"S = ['RUN x']\ndef f(S):\n    pass\n", "parameter"},
+      {"S = ['RUN x']\nf = lambda S: 0\n", "parameter"},
+      {"S = ['RUN x']\nmatch v:\n    case S:\n        pass\n", "match pattern"},
+      {"S = ['RUN x']\nS, T2 = 1, 2\n", "bound more than once"},
+      {"S = ['RUN x']\nS = ['FROM a']\n", "bound more than once"},
+      {"S = ['RUN x']\ndel S\n", "del"},
+      {"S = ['RUN x']\ndef g():\n    global S\n", "global or nonlocal"},
+      {"S = ['RUN x']\nimport os as S\n", "import"},
+      {"S = ['RUN x']\nfor S in y: pass\n", "bound more than once"},
+      {"S = ['RUN x']\n(S := 1)\n", "bound more than once"},
+      {"S = ['RUN x']\nprint(S)\n", "passed to another call"},
+      {"S = ['RUN x']\nimport t\nt.S.append('FROM a')\n", "attribute's name"},
+      {"S = ['RUN x']\ngetattr(t, 'S')\n", "string in the file also spells"},
+      {"S = ['RUN x']\nimport gc\n", "gc, inspect"},
+      {"S = ['RUN x']\nclass K:\n    S = 1\n", "bound more than once"},
+      {"S = ['RUN x']\ntry:\n    pass\nexcept E as S:\n    pass\n", "except"},
+      {"S = ['RUN x']\n[1 for S in y]\n", "bound more than once"},
+      {"if c:\n    S = ['RUN x']\n", "not bound by one module-level"},
+      {"", "not bound by one module-level"},
+      {"S = ['RUN x'] + B\n", "an expression"},
+      {"S = f()\n", "a call"},
+      {"\xef\xbc\xb3 = ['FROM a']\nS = ['RUN x']\n", "bound more than once"}, /* fullwidth S */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char src[512];
+    int n = snprintf(src, sizeof src, "%s" T "S)\n", cases[i].before);
+    py_check(src, (size_t)n, BOXLINT_OK);
+    uint32_t line = 1;
+    for (const char *p = cases[i].before; *p; p++) line += *p == '\n';
+    if (boxlint_report_diag_count(R) != 1) py_dump();
+    py_count(1);
+    const boxlint_diag *d = py_diag(0, "not-static", I, "commands", line, 51, line, 52,
+                                    "commands of templates.update is ");
+    ck_assert_msg(strstr(d->message, cases[i].why), "case %zu: \"%s\" lacks \"%s\"", i,
+                  d->message, cases[i].why);
+  }
+}
+END_TEST
+
+/* Policies: a dict bound to a name and changed, keys that are not string literals. */
+START_TEST(test_policy_names) {
+  CHECK("P = {'type': 'filtered', 'allow_out': ['a.com'], 'deny_out': ['ALL_TRAFFIC']}\n"
+        "P['deny_out'] = []\n"
+        "c.agents.add_code_interpreter('a', template_id='t', network_policy=P)\n");
+  py_count(1);
+  py_diag(0, "not-static", I, "network_policy", 3, 68, 3, 69, "is a name whose value is "
+          "subscripted");
+  CHECK("K = 'type'\nc.agents.add_code_interpreter('a', template_id='t', network_policy={K: 1})\n");
+  py_count(1);
+  py_diag(0, "not-static", I, "network_policy", 2, 68, 2, 74, "a dict whose keys are not all "
+          "string literals");
+  CHECK("c.agents.add_code_interpreter('a', template_id='t', network_policy={'ty' 'pe': 'open', "
+        "**E})\n");
+  py_count(1);
+  py_diag(0, "not-static", I, "network_policy", 1, 68, 1, 92, "network_policy of "
+          "add_code_interpreter is unpacking");
+  /* a list bound once and only passed to the SDK: its entries are checked */
+  CHECK("A = ['pypi.org', 'pypi.org']\n"
+        "p = NetworkPolicy(type='filtered', allow_out=A, deny_out=['ALL_TRAFFIC'])\n");
+  py_count(1);
+  py_diag(0, "duplicate-entry", W, "allow_out[1]", 1, 18, 1, 28, "pypi.org");
+}
+END_TEST
+
+/* NFKC: a look-alike that Python reads as `create`, `commands` or a bound name is that name. */
+START_TEST(test_nfkc) {
+  /* c.code_interpreter.templates.ｃｒｅａｔｅ(name='n', ｃｏｍｍａｎｄｓ=['FROM a'], ...) */
+  CHECK("c.code_interpreter.templates.\xef\xbd\x83\xef\xbd\x92\xef\xbd\x85\xef\xbd\x81\xef\xbd\x94"
+        "\xef\xbd\x85(name='n', \xef\xbd\x83\xef\xbd\x8f\xef\xbd\x8d\xef\xbd\x8d\xef\xbd\x81\xef\xbd"
+        "\x8e\xef\xbd\x84\xef\xbd\x93=['FROM a'], cpu_count=2, memory_mb=4096)\n");
+  py_count(1);
+  py_diag(0, "denied-instruction", E, "commands[0]", 1, 58, 1, 62, "FROM");
+  /* 𝐒 (mathematical bold S) is S to Python: the list is changed through it */
+  CHECK("S = ['RUN x']\n\xf0\x9d\x90\x92.append('FROM a')\n" T "S)\n");
+  py_count(1);
+  py_diag(0, "not-static", I, "commands", 3, 51, 3, 52, "used as a receiver");
+}
+END_TEST
+
+/* References to the SDK that are not direct calls, and receivers that are not the SDK. */
+START_TEST(test_references) {
+  static const struct { const char *src; uint32_t line, col, end_line, end_col; const char *why; } cases[] = {
+      {"t = c.code_interpreter.templates\nt.create(name='x', commands=['FROM a'], cpu_count=2, "
+       "memory_mb=4096)\n", 1, 5, 1, 23, "a reference to code_interpreter"},
+      {"getattr(c.code_interpreter.templates, 'create')(name='x')\n", 1, 1, 1, 48,
+       "a member of the SDK looked up by its name"},
+      {"getattr(c, 'code_interpreter').templates.create(name='x')\n", 1, 1, 1, 41,
+       "templates reached through an expression"},
+      {"functools.partial(c.agents.add_code_interpreter, 'a')(template_id='t')\n", 1, 19, 1, 48,
+       "an SDK function used other than by a direct call"},
+      {"from budai import NetworkPolicy as NP\nNP(type='open')\n", 1, 19, 1, 38,
+       "imported under another name"},
+      {"exec(\"c.code_interpreter.templates.create(name='x')\")\n", 1, 1, 1, 54, "exec"},
+      {"c.code_interpreter.templates.create.__call__(name='x')\n", 1, 1, 1, 36,
+       "a method of templates used other than by a direct call"},
+      {"f = c.agents.add_code_interpreter\n", 1, 5, 1, 34, "an SDK function used other"},
+      {"x = NetworkPolicy\n", 1, 5, 1, 18, "an SDK function used other"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    py_check(cases[i].src, strlen(cases[i].src), BOXLINT_OK);
+    ck_assert_uint_ge(boxlint_report_diag_count(R), 1);
+    py_diag(0, "not-static", I, NULL, cases[i].line, cases[i].col, cases[i].end_line,
+            cases[i].end_col, cases[i].why);
+  }
+  /* a call inside an f-string's field */
+  CHECK("x = f\"{c.code_interpreter.templates.update('i', commands=['FROM a'])}\"\n");
+  py_count(1);
+  py_diag(0, "not-static", I, "the arguments", 1, 8, 1, 69, "inside an f-string");
+  /* plainly not the SDK: not checked */
+  CHECK("class Site:\n    templates = None\nsite = Site()\n"
+        "site.templates.create(name='x', commands=['FROM a'], cpu_count=2, memory_mb=4096)\n");
+  py_count(0);
+  /* the documented calls that take no template are not references */
+  CHECK("c.code_interpreter.templates.get('x')\nc.code_interpreter.templates.delete('x')\n");
+  py_count(0);
+}
+END_TEST
+
+/* What the SDK's signatures do not take is an error, as Python raises TypeError. */
+START_TEST(test_signatures) {
+  CHECK("c.code_interpreter.templates.create(name='n', commands=[], cpu_count=2, memory_mb=4096, "
+        "network_policy={})\n");
+  py_count(1);
+  const boxlint_diag *d = py_diag(0, "unknown-argument", E, NULL, 1, 89, 1, 103,
+                                  "templates.create() got an unexpected keyword argument "
+                                  "'network_policy'");
+  ck_assert_str_eq(d->hint, "'network_policy' is an argument of agents.add_code_interpreter, "
+                            "not of templates.create");
+  CHECK(T "[], comands=[])\n");
+  py_count(1);
+  d = py_diag(0, "unknown-argument", E, NULL, 1, 55, 1, 62, "'comands'");
+  ck_assert_str_eq(d->hint, "did you mean \"commands\"?");
+  CHECK("c.code_interpreter.templates.update('i', [], 3)\n");
+  py_count(1);
+  py_diag(0, "unknown-argument", E, NULL, 1, 46, 1, 47, "takes 2 positional arguments but 3 "
+          "were given");
+  CHECK("c.code_interpreter.templates.update('i')\n");
+  py_count(1);
+  py_diag(0, "missing-field", E, NULL, 1, 30, 1, 36, "missing the required argument 'commands'");
+  CHECK("c.agents.add_code_interpreter(template_id='t')\n");
+  py_count(1);
+  py_diag(0, "missing-field", E, NULL, 1, 10, 1, 30, "'agent_id'");
+  CHECK("NetworkPolicy(kind='open')\n");
+  py_count(1);
+  py_diag(0, "unknown-argument", E, NULL, 1, 15, 1, 19, "NetworkPolicy() got an unexpected");
+  /* the right arguments: nothing */
+  CHECK("c.code_interpreter.templates.update(template_id='i', commands=[])\n"
+        "c.agents.add_code_interpreter('a', 't', 1, 1200, None)\n");
+  py_count(0);
+}
+END_TEST
+
+/* bytes where the SDK takes str. */
+START_TEST(test_bytes) {
+  CHECK(T "[b'RUN x'])\n");
+  py_count(1);
+  py_diag(0, "invalid-argument-type", E, "commands[0]", 1, 52, 1, 60, "commands[0] must be a "
+          "string, not bytes");
+  CHECK("c.code_interpreter.templates.update(b'i', commands=[])\n");
+  py_count(1);
+  py_diag(0, "invalid-argument-type", E, "name", 1, 37, 1, 41, "not bytes");
+}
+END_TEST
+
+/* Suppressions: a trailing comment is about its own line, a comment alone about the next;
+ * errors and not-static cannot be silenced. */
+START_TEST(test_suppressions) {
+  CHECK(T "['RUN sudo a'])  # boxlint: ignore=sudo-usage\n" T "['RUN sudo b'])\n");
+  py_count(1);
+  py_diag(0, "sudo-usage", W, "commands[0]", 2, 57, 2, 61, "sudo");
+  CHECK("# boxlint: ignore=sudo-usage\n" T "['RUN sudo a'])\n" T "['RUN sudo b'])\n");
+  py_count(1);
+  py_diag(0, "sudo-usage", W, "commands[0]", 3, 57, 3, 61, "sudo");
+  CHECK(T "X)  # boxlint: ignore=not-static\n");
+  py_count(2);
+  py_diag(0, "not-static", I, "commands", 1, 51, 1, 52, "commands of templates.update");
+  py_diag(1, "unused-suppression", W, NULL, 1, 73, 1, 83, "not-static cannot be suppressed");
+  CHECK(T "['FROM a'])  # boxlint: ignore=denied-instruction\n");
+  py_count(2);
+  py_diag(0, "denied-instruction", E, "commands[0]", 1, 53, 1, 57, "FROM");
+  py_diag(1, "unused-suppression", W, NULL, 1, 82, 1, 100, "is an error and cannot be suppressed");
+}
+END_TEST
+
+/* A comment with 80,000 rule ids: past the documented limit (256), it silences nothing and says
+ * so once; at the limit, duplicates and unknown ids are each reported. Linear either way (no
+ * time is asserted: the quadratic version took 18 s). */
+START_TEST(test_suppression_many_ids) {
+  size_t n = 80000, cap = n * 12 + 200;
+  char *src = malloc(cap);
+  ck_assert_ptr_nonnull(src);
+  size_t l = (size_t)snprintf(src, cap, "%s['RUN sudo a'])  # boxlint: ignore=", T);
+  for (size_t i = 0; i < n; i++) l += (size_t)snprintf(src + l, cap - l, "r%zu,", i);
+  l += (size_t)snprintf(src + l, cap - l, "sudo-usage\n");
+  py_check(src, l, BOXLINT_OK);
+  py_count(2);
+  py_diag(0, "sudo-usage", W, "commands[0]", 1, 57, 1, 61, "sudo");
+  py_diag(1, "unused-suppression", W, NULL, 1, 86, 1, (uint32_t)l, "lists 80001 "
+          "rule ids, more than the 256 it may");
+  /* 256: the duplicates and unknown ids are reported, sudo-usage silenced */
+  l = (size_t)snprintf(src, cap, "%s['RUN sudo a'])  # boxlint: ignore=sudo-usage", T);
+  for (size_t i = 0; i < 255; i++) l += (size_t)snprintf(src + l, cap - l, ",x");
+  l += (size_t)snprintf(src + l, cap - l, "\n");
+  py_check(src, l, BOXLINT_OK);
+  free(src);
+  py_count(255);
+  py_diag(0, "unused-suppression", W, NULL, 1, 97, 1, 98, "the suppression of x suppresses");
+}
+END_TEST
+
+Suite *python_sound_suite(void) {
+  Suite *s = suite_create("check_python_sound");
+  TCase *tc = tcase_create("sound");
+  tcase_add_checked_fixture(tc, py_setup, py_teardown);
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_name_known);
+  tcase_add_test(tc, test_name_changed);
+  tcase_add_test(tc, test_policy_names);
+  tcase_add_test(tc, test_nfkc);
+  tcase_add_test(tc, test_references);
+  tcase_add_test(tc, test_signatures);
+  tcase_add_test(tc, test_bytes);
+  tcase_add_test(tc, test_suppressions);
+  tcase_add_test(tc, test_suppression_many_ids);
+  suite_add_tcase(s, tc);
+  return s;
+}
