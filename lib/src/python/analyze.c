@@ -290,10 +290,16 @@ static const bl_pystr *const_str(bl_pyreader *rd, const bl_pynode *n, bl_pystr *
 static const char *const SDK_MEMBERS[] = {"code_interpreter", "templates", "create", "update",
                                           "add_code_interpreter", "NetworkPolicy", "agents"};
 
-/* A string constant given to a call that is not the SDK's (getattr(module, "NAME"),
- * operator.attrgetter("NAME")): the name it spells may be reached through it. */
+/* A string constant given to a call that looks an attribute up by its text (getattr(module,
+ * "NAME"), operator.attrgetter("NAME")): the name it spells may be reached through it. (A
+ * function of another module that does the same is reflection outside the file: README.) */
 static int string_constant(bl_pyreader *rd, const bl_pynode *n) {
-  if (n->role != BL_PR_ARG || !n->parent || sdk_call(rd, n->parent) >= 0) return 0;
+  if (n->role != BL_PR_ARG || !n->parent || n->parent->kind != BL_PK_CALL) return 0;
+  const bl_pynode *f = child(n->parent, BL_PR_FUNC);
+  if (!(ident_is(rd, f, "getattr") || ident_is(rd, f, "hasattr") ||
+        ident_is(rd, f, "attrgetter") || ident_is(rd, f, "methodcaller") ||
+        ident_is(rd, f, "getattr_static")))
+    return 0;
   bl_pystr v;
   if (!const_str(rd, n, &v)) return 0;
   int rc = 0;
@@ -579,25 +585,68 @@ static int add_call(bl_pyreader *rd, int kind, const bl_pynode *n) {
   return 0;
 }
 
-int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {
-  for (const bl_pynode *n = root; n; n = next_node(n)) {
-    int rc = 0;
-    if (n->kind == BL_PK_NAME || n->kind == BL_PK_NAMEDEF) rc = occurrence(rd, n);
-    else if (n->kind == BL_PK_ATTRIBUTE && n->ident_end > n->ident) {
-      bl_pyname *b = node_name(rd, n);
-      if (!b) return -1;
-      bad(rd, b, "a name that is also an attribute's name (the module may be reached as an "
-                 "object)", n->start);
-    } else if (n->kind == BL_PK_CONSTANT) rc = string_constant(rd, n);
-    if (!rc && n->kind == BL_PK_CALL) {
-      int k = sdk_call(rd, n);
-      rc = k >= 0 ? add_call(rd, k, n) : attribute_by_text(rd, n);
-      if (!rc) rc = exec_call(rd, n);
-    }
-    if (!rc) rc = sdk_reference(rd, n);
-    if (!rc) rc = taints(rd, n);
-    if (rc || rd->oom) return -1;
+#define EQ(w, lit) (!memcmp((w), (lit), sizeof(lit) - 1))
+
+/* Is the identifier one that the checks above look for? Most identifiers of a file are not, and
+ * need none of them: a switch on the length, then a few comparisons. */
+static int special_word(const char *w, size_t l) {
+  switch (l) {
+  case 3: return EQ(w, "get");
+  case 4: return EQ(w, "exec") || EQ(w, "eval") || EQ(w, "vars");
+  case 6: return EQ(w, "create") || EQ(w, "update") || EQ(w, "delete") || EQ(w, "locals");
+  case 7:
+    return EQ(w, "getattr") || EQ(w, "hasattr") || EQ(w, "globals") || EQ(w, "compile") ||
+           EQ(w, "setattr") || EQ(w, "delattr") || EQ(w, "modules");
+  case 8: return EQ(w, "__dict__") || EQ(w, "f_locals");
+  case 9: return EQ(w, "templates") || EQ(w, "f_globals") || EQ(w, "_getframe");
+  case 10: return EQ(w, "attrgetter") || EQ(w, "__import__") || EQ(w, "breakpoint");
+  case 11:
+    return EQ(w, "__globals__") || EQ(w, "get_objects") || EQ(w, "__setattr__") ||
+           EQ(w, "__delattr__");
+  case 12: return EQ(w, "methodcaller") || EQ(w, "__builtins__") || EQ(w, "currentframe");
+  case 13: return EQ(w, "NetworkPolicy") || EQ(w, "get_referrers") || EQ(w, "get_referents");
+  case 16: return EQ(w, "code_interpreter");
+  case 20: return EQ(w, "add_code_interpreter");
+  default: return 0;
   }
+}
+
+static int special(const bl_pyreader *rd, const bl_pynode *n) {
+  if (!n || n->ident_end <= n->ident) return 0;
+  if (n->norm) return special_word(n->norm, n->norm_len);
+  return special_word(rd->s + n->ident, n->ident_end - n->ident);
+}
+
+/* What one node says: a name's occurrence, an SDK call, a reference, a taint. */
+static int visit(bl_pyreader *rd, const bl_pynode *n) {
+  switch (n->kind) {
+  case BL_PK_NAME: case BL_PK_NAMEDEF: {
+    int rc = occurrence(rd, n);
+    return rc || n->kind == BL_PK_NAMEDEF || !special(rd, n) ? rc : sdk_reference(rd, n) ||
+           taints(rd, n);
+  }
+  case BL_PK_ATTRIBUTE: {
+    bl_pyname *b = n->ident_end > n->ident ? node_name(rd, n) : NULL;
+    if (!b) return n->ident_end > n->ident ? -1 : 0;
+    bad(rd, b, "a name that is also an attribute's name (the module may be reached as an "
+               "object)", n->start);
+    return special(rd, n) ? sdk_reference(rd, n) || taints(rd, n) : 0;
+  }
+  case BL_PK_CONSTANT: return string_constant(rd, n);
+  case BL_PK_CALL: {
+    if (!special(rd, child(n, BL_PR_FUNC))) return 0;
+    int k = sdk_call(rd, n);
+    int rc = k >= 0 ? add_call(rd, k, n) : attribute_by_text(rd, n);
+    return rc ? rc : exec_call(rd, n);
+  }
+  case BL_PK_ALIAS: case BL_PK_IMPORTFROM: return sdk_reference(rd, n) || taints(rd, n);
+  default: return 0;
+  }
+}
+
+int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {
+  for (const bl_pynode *n = root; n; n = next_node(n))
+    if (visit(rd, n) || rd->oom) return -1;
   return 0;
 }
 

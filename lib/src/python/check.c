@@ -666,9 +666,10 @@ static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
     st = syntax_error(r, &rd);
     goto out;
   }
-  if (references(&k) || bl_py_order_and_place(r, first, rd.s, rd.n) ||
-      bl_py_suppress(r, first, &rd) || bl_py_order_and_place(r, first, rd.s, rd.n))
-    goto out;
+  if (references(&k) || bl_py_order_and_place(r, first, rd.s, rd.n)) goto out;
+  if (bl_py_suppress(r, first, &rd)) goto out;
+  /* what the suppressions reported goes in its place */
+  if (rd.nsups && bl_py_order_and_place(r, first, rd.s, rd.n)) goto out;
   st = r->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
 out:
   boxlint__free(&r->mem, policies);

@@ -284,6 +284,11 @@ static void set_detail(bl_pysrc *out, const char *s, size_t len) {
 /* The offset of the first byte of s[from..to) that is not UTF-8, or SIZE_MAX. */
 static size_t utf8_bad(const char *s, size_t from, size_t to) {
   for (size_t i = from; i < to;) {
+    uint64_t w;
+    if (to - i >= 8 && (memcpy(&w, s + i, 8), !(w & 0x8080808080808080u))) {
+      i += 8; /* eight ASCII bytes at once */
+      continue;
+    }
     uint32_t cp;
     size_t l = (unsigned char)s[i] < 0x80
                    ? 1

@@ -55,6 +55,18 @@ static int suppression(bl_pyreader *rd, const bl_pytok *t, uint32_t line) {
 
 /* Every string literal of the file is decoded once, for the errors CPython reports; adjacent
  * literals may not mix bytes and str. */
+/* Can decoding the piece fail? Not for a literal with no escape to read (none, or raw), no
+ * replacement field, and no byte a bytes literal refuses (the file is valid UTF-8 already). */
+static int needs_decoding(const char *s, const bl_piece *p) {
+  if (p->flags & BL_LIT_FSTRING) return 1;
+  size_t n = p->body_end - p->body;
+  if (!(p->flags & BL_LIT_RAW) && memchr(s + p->body, '\\', n)) return 1;
+  if (p->flags & BL_LIT_BYTES)
+    for (size_t i = p->body; i < p->body_end; i++)
+      if ((unsigned char)s[i] >= 0x80) return 1;
+  return 0;
+}
+
 static int strings(bl_pyreader *rd) {
   int prev = -1; /* the previous significant token was a literal: 1 bytes, 0 str */
   for (size_t i = 0; i < rd->toks.n && !rd->err; i++) {
@@ -73,6 +85,7 @@ static int strings(bl_pyreader *rd) {
       return 0;
     }
     prev = bytes;
+    if (!needs_decoding(rd->s, &p)) continue;
     bl_pystr v;
     memset(&v, 0, sizeof v);
     const char *err = NULL;
@@ -88,6 +101,26 @@ static int strings(bl_pyreader *rd) {
   return 0;
 }
 
+/* The line breaks in s[a, b): \n, \r\n, \r (memchr's pace when there is no \r). */
+static uint32_t count_lines(const char *s, size_t n, size_t a, size_t b) {
+  uint32_t k = 0;
+  if (!memchr(s + a, '\r', b - a)) {
+    for (const char *p = s + a, *e = s + b; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++)
+      k++;
+    return k;
+  }
+  for (size_t i = a; i < b; i++)
+    if (s[i] == '\n' || (s[i] == '\r' && (i + 1 >= n || s[i + 1] != '\n'))) k++;
+  return k;
+}
+
+/* Could the comment be a suppression (it names boxlint)? */
+static int is_suppression(const char *s, const bl_pytok *t) {
+  for (size_t i = t->start; i + 7 <= t->end; i++)
+    if (s[i] == 'b' && !memcmp(s + i, "boxlint", 7)) return 1;
+  return 0;
+}
+
 int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) {
   memset(rd, 0, sizeof *rd);
   rd->m = m;
@@ -100,9 +133,9 @@ int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) 
   uint32_t line = 1;
   for (size_t i = 0; i < rd->toks.n; i++) {
     const bl_pytok *t = &rd->toks.v[i];
-    if (t->kind == BL_PT_COMMENT) {
-      for (; at < t->start; at++) /* the comment's line, counted once over the file */
-        if (s[at] == '\n' || (s[at] == '\r' && (at + 1 >= n || s[at + 1] != '\n'))) line++;
+    if (t->kind == BL_PT_COMMENT && is_suppression(s, t)) {
+      line += count_lines(s, n, at, t->start); /* counted once over the file */
+      at = t->start;
       if (suppression(rd, t, line)) return -1;
     }
     if (t->kind != BL_PT_COMMENT && t->kind != BL_PT_NL) rd->sig[rd->nsig++] = i;

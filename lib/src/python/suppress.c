@@ -163,8 +163,16 @@ int bl_py_order_and_place(boxlint_report *r, size_t first, const char *s, size_t
     qsort(ps, 2 * k, sizeof *ps, by_slot);
     uint32_t line = 1, col = 1;
     size_t at = n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;
+    int cr = memchr(s, '\r', n) != NULL;
     for (size_t i = 0; i < 2 * k; i++) {
       size_t off = ps[i].off > n ? n : ps[i].off;
+      if (!cr) { /* whole lines at memchr's pace, then the columns of the last one */
+        for (const char *p; at < off && (p = memchr(s + at, '\n', off - at)) != NULL;) {
+          line++;
+          col = 1;
+          at = (size_t)(p - s) + 1;
+        }
+      }
       for (; at < off; at++) {
         unsigned char b = (unsigned char)s[at];
         if (b == '\n' || (b == '\r' && (at + 1 >= n || s[at + 1] != '\n'))) {
