@@ -79,6 +79,18 @@ START_TEST(test_name_changed) {
 }
 END_TEST
 
+/* A builtin's name bound at module level: a function called before the binding runs reads the
+ * builtin, so the name is never known. */
+START_TEST(test_builtin_names) {
+  CHECK("list = ['RUN sudo x']\n" T "list)\n");
+  py_count(1);
+  py_diag(0, "not-static", I, "commands", 2, 51, 2, 55, "a builtin's name");
+  CHECK("lst = ['RUN sudo x']\n" T "lst)\n");
+  py_count(1);
+  py_diag(0, "sudo-usage", W, "commands[0]", 1, 13, 1, 17, "sudo");
+}
+END_TEST
+
 /* Policies: a dict bound to a name and changed, keys that are not string literals. */
 START_TEST(test_policy_names) {
   CHECK("P = {'type': 'filtered', 'allow_out': ['a.com'], 'deny_out': ['ALL_TRAFFIC']}\n"
@@ -250,6 +262,42 @@ START_TEST(test_suppression_many_ids) {
 }
 END_TEST
 
+/* An SDK call's result keeps its arguments (a template handle its commands, a NetworkPolicy its
+ * lists): a list passed to one is known only while nothing can change it through the result. */
+#define MK "tpl = c.code_interpreter.templates.create(name='a', commands=S, cpu_count=2, " \
+           "memory_mb=4096)\n"
+START_TEST(test_sdk_results_keep_arguments) {
+  /* the handle's plain fields and wait_until_ready(): the list is still known */
+  CHECK("S = ['RUN sudo x']\n" MK "tpl.wait_until_ready()\nprint(tpl.id, tpl.status)\n" T "S)\n");
+  py_count(2);
+  py_diag(0, "sudo-usage", W, "commands[0]", 1, 11, 1, 15, "sudo");
+  py_diag(1, "sudo-usage", W, "commands[0]", 1, 11, 1, 15, "sudo");
+  /* the list changed through the handle */
+  CHECK("S = ['RUN x']\n" MK "tpl.commands.insert(0, 'FROM a')\n" T "S)\n");
+  py_count(2);
+  py_diag(0, "not-static", I, "commands", 2, 62, 2, 63, "another name also holds");
+  py_diag(1, "not-static", I, "commands", 4, 51, 4, 52, "another name also holds");
+  /* through the handle that wait_until_ready() returns */
+  CHECK("S = ['RUN x']\n" MK "tpl.wait_until_ready().commands.append('FROM a')\n" T "S)\n");
+  py_count(2);
+  py_diag(1, "not-static", I, "commands", 4, 51, 4, 52, "another name also holds");
+  /* a result kept where boxlint does not follow it */
+  CHECK("def f():\n    t = c.code_interpreter.templates.create(name='a', commands=S, cpu_count=2, "
+        "memory_mb=4096)\n    t.commands.append('FROM a')\nS = ['RUN x']\n" T "S)\n");
+  py_count(2);
+  py_diag(0, "not-static", I, "commands", 2, 64, 2, 65, "an SDK call's result keeps");
+  py_diag(1, "not-static", I, "commands", 5, 51, 5, 52, "an SDK call's result keeps");
+  /* a policy's list, changed through the NetworkPolicy */
+  CHECK("A = ['pypi.org']\nP = NetworkPolicy(type='filtered', allow_out=A, deny_out=['ALL_TRAFFIC'])\n"
+        "P.allow_out.append('300.1.1.1')\n"
+        "c.agents.add_code_interpreter('a', 't', network_policy=NetworkPolicy(type='filtered', "
+        "allow_out=A, deny_out=['ALL_TRAFFIC']))\n");
+  ck_assert_uint_eq(boxlint_report_diag_count(R), 2);
+  for (size_t i = 0; i < 2; i++)
+    ck_assert_str_eq(boxlint_report_diag(R, i)->rule, "not-static");
+}
+END_TEST
+
 Suite *python_sound_suite(void) {
   Suite *s = suite_create("check_python_sound");
   TCase *tc = tcase_create("sound");
@@ -257,7 +305,9 @@ Suite *python_sound_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_name_known);
   tcase_add_test(tc, test_name_changed);
+  tcase_add_test(tc, test_builtin_names);
   tcase_add_test(tc, test_policy_names);
+  tcase_add_test(tc, test_sdk_results_keep_arguments);
   tcase_add_test(tc, test_nfkc);
   tcase_add_test(tc, test_references);
   tcase_add_test(tc, test_signatures);

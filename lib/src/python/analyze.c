@@ -69,6 +69,7 @@ static int sdk_call(const bl_pyreader *rd, const bl_pynode *call) {
 
 struct bl_pyowner {
   struct bl_pyname *name;
+  int holder;               /* it holds an SDK call's result, which keeps the value */
   struct bl_pyowner *next;
 };
 
@@ -148,26 +149,82 @@ static const bl_pynode *module_binding(const bl_pynode *stmt) {
   return NULL;
 }
 
-/* A read carried only by literal displays: into an SDK call's argument (1), into a module-level
- * binding's value (2, *owner its NAME node), or neither (0). */
-static int carried(const bl_pyreader *rd, const bl_pynode *n, const bl_pynode **owner) {
+static int carried(const bl_pyreader *rd, const bl_pynode *n, const bl_pynode **owner);
+
+/* The outermost literal display (list, tuple, set, dict value) that holds n, or n. */
+static const bl_pynode *display_top(const bl_pynode *n) {
   const bl_pynode *x = n;
   while (x->parent && ((x->role == BL_PR_ELT && (x->parent->kind == BL_PK_LIST ||
                                                   x->parent->kind == BL_PK_TUPLE ||
                                                   x->parent->kind == BL_PK_SET)) ||
                        (x->role == BL_PR_VALUE && x->parent->kind == BL_PK_DICT)))
     x = x->parent;
-  const bl_pynode *p = x->parent;
+  return x;
+}
+
+/* Where an SDK call's result goes, since it keeps its arguments (a NetworkPolicy its lists, a
+ * binding its policy, a template handle its commands): discarded (1); into another SDK call,
+ * as carried() says (1, or 2 with *owner); bound by a module-level `X = call(...)` (3, *owner X,
+ * whose reads of the handle's plain fields are harmless); anywhere else (0). */
+static int result_kept(const bl_pyreader *rd, const bl_pynode *call, const bl_pynode **owner) {
+  const bl_pynode *q = call->parent && call->parent->kind == BL_PK_AWAIT ? call->parent : call;
+  if (!q->parent || (q->flags & BL_PYF_INNER)) return 0;
+  if (q->parent->kind == BL_PK_EXPR) return 1;
+  if (q->role == BL_PR_VALUE && module_binding(q->parent) == q) {
+    *owner = q->parent->kid;
+    return 3;
+  }
+  return carried(rd, q, owner);
+}
+
+/* A read carried only by literal displays: into an SDK call's argument (1, or as result_kept()
+ * says), into a module-level binding's value (2, *owner its NAME node), or neither (0). */
+static int carried(const bl_pyreader *rd, const bl_pynode *n, const bl_pynode **owner) {
+  const bl_pynode *x = display_top(n), *p = x->parent;
   if (!p || (x->flags & BL_PYF_INNER)) return 0;
-  if (x->role == BL_PR_ARG && sdk_call(rd, p) >= 0) return 1;
+  if (x->role == BL_PR_ARG && sdk_call(rd, p) >= 0) return result_kept(rd, p, owner);
   if (x->role == BL_PR_VALUE && p->kind == BL_PK_KEYWORD && p->ident_end > p->ident &&
       sdk_call(rd, p->parent) >= 0)
-    return 1;
+    return result_kept(rd, p->parent, owner);
   if (x->role == BL_PR_VALUE && module_binding(p) == x) {
     *owner = p->kid;
     return 2;
   }
   return 0;
+}
+
+/* Is n carried by displays into an SDK call's argument (whatever becomes of its result)? */
+static int carried_into_kept_call(const bl_pyreader *rd, const bl_pynode *n) {
+  const bl_pynode *x = display_top(n), *p = x->parent;
+  return p && ((x->role == BL_PR_ARG && sdk_call(rd, p) >= 0) ||
+               (x->role == BL_PR_VALUE && p->kind == BL_PK_KEYWORD && sdk_call(rd, p->parent) >= 0));
+}
+
+/* The plain fields of the SDK's handles (Template, AgentToolBinding): reading one gives a
+ * string or a number, which cannot change what the handle keeps. */
+static int plain_field(const bl_pyreader *rd, const bl_pynode *a) {
+  static const char *const F[] = {"id", "status", "name", "error_message", "env_id", "agent_id",
+                                  "template_id", "version", "created_at", "updated_at",
+                                  "project_id", "custom_template_id", "cpu_count", "memory_mb",
+                                  "type", "tool_name"};
+  if (!a || a->kind != BL_PK_ATTRIBUTE || (a->flags & BL_PYF_CTX) != BL_PYF_LOAD) return 0;
+  for (size_t i = 0; i < sizeof F / sizeof *F; i++)
+    if (ident_is(rd, a, F[i])) return 1;
+  return 0;
+}
+
+/* `h.id`, `h.wait_until_ready(...)` or `h.refresh()` whose result (h itself) is discarded or
+ * read for a plain field: a read of an SDK handle that reaches nothing it keeps. */
+static int handle_read(const bl_pyreader *rd, const bl_pynode *n) {
+  const bl_pynode *a = n->parent;
+  if (!a || n->role != BL_PR_VALUE || a->kind != BL_PK_ATTRIBUTE) return 0;
+  if (plain_field(rd, a)) return 1;
+  if (!(ident_is(rd, a, "wait_until_ready") || ident_is(rd, a, "refresh"))) return 0;
+  const bl_pynode *c = a->parent;
+  if (!c || a->role != BL_PR_FUNC || c->kind != BL_PK_CALL) return 0;
+  const bl_pynode *q = c->parent && c->parent->kind == BL_PK_AWAIT ? c->parent : c;
+  return (q->parent && q->parent->kind == BL_PK_EXPR) ||
+         (q->role == BL_PR_VALUE && plain_field(rd, q->parent));
 }
 
 /* Why an occurrence of a name (NAME or NAMEDEF node) that is not its one binding may change
@@ -217,17 +274,26 @@ static int occurrence(bl_pyreader *rd, const bl_pynode *n) {
     return 0;
   }
   const bl_pynode *owner = NULL;
-  int c = n->kind == BL_PK_NAME && (n->flags & BL_PYF_CTX) == BL_PYF_LOAD ? carried(rd, n, &owner) : 0;
+  int load = n->kind == BL_PK_NAME && (n->flags & BL_PYF_CTX) == BL_PYF_LOAD;
+  int c = load ? carried(rd, n, &owner) : 0;
   if (c == 1) return 0;
-  if (c == 2) {
+  if (c >= 2) {
     bl_pyname *o = node_name(rd, owner);
     struct bl_pyowner *w = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *w);
     if (!o || !w) return -1;
     w->name = o;
+    w->holder = c == 3;
     w->next = b->owners;
     b->owners = w;
     return 0;
   }
+  if (load && handle_read(rd, n)) { /* harmless when the name holds an SDK handle */
+    if (!b->handle_why) b->handle_why = "a name whose value is used as a receiver";
+    return 0;
+  }
+  if (c == 0 && load && carried_into_kept_call(rd, n))
+    return bad(rd, b, "a name whose value an SDK call's result keeps, and that result may "
+                      "change it", n->start);
   return bad(rd, b, occurrence_why(n), n->start);
 }
 
@@ -670,12 +736,54 @@ static int immutable(const bl_pyval *v) {
          v->kind == BL_PV_CONST;
 }
 
+/* CPython 3.11's builtins (dir(builtins), without the _ names): a module-level binding of one of
+ * these names is not what a read sees before it runs (a function called earlier sees the
+ * builtin), so such a name is never known. Sorted, for bsearch. */
+static const char *const BUILTINS[] = {
+    "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
+    "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
+    "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError",
+    "ConnectionResetError", "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning",
+    "EnvironmentError", "Exception", "ExceptionGroup", "False", "FileExistsError",
+    "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError",
+    "ImportError", "ImportWarning", "IndentationError", "IndexError", "InterruptedError",
+    "IsADirectoryError", "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError",
+    "ModuleNotFoundError", "NameError", "None", "NotADirectoryError", "NotImplemented",
+    "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
+    "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError",
+    "ResourceWarning", "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration",
+    "SyntaxError", "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError",
+    "True", "TypeError", "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError",
+    "UnicodeError", "UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError",
+    "Warning", "ZeroDivisionError", "abs", "aiter", "all", "anext", "any", "ascii", "bin",
+    "bool", "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile",
+    "complex", "copyright", "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval",
+    "exec", "exit", "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr",
+    "hash", "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len",
+    "license", "list", "locals", "map", "max", "memoryview", "min", "next", "object", "oct",
+    "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed", "round",
+    "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
+    "vars", "zip",
+};
+
+static int by_name(const void *k, const void *e) {
+  const bl_pyname *b = k;
+  const char *n = *(const char *const *)e;
+  size_t l = strlen(n);
+  int c = memcmp(b->key, n, b->klen < l ? b->klen : l);
+  return c ? c : b->klen < l ? -1 : b->klen > l;
+}
+
+static int is_builtin(const bl_pyname *b) {
+  return bsearch(b, BUILTINS, sizeof BUILTINS / sizeof *BUILTINS, sizeof *BUILTINS, by_name) != NULL;
+}
+
 /* Nothing in the file can change what the name holds: bound once, used only as reads carried
  * into SDK calls or module-level literals whose names are themselves clean. */
-static int clean(const bl_pyname *b, int depth) {
-  if (!b || b->nbind != 1 || b->why || depth > 32) return 0;
+static int clean(const bl_pyname *b, int holder, int depth) {
+  if (!b || b->nbind != 1 || b->why || (!holder && b->handle_why) || depth > 32) return 0;
   for (const struct bl_pyowner *o = b->owners; o; o = o->next)
-    if (!clean(o->name, depth + 1)) return 0;
+    if (!clean(o->name, o->holder, depth + 1)) return 0;
   return 1;
 }
 
@@ -683,7 +791,8 @@ static int clean(const bl_pyname *b, int depth) {
 static const bl_pyval *resolve_entry(bl_pyreader *rd, bl_pyname *b, int depth, const char **why) {
   if (rd->taint) *why = rd->taint;
   else if (!b || !b->nbind) *why = "a name not bound by one module-level assignment";
-  else if (b->why) *why = b->why;
+  else if (is_builtin(b)) *why = "a builtin's name, which reads before the binding see";
+  else if (b->why || b->handle_why) *why = b->why ? b->why : b->handle_why;
   else if (depth > 32 || b->state == 1) *why = "a chain of names";
   if (*why) return NULL;
   if (b->state == 3) *why = b->dyn_why;
@@ -709,7 +818,7 @@ static const bl_pyval *resolve_entry(bl_pyreader *rd, bl_pyname *b, int depth, c
   }
   if (v && !immutable(v))
     for (struct bl_pyowner *o = b->owners; o && !*why; o = o->next)
-      if (!clean(o->name, 0))
+      if (!clean(o->name, o->holder, 0))
         *why = "a name whose value another name also holds, and that name may change it";
   b->state = *why ? 3 : 2;
   b->dyn_why = *why;

@@ -148,6 +148,7 @@ typedef struct bl_pyname {
   unsigned nbind;                 /* module-level `NAME = value` statements */
   const struct bl_pynode *value;  /* the value of the last one */
   const char *why;                /* the first occurrence that may change it, or NULL */
+  const char *handle_why;         /* a read harmless only when it holds an SDK handle */
   size_t why_off;
   struct bl_pyowner *owners;      /* module-level literals that hold its value */
   int state;                      /* 0 not resolved, 1 resolving, 2 known, 3 not known */
