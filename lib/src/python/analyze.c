@@ -67,11 +67,6 @@ static int sdk_call(const bl_pyreader *rd, const bl_pynode *call) {
  * Names
  *--------------------------------------------------------------------------------------------*/
 
-struct bl_pyowner {
-  struct bl_pyname *name;
-  int holder;               /* it holds an SDK call's result, which keeps the value */
-  struct bl_pyowner *next;
-};
 
 static size_t hash(const char *s, size_t n) {
   size_t h = 1469598103934665603u;
@@ -80,7 +75,7 @@ static size_t hash(const char *s, size_t n) {
 }
 
 /* The NFKC form of s[0..n) in the arena (s itself when ASCII). */
-static int nfkc(bl_pyreader *rd, const char *s, size_t n, const char **out, size_t *outlen) {
+int bl_py_name_key(bl_pyreader *rd, const char *s, size_t n, const char **out, size_t *outlen) {
   size_t i = 0;
   while (i < n && (unsigned char)s[i] < 0x80) i++;
   if (i == n) {
@@ -100,7 +95,7 @@ static int nfkc(bl_pyreader *rd, const char *s, size_t n, const char **out, size
   return 0;
 }
 
-static bl_pyname *slot(bl_pyreader *rd, const char *k, size_t kl) {
+bl_pyname *bl_py_name_slot(bl_pyreader *rd, const char *k, size_t kl) {
   size_t mask = rd->cap_names - 1;
   for (size_t h = hash(k, kl) & mask;; h = (h + 1) & mask) {
     bl_pyname *b = &rd->names[h];
@@ -110,7 +105,7 @@ static bl_pyname *slot(bl_pyreader *rd, const char *k, size_t kl) {
 }
 
 /* The entry of a name (created when absent); NULL when out of memory. */
-static bl_pyname *name_entry(bl_pyreader *rd, const char *k, size_t kl) {
+bl_pyname *bl_py_name_entry(bl_pyreader *rd, const char *k, size_t kl) {
   if ((rd->nnames + 1) * 2 > rd->cap_names) {
     size_t nc = rd->cap_names ? rd->cap_names * 2 : 64, oc = rd->cap_names;
     bl_pyname *old = rd->names;
@@ -122,10 +117,10 @@ static bl_pyname *name_entry(bl_pyreader *rd, const char *k, size_t kl) {
     memset(rd->names, 0, nc * sizeof *rd->names);
     rd->cap_names = nc;
     for (size_t i = 0; i < oc; i++)
-      if (old[i].key) *slot(rd, old[i].key, old[i].klen) = old[i];
+      if (old[i].key) *bl_py_name_slot(rd, old[i].key, old[i].klen) = old[i];
     boxlint__free(rd->m, old);
   }
-  bl_pyname *b = slot(rd, k, kl);
+  bl_pyname *b = bl_py_name_slot(rd, k, kl);
   if (!b->key) {
     b->key = k;
     b->klen = kl;
@@ -135,8 +130,8 @@ static bl_pyname *name_entry(bl_pyreader *rd, const char *k, size_t kl) {
 }
 
 static bl_pyname *node_name(bl_pyreader *rd, const bl_pynode *n) {
-  if (n->norm) return name_entry(rd, n->norm, n->norm_len);
-  return name_entry(rd, rd->s + n->ident, n->ident_end - n->ident);
+  if (n->norm) return bl_py_name_entry(rd, n->norm, n->norm_len);
+  return bl_py_name_entry(rd, rd->s + n->ident, n->ident_end - n->ident);
 }
 
 /* A module-level `NAME = value` or `NAME: T = value` with NAME its only target: the value. */
@@ -371,7 +366,7 @@ static int string_constant(bl_pyreader *rd, const bl_pynode *n) {
   int rc = 0;
   if (v.len && v.len < 256) {
     char *c = boxlint__arena_alloc(&rd->arena, rd->m, v.len);
-    bl_pyname *b = c ? name_entry(rd, memcpy(c, v.bytes, v.len), v.len) : NULL;
+    bl_pyname *b = c ? bl_py_name_entry(rd, memcpy(c, v.bytes, v.len), v.len) : NULL;
     if (!b) rc = -1;
     else bad(rd, b, "a name that a string in the file also spells (getattr, attrgetter)",
              n->start);
@@ -716,125 +711,3 @@ int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {
   return 0;
 }
 
-/*----------------------------------------------------------------------------------------------
- * Resolving a name
- *--------------------------------------------------------------------------------------------*/
-
-static bl_pyval *unknown(bl_pyreader *rd, const bl_pyval *name, const char *why) {
-  bl_pyval *d = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *d);
-  if (!d) return NULL;
-  memset(d, 0, sizeof *d);
-  d->kind = BL_PV_DYNAMIC;
-  d->start = name->start;
-  d->end = name->end;
-  d->why = why;
-  return d;
-}
-
-static int immutable(const bl_pyval *v) {
-  return v->kind == BL_PV_STR || v->kind == BL_PV_INT || v->kind == BL_PV_FLOAT ||
-         v->kind == BL_PV_CONST;
-}
-
-/* CPython 3.11's builtins (dir(builtins), without the _ names): a module-level binding of one of
- * these names is not what a read sees before it runs (a function called earlier sees the
- * builtin), so such a name is never known. Sorted, for bsearch. */
-static const char *const BUILTINS[] = {
-    "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
-    "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
-    "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError",
-    "ConnectionResetError", "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning",
-    "EnvironmentError", "Exception", "ExceptionGroup", "False", "FileExistsError",
-    "FileNotFoundError", "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError",
-    "ImportError", "ImportWarning", "IndentationError", "IndexError", "InterruptedError",
-    "IsADirectoryError", "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError",
-    "ModuleNotFoundError", "NameError", "None", "NotADirectoryError", "NotImplemented",
-    "NotImplementedError", "OSError", "OverflowError", "PendingDeprecationWarning",
-    "PermissionError", "ProcessLookupError", "RecursionError", "ReferenceError",
-    "ResourceWarning", "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration",
-    "SyntaxError", "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError",
-    "True", "TypeError", "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError",
-    "UnicodeError", "UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError",
-    "Warning", "ZeroDivisionError", "abs", "aiter", "all", "anext", "any", "ascii", "bin",
-    "bool", "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile",
-    "complex", "copyright", "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval",
-    "exec", "exit", "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr",
-    "hash", "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len",
-    "license", "list", "locals", "map", "max", "memoryview", "min", "next", "object", "oct",
-    "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed", "round",
-    "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
-    "vars", "zip",
-};
-
-static int by_name(const void *k, const void *e) {
-  const bl_pyname *b = k;
-  const char *n = *(const char *const *)e;
-  size_t l = strlen(n);
-  int c = memcmp(b->key, n, b->klen < l ? b->klen : l);
-  return c ? c : b->klen < l ? -1 : b->klen > l;
-}
-
-static int is_builtin(const bl_pyname *b) {
-  return bsearch(b, BUILTINS, sizeof BUILTINS / sizeof *BUILTINS, sizeof *BUILTINS, by_name) != NULL;
-}
-
-/* Nothing in the file can change what the name holds: bound once, used only as reads carried
- * into SDK calls or module-level literals whose names are themselves clean. */
-static int clean(const bl_pyname *b, int holder, int depth) {
-  if (!b || b->nbind != 1 || b->why || (!holder && b->handle_why) || depth > 32) return 0;
-  for (const struct bl_pyowner *o = b->owners; o; o = o->next)
-    if (!clean(o->name, o->holder, depth + 1)) return 0;
-  return 1;
-}
-
-/* The literal a name stands for, or NULL with *why (rd->oom on allocation failure). */
-static const bl_pyval *resolve_entry(bl_pyreader *rd, bl_pyname *b, int depth, const char **why) {
-  if (rd->taint) *why = rd->taint;
-  else if (!b || !b->nbind) *why = "a name not bound by one module-level assignment";
-  else if (is_builtin(b)) *why = "a builtin's name, which reads before the binding see";
-  else if (b->why || b->handle_why) *why = b->why ? b->why : b->handle_why;
-  else if (depth > 32 || b->state == 1) *why = "a chain of names";
-  if (*why) return NULL;
-  if (b->state == 3) *why = b->dyn_why;
-  if (b->state >= 2) return b->resolved;
-  b->state = 1;
-  bl_pyval *v = bl_py_node_value(rd, b->value);
-  if (!v) {
-    rd->oom = 1;
-    return NULL;
-  }
-  if (v->kind == BL_PV_NAME) {
-    const char *k;
-    size_t kl;
-    bl_pyname *t = NULL;
-    if (nfkc(rd, rd->s + v->start, v->end - v->start, &k, &kl) || !(t = name_entry(rd, k, kl))) {
-      rd->oom = 1;
-      return NULL;
-    }
-    v = (bl_pyval *)resolve_entry(rd, t, depth + 1, why);
-  } else if (v->kind == BL_PV_DYNAMIC) {
-    *why = v->why;
-    v = NULL;
-  }
-  if (v && !immutable(v))
-    for (struct bl_pyowner *o = b->owners; o && !*why; o = o->next)
-      if (!clean(o->name, o->holder, 0))
-        *why = "a name whose value another name also holds, and that name may change it";
-  b->state = *why ? 3 : 2;
-  b->dyn_why = *why;
-  b->resolved = *why ? NULL : v;
-  return b->resolved;
-}
-
-bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name) {
-  const char *k;
-  size_t kl;
-  if (nfkc(rd, rd->s + name->start, name->end - name->start, &k, &kl)) return NULL;
-  bl_pyname *b = rd->cap_names ? slot(rd, k, kl) : NULL;
-  if (b && !b->key) b = NULL;
-  const char *why = NULL;
-  const bl_pyval *v = resolve_entry(rd, b, 0, &why);
-  if (rd->oom) return NULL;
-  if (v) return (bl_pyval *)v;
-  return unknown(rd, name, why ? why : "a name whose value depends on itself");
-}

@@ -141,7 +141,14 @@ typedef struct bl_pyref {
 
 /* A name of the file (NFKC), as analyze.c found its occurrences. */
 struct bl_pynode;
-struct bl_pyowner;
+struct bl_pyname;
+/* A module-level literal that holds a name's value (`B = [A]`), or the name bound to an SDK
+ * call's result that keeps it (`tpl = create(commands=A)`: holder). */
+struct bl_pyowner {
+  struct bl_pyname *name;
+  int holder;
+  struct bl_pyowner *next;
+};
 typedef struct bl_pyname {
   const char *key;
   size_t klen;
@@ -210,6 +217,12 @@ int bl_py_order_and_place(boxlint_report *r, size_t first, const char *s, size_t
 /* The file's SDK calls, references, names and what taints them, from its syntax tree. Returns 0
  * or -1 when out of memory. */
 int bl_py_analyze(bl_pyreader *rd, const struct bl_pynode *root);
+/* The name table (analyze.c): the key of an identifier (its NFKC form, in the reader's arena when
+ * it differs), the entry of a key (created; NULL when out of memory), its slot (found or empty;
+ * the table must have room). */
+int bl_py_name_key(bl_pyreader *rd, const char *s, size_t n, const char **out, size_t *outlen);
+bl_pyname *bl_py_name_entry(bl_pyreader *rd, const char *k, size_t kl);
+bl_pyname *bl_py_name_slot(bl_pyreader *rd, const char *k, size_t kl);
 /* The value of an expression node: a literal as reader.c reads it, a NetworkPolicy call, or a
  * DYNAMIC value naming what it is. NULL when out of memory. */
 bl_pyval *bl_py_node_value(bl_pyreader *rd, const struct bl_pynode *n);
