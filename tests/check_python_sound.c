@@ -79,6 +79,26 @@ START_TEST(test_name_changed) {
 }
 END_TEST
 
+/* Regression (found by make test under ASan, fixed): the name table grew while an entry was
+ * held (an owner looked up after the name), and the owners kept pointers into the old table.
+ * Many names, each held by another's literal: every lookup may grow the table. */
+START_TEST(bug_name_table_growth) {
+  size_t cap = 96 * 1024, l = 0;
+  char *src = malloc(cap);
+  ck_assert_ptr_nonnull(src);
+  l += (size_t)snprintf(src + l, cap - l, "S0 = ['RUN sudo x']\n");
+  for (int i = 1; i < 600; i++) /* each new name first read inside its owner's literal */
+    l += (size_t)snprintf(src + l, cap - l, "S%d = [S%d, A%d, B%d]\nA%d = 'RUN a'\nB%d = 'RUN b'\n",
+                          i, i - 1, i, i, i, i);
+  l += (size_t)snprintf(src + l, cap - l, "%sS599)\n", T);
+  py_check(src, l, BOXLINT_OK);
+  free(src);
+  /* S599 holds a list of lists: commands[0] is not a string */
+  py_count(1);
+  ck_assert_str_eq(boxlint_report_diag(R, 0)->rule, "invalid-argument-type");
+}
+END_TEST
+
 /* A builtin's name bound at module level: a function called before the binding runs reads the
  * builtin, so the name is never known. */
 START_TEST(test_builtin_names) {
@@ -305,6 +325,7 @@ Suite *python_sound_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_name_known);
   tcase_add_test(tc, test_name_changed);
+  tcase_add_test(tc, bug_name_table_growth);
   tcase_add_test(tc, test_builtin_names);
   tcase_add_test(tc, test_policy_names);
   tcase_add_test(tc, test_sdk_results_keep_arguments);

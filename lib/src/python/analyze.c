@@ -95,20 +95,20 @@ int bl_py_name_key(bl_pyreader *rd, const char *s, size_t n, const char **out, s
   return 0;
 }
 
-bl_pyname *bl_py_name_slot(bl_pyreader *rd, const char *k, size_t kl) {
+bl_pyname **bl_py_name_slot(bl_pyreader *rd, const char *k, size_t kl) {
   size_t mask = rd->cap_names - 1;
   for (size_t h = hash(k, kl) & mask;; h = (h + 1) & mask) {
-    bl_pyname *b = &rd->names[h];
-    if (!b->key) return b;
-    if (b->klen == kl && !memcmp(b->key, k, kl)) return b;
+    bl_pyname **b = &rd->names[h];
+    if (!*b || ((*b)->klen == kl && !memcmp((*b)->key, k, kl))) return b;
   }
 }
 
-/* The entry of a name (created when absent); NULL when out of memory. */
+/* The entry of a name (created when absent; entries live in the arena, so a pointer to one stays
+ * valid while the table grows); NULL when out of memory. */
 bl_pyname *bl_py_name_entry(bl_pyreader *rd, const char *k, size_t kl) {
   if ((rd->nnames + 1) * 2 > rd->cap_names) {
     size_t nc = rd->cap_names ? rd->cap_names * 2 : 64, oc = rd->cap_names;
-    bl_pyname *old = rd->names;
+    bl_pyname **old = rd->names;
     rd->names = boxlint__malloc(rd->m, nc * sizeof *rd->names);
     if (!rd->names) {
       rd->names = old;
@@ -117,16 +117,20 @@ bl_pyname *bl_py_name_entry(bl_pyreader *rd, const char *k, size_t kl) {
     memset(rd->names, 0, nc * sizeof *rd->names);
     rd->cap_names = nc;
     for (size_t i = 0; i < oc; i++)
-      if (old[i].key) *bl_py_name_slot(rd, old[i].key, old[i].klen) = old[i];
+      if (old[i]) *bl_py_name_slot(rd, old[i]->key, old[i]->klen) = old[i];
     boxlint__free(rd->m, old);
   }
-  bl_pyname *b = bl_py_name_slot(rd, k, kl);
-  if (!b->key) {
-    b->key = k;
-    b->klen = kl;
+  bl_pyname **b = bl_py_name_slot(rd, k, kl);
+  if (!*b) {
+    bl_pyname *e = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *e);
+    if (!e) return NULL;
+    memset(e, 0, sizeof *e);
+    e->key = k;
+    e->klen = kl;
+    *b = e;
     rd->nnames++;
   }
-  return b;
+  return *b;
 }
 
 static bl_pyname *node_name(bl_pyreader *rd, const bl_pynode *n) {

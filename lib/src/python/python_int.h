@@ -183,7 +183,7 @@ typedef struct bl_pyreader {
   size_t ncalls, cap_calls;
   bl_pysup *sups;
   size_t nsups, cap_sups;
-  bl_pyname *names;      /* every name of the file, hashed (analyze.c) */
+  bl_pyname **names;     /* every name of the file, hashed (analyze.c; entries in the arena) */
   size_t cap_names, nnames;
   const char *taint;     /* something that reaches names by their text, or NULL */
   size_t taint_off;
@@ -222,7 +222,7 @@ int bl_py_analyze(bl_pyreader *rd, const struct bl_pynode *root);
  * the table must have room). */
 int bl_py_name_key(bl_pyreader *rd, const char *s, size_t n, const char **out, size_t *outlen);
 bl_pyname *bl_py_name_entry(bl_pyreader *rd, const char *k, size_t kl);
-bl_pyname *bl_py_name_slot(bl_pyreader *rd, const char *k, size_t kl);
+bl_pyname **bl_py_name_slot(bl_pyreader *rd, const char *k, size_t kl);
 /* The value of an expression node: a literal as reader.c reads it, a NetworkPolicy call, or a
  * DYNAMIC value naming what it is. NULL when out of memory. */
 bl_pyval *bl_py_node_value(bl_pyreader *rd, const struct bl_pynode *n);

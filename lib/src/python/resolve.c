@@ -115,8 +115,7 @@ bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name) {
   const char *k;
   size_t kl;
   if (bl_py_name_key(rd, rd->s + name->start, name->end - name->start, &k, &kl)) return NULL;
-  bl_pyname *b = rd->cap_names ? bl_py_name_slot(rd, k, kl) : NULL;
-  if (b && !b->key) b = NULL;
+  bl_pyname *b = rd->cap_names ? *bl_py_name_slot(rd, k, kl) : NULL;
   const char *why = NULL;
   const bl_pyval *v = resolve_entry(rd, b, 0, &why);
   if (rd->oom) return NULL;
