@@ -169,6 +169,11 @@ START_TEST(test_references) {
        "a method of templates used other than by a direct call"},
       {"f = c.agents.add_code_interpreter\n", 1, 5, 1, 34, "an SDK function used other"},
       {"x = NetworkPolicy\n", 1, 5, 1, 18, "an SDK function used other"},
+      {"d = vars(client)\nd['code_' + 'interpreter'].templates.create(name='x')\n", 1, 5, 1, 9,
+       "attributes reached by their text"},
+      {"x = client.__getattribute__('code_interpreter')\n", 1, 5, 1, 28,
+       "attributes reached by their text"},
+      {"k = 'code_\\x69nterpreter'\n", 1, 5, 1, 26, "a string spelling a name of the SDK"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     py_check(cases[i].src, strlen(cases[i].src), BOXLINT_OK);

@@ -333,10 +333,11 @@ static int add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
 }
 
 /* A string constant's value (decoded), or NULL when it is not a plain str literal. */
-static const bl_pystr *const_str(bl_pyreader *rd, const bl_pynode *n, bl_pystr *tmp) {
-  if (!n || n->kind != BL_PK_CONSTANT || !(n->flags & BL_PYF_STR) || n->tok == SIZE_MAX)
-    return NULL;
+/* A string constant's value, decoded into *tmp: 1, or 0 when n is not a plain str literal (or
+ * cannot be decoded), or -1 when out of memory (rd->oom set). */
+static int const_str(bl_pyreader *rd, const bl_pynode *n, bl_pystr *tmp) {
   memset(tmp, 0, sizeof *tmp);
+  if (!n || n->kind != BL_PK_CONSTANT || !(n->flags & BL_PYF_STR) || n->tok == SIZE_MAX) return 0;
   uint32_t k = 0;
   for (size_t i = n->tok; i < rd->nsig && TOK(rd, i)->start < n->end; i++, k++) {
     if (TOK(rd, i)->kind != BL_PT_STRING) break;
@@ -344,12 +345,14 @@ static const bl_pystr *const_str(bl_pyreader *rd, const bl_pynode *n, bl_pystr *
     bl_py_piece(rd->s, TOK(rd, i), &p);
     const char *err;
     size_t eo;
-    if (bl_py_decode(rd->m, rd->s, &p, k, tmp, &err, &eo)) {
+    int rc = bl_py_decode(rd->m, rd->s, &p, k, tmp, &err, &eo);
+    if (rc) {
       bl_pystr_free(rd->m, tmp);
-      return NULL;
+      if (rc < 0) rd->oom = 1;
+      return rc < 0 ? -1 : 0;
     }
   }
-  return tmp;
+  return 1;
 }
 
 static const char *const SDK_MEMBERS[] = {"code_interpreter", "templates", "create", "update",
@@ -366,7 +369,8 @@ static int string_constant(bl_pyreader *rd, const bl_pynode *n) {
         ident_is(rd, f, "getattr_static")))
     return 0;
   bl_pystr v;
-  if (!const_str(rd, n, &v)) return 0;
+  int got = const_str(rd, n, &v);
+  if (got <= 0) return got;
   int rc = 0;
   if (v.len && v.len < 256) {
     char *c = boxlint__arena_alloc(&rd->arena, rd->m, v.len);
@@ -375,6 +379,34 @@ static int string_constant(bl_pyreader *rd, const bl_pynode *n) {
     else bad(rd, b, "a name that a string in the file also spells (getattr, attrgetter)",
              n->start);
   }
+  bl_pystr_free(rd->m, &v);
+  return rc;
+}
+
+static int contains(const char *b, size_t l, const char *w) {
+  size_t wl = strlen(w);
+  for (const char *p = b; l >= wl && (p = memchr(p, w[0], l - wl + 1 - (size_t)(p - b))) != NULL; p++)
+    if (!memcmp(p, w, wl)) return 1;
+  return 0;
+}
+
+/* A string that spells the SDK's own names (code_interpreter, add_code_interpreter,
+ * NetworkPolicy), wherever it is: the SDK may be reached by that text (a dict of attributes, a
+ * lookup boxlint does not see). Only literals whose source may spell one are decoded. */
+static int sdk_string(bl_pyreader *rd, const bl_pynode *n) {
+  if (!(n->flags & BL_PYF_STR) || n->tok == SIZE_MAX || n->end - n->start > 4096) return 0;
+  const char *b = rd->s + n->start;
+  size_t l = n->end - n->start;
+  if (!memchr(b, '\\', l) && !contains(b, l, "interpreter") && !contains(b, l, "Policy"))
+    return 0;
+  bl_pystr v;
+  int got = const_str(rd, n, &v);
+  if (got <= 0) return got;
+  int rc = 0;
+  static const char *const W[] = {"code_interpreter", "add_code_interpreter", "NetworkPolicy"};
+  for (size_t i = 0; !rc && i < sizeof W / sizeof *W; i++)
+    if (strlen(W[i]) == v.len && !memcmp(W[i], v.bytes, v.len))
+      rc = add_ref(rd, n, "a string spelling a name of the SDK, which may reach it by its text");
   bl_pystr_free(rd->m, &v);
   return rc;
 }
@@ -394,7 +426,9 @@ static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
     while (a && a->role != BL_PR_ARG) a = a->next;
   }
   bl_pystr v;
-  if (!const_str(rd, a, &v)) {
+  int got = const_str(rd, a, &v);
+  if (got < 0) return -1;
+  if (!got) {
     taint(rd, "getattr with a computed name", call->start);
     return add_ref(rd, call, "an attribute looked up by a computed name, which may be the SDK");
   }
@@ -459,7 +493,19 @@ static int is_one_of(const bl_pyreader *rd, const bl_pynode *n, const char *cons
 
 #define N_OF(a) (sizeof a / sizeof *a)
 
+/* vars(x), x.__dict__, x.__getattribute__(...): any attribute of any object (the client's
+ * code_interpreter among them) reached by its text. */
+static int attributes_by_text(bl_pyreader *rd, const bl_pynode *n) {
+  if ((n->kind == BL_PK_NAME && ident_is(rd, n, "vars")) ||
+      (n->kind == BL_PK_ATTRIBUTE && (ident_is(rd, n, "__dict__") ||
+                                      ident_is(rd, n, "__getattribute__") ||
+                                      ident_is(rd, n, "__getattr__"))))
+    return add_ref(rd, n, "attributes reached by their text, which may be the SDK's");
+  return 0;
+}
+
 static int taints(bl_pyreader *rd, const bl_pynode *n) {
+  if (attributes_by_text(rd, n)) return -1;
   if (n->kind == BL_PK_NAME && is_one_of(rd, n, TAINT_NAMES, N_OF(TAINT_NAMES)))
     taint(rd, "a name the file may reach by its text (globals(), exec, setattr, ...)", n->start);
   else if (n->kind == BL_PK_ATTRIBUTE && is_one_of(rd, n, TAINT_ATTRS, N_OF(TAINT_ATTRS)))
@@ -667,10 +713,10 @@ static int special_word(const char *w, size_t l) {
   case 10: return EQ(w, "attrgetter") || EQ(w, "__import__") || EQ(w, "breakpoint");
   case 11:
     return EQ(w, "__globals__") || EQ(w, "get_objects") || EQ(w, "__setattr__") ||
-           EQ(w, "__delattr__");
+           EQ(w, "__delattr__") || EQ(w, "__getattr__");
   case 12: return EQ(w, "methodcaller") || EQ(w, "__builtins__") || EQ(w, "currentframe");
   case 13: return EQ(w, "NetworkPolicy") || EQ(w, "get_referrers") || EQ(w, "get_referents");
-  case 16: return EQ(w, "code_interpreter");
+  case 16: return EQ(w, "code_interpreter") || EQ(w, "__getattribute__");
   case 20: return EQ(w, "add_code_interpreter");
   default: return 0;
   }
@@ -697,7 +743,7 @@ static int visit(bl_pyreader *rd, const bl_pynode *n) {
                "object)", n->start);
     return special(rd, n) ? sdk_reference(rd, n) || taints(rd, n) : 0;
   }
-  case BL_PK_CONSTANT: return string_constant(rd, n);
+  case BL_PK_CONSTANT: return string_constant(rd, n) || sdk_string(rd, n);
   case BL_PK_CALL: {
     if (!special(rd, child(n, BL_PR_FUNC))) return 0;
     int k = sdk_call(rd, n);
