@@ -137,6 +137,7 @@ bench: build
 	$(BUILD_DIR)/bench/bench_check
 	$(BUILD_DIR)/bench/bench_policy
 	bench/cli.sh $(BUILD_DIR)
+	python3 bench/python_scale.py $(BUILD_DIR)/cli/boxlint
 
 peers: build
 	bench/peers/run.sh $(BUILD_DIR)
