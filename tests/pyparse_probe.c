@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "python/ast.h"
+#include "probe_util.h"
 
 static const char *const KINDS[] = {
   "MODULE", "FUNCDEF", "CLASSDEF", "RETURN", "DELETE", "ASSIGN", "AUGASSIGN", "ANNASSIGN",
@@ -187,31 +188,9 @@ static int verdict(const boxlint__mem *m, const char *s, size_t n, int tree) {
   return rc;
 }
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *b = malloc(cap);
-  while (b) {
-    n += fread(b + n, 1, cap - n, f);
-    if (n < cap) break;
-    char *nb = realloc(b, cap * 2);
-    if (!nb) free(b);
-    b = nb;
-    cap *= 2;
-  }
-  if (b && ferror(f)) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  *len = n;
-  return b;
-}
-
 static int run(const char *path, int tree) {
   size_t n;
-  char *s = slurp(path, &n);
+  char *s = probe_slurp(path, &n);
   if (!s) {
     fprintf(stderr, "pyparse_probe: cannot read %s\n", path);
     return -1;
@@ -226,6 +205,8 @@ static int run(const char *path, int tree) {
   return rc;
 }
 
+static int run_path(const char *path, const void *ctx) { return run(path, *(const int *)ctx); }
+
 int main(int argc, char **argv) {
   int i = 1, tree = 0, bad = 0;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -235,14 +216,6 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (i < argc) {
-    for (; i < argc; i++) bad |= run(argv[i], tree) != 0;
-  } else {
-    char line[8192];
-    while (fgets(line, sizeof line, stdin)) {
-      line[strcspn(line, "\r\n")] = 0;
-      if (line[0]) bad |= run(line, tree) != 0;
-    }
-  }
+  bad = probe_each_path(argc, argv, i, run_path, &tree);
   return bad ? 2 : 0;
 }

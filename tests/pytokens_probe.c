@@ -27,6 +27,7 @@
 #include <string.h>
 #include "boxlint/boxlint.h"
 #include "python/python_int.h"
+#include "probe_util.h"
 
 static const char *const KIND[] = {"ENDMARKER", "NAME", "NUMBER", "STRING", "OP",
                                    "NEWLINE",   "NL",   "COMMENT", "INDENT", "DEDENT"};
@@ -172,35 +173,13 @@ static int print_check(const char *s, size_t n) {
   return st == BOXLINT_ENOMEM ? -1 : 0;
 }
 
-static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *b = malloc(cap);
-  while (b) {
-    n += fread(b + n, 1, cap - n, f);
-    if (n < cap) break;
-    char *nb = realloc(b, cap * 2);
-    if (!nb) free(b);
-    b = nb;
-    cap *= 2;
-  }
-  if (b && ferror(f)) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  *len = n;
-  return b;
-}
-
 typedef struct modes {
   int tokens, strings, check;
 } modes;
 
 static int run(const char *path, modes md) {
   size_t n;
-  char *s = slurp(path, &n);
+  char *s = probe_slurp(path, &n);
   if (!s) {
     fprintf(stderr, "pytokens_probe: cannot read %s\n", path);
     return -1;
@@ -219,6 +198,8 @@ static int run(const char *path, modes md) {
   return rc;
 }
 
+static int run_path(const char *path, const void *ctx) { return run(path, *(const modes *)ctx); }
+
 int main(int argc, char **argv) {
   modes md = {0, 0, 0};
   int i = 1;
@@ -232,15 +213,6 @@ int main(int argc, char **argv) {
     }
   }
   if (!md.tokens && !md.strings && !md.check) md.tokens = 1;
-  int bad = 0;
-  if (i < argc) {
-    for (; i < argc; i++) bad |= run(argv[i], md) != 0;
-  } else {
-    char line[8192];
-    while (fgets(line, sizeof line, stdin)) {
-      line[strcspn(line, "\r\n")] = 0;
-      if (line[0]) bad |= run(line, md) != 0;
-    }
-  }
+  int bad = probe_each_path(argc, argv, i, run_path, &md);
   return bad ? 2 : 0;
 }
