@@ -729,20 +729,47 @@ static int special(const bl_pyreader *rd, const bl_pynode *n) {
 }
 
 /* What one node says: a name's occurrence, an SDK call, a reference, a taint. */
-static int visit(bl_pyreader *rd, const bl_pynode *n) {
-  switch (n->kind) {
-  case BL_PK_NAME: case BL_PK_NAMEDEF: {
-    int rc = occurrence(rd, n);
-    return rc || n->kind == BL_PK_NAMEDEF || !special(rd, n) ? rc : sdk_reference(rd, n) ||
-           taints(rd, n);
+/* Keep a name's or an attribute's node for bl_py_names (most files never need it). */
+static int keep(bl_pyreader *rd, const bl_pynode *n) {
+  if (n->ident_end <= n->ident) return 0;
+  if (rd->nocc == rd->cap_occ) {
+    size_t nc = rd->cap_occ ? rd->cap_occ * 2 : 256;
+    const bl_pynode **v = boxlint__realloc(rd->m, rd->occ, rd->cap_occ * sizeof *v, nc * sizeof *v);
+    if (!v) return -1;
+    rd->occ = v;
+    rd->cap_occ = nc;
   }
-  case BL_PK_ATTRIBUTE: {
-    bl_pyname *b = n->ident_end > n->ident ? node_name(rd, n) : NULL;
-    if (!b) return n->ident_end > n->ident ? -1 : 0;
+  rd->occ[rd->nocc++] = n;
+  return 0;
+}
+
+int bl_py_names(bl_pyreader *rd) {
+  if (rd->names_done) return 0;
+  rd->names_done = 1;
+  for (size_t i = 0; i < rd->nocc; i++) {
+    const bl_pynode *n = rd->occ[i];
+    if (n->kind != BL_PK_ATTRIBUTE) {
+      if (occurrence(rd, n)) return -1;
+      continue;
+    }
+    bl_pyname *b = node_name(rd, n);
+    if (!b) return -1;
     bad(rd, b, "a name that is also an attribute's name (the module may be reached as an "
                "object)", n->start);
-    return special(rd, n) ? sdk_reference(rd, n) || taints(rd, n) : 0;
   }
+  return 0;
+}
+
+/* What one node says: an SDK call, a reference, a taint; names are kept for later. */
+static int visit(bl_pyreader *rd, const bl_pynode *n) {
+  switch (n->kind) {
+  case BL_PK_NAME:
+    if (keep(rd, n)) return -1;
+    return special(rd, n) ? sdk_reference(rd, n) || taints(rd, n) : 0;
+  case BL_PK_NAMEDEF: return keep(rd, n);
+  case BL_PK_ATTRIBUTE:
+    if (keep(rd, n)) return -1;
+    return special(rd, n) ? sdk_reference(rd, n) || taints(rd, n) : 0;
   case BL_PK_CONSTANT: return string_constant(rd, n) || sdk_string(rd, n);
   case BL_PK_CALL: {
     if (!special(rd, child(n, BL_PR_FUNC))) return 0;

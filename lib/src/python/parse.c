@@ -25,6 +25,13 @@ static const char *const OPS[] = {
   "%", "==", "!=", "<=", ">=", "~", "^", "<<", ">>", "**", "//", "@", "->", "...", ":=",
   "+=", "-=", "*=", "/=", "//=", "%=", "**=", ">>=", "<<=", "&=", "|=", "^=", "@="};
 
+/* The one-character operators: their index in OPS plus one, by character. */
+static const uint8_t OP1[128] = {
+  ['('] = 1, [')'] = 2, ['['] = 3, [']'] = 4, ['{'] = 5, ['}'] = 6, [':'] = 7, [','] = 8,
+  [';'] = 9, ['+'] = 10, ['-'] = 11, ['*'] = 12, ['/'] = 13, ['|'] = 14, ['&'] = 15,
+  ['<'] = 16, ['>'] = 17, ['='] = 18, ['.'] = 19, ['%'] = 20, ['~'] = 25, ['^'] = 26,
+  ['@'] = 31};
+
 static int classify(const char *s, const bl_pytok *t) {
   size_t l = t->end - t->start;
   const char *b = s + t->start;
@@ -39,10 +46,12 @@ static int classify(const char *s, const bl_pytok *t) {
                             b[0] == 'T'))
       return T_NAME;
     for (size_t k = 0; k < sizeof KEYWORDS / sizeof *KEYWORDS; k++)
-      if (KEYWORDS[k][0] == b[0] && strlen(KEYWORDS[k]) == l && !memcmp(KEYWORDS[k], b, l))
+      if (KEYWORDS[k][0] == b[0] && !strncmp(KEYWORDS[k], b, l) && !KEYWORDS[k][l])
         return K_FALSE + (int)k;
     return T_NAME;
   case BL_PT_OP:
+    if (l == 1 && (unsigned char)b[0] < 128 && OP1[(unsigned char)b[0]])
+      return O_LPAR + OP1[(unsigned char)b[0]] - 1;
     for (size_t k = 0; k < sizeof OPS / sizeof *OPS; k++)
       if (OPS[k][0] == b[0] && strlen(OPS[k]) == l && !memcmp(OPS[k], b, l))
         return O_LPAR + (int)k;

@@ -187,6 +187,9 @@ typedef struct bl_pyreader {
   size_t cap_names, nnames;
   const char *taint;     /* something that reaches names by their text, or NULL */
   size_t taint_off;
+  const struct bl_pynode **occ; /* every name and attribute node, for bl_py_names */
+  size_t nocc, cap_occ;
+  int names_done;
   bl_pyref *refs;        /* references to the SDK that are not direct calls */
   size_t nrefs, cap_refs;
   bl_pyval *vals;        /* every value (next_free list) */
@@ -217,6 +220,9 @@ int bl_py_order_and_place(boxlint_report *r, size_t first, const char *s, size_t
 /* The file's SDK calls, references, names and what taints them, from its syntax tree. Returns 0
  * or -1 when out of memory. */
 int bl_py_analyze(bl_pyreader *rd, const struct bl_pynode *root);
+/* The occurrences of every name, into the name table, once (analyze.c; bl_py_resolve calls it
+ * first: a file whose SDK arguments name nothing never builds the table). 0, -1 out of memory. */
+int bl_py_names(bl_pyreader *rd);
 /* The name table (analyze.c): the key of an identifier (its NFKC form, in the reader's arena when
  * it differs), the entry of a key (created; NULL when out of memory), its slot (found or empty;
  * the table must have room). */

@@ -114,6 +114,10 @@ static const bl_pyval *resolve_entry(bl_pyreader *rd, bl_pyname *b, int depth, c
 bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name) {
   const char *k;
   size_t kl;
+  if (bl_py_names(rd)) {
+    rd->oom = 1;
+    return NULL;
+  }
   if (bl_py_name_key(rd, rd->s + name->start, name->end - name->start, &k, &kl)) return NULL;
   bl_pyname *b = rd->cap_names ? *bl_py_name_slot(rd, k, kl) : NULL;
   const char *why = NULL;

@@ -170,5 +170,6 @@ void bl_py_reader_free(bl_pyreader *rd) {
   boxlint__free(rd->m, rd->sups);
   boxlint__free(rd->m, rd->names);
   boxlint__free(rd->m, rd->refs);
+  boxlint__free(rd->m, rd->occ);
   memset(rd, 0, sizeof *rd);
 }
