@@ -194,8 +194,19 @@ void pp_span(bl_pynode *n, const bl_pynode *first, const bl_pynode *last) {
   n->end = last->end;
 }
 
+/* No byte of s[0..n) is over 0x7f (eight at a time). */
+static int all_ascii(const char *s, size_t n) {
+  size_t i = 0;
+  for (uint64_t w; i + 8 <= n; i += 8)
+    if ((memcpy(&w, s + i, 8), w & 0x8080808080808080u)) return 0;
+  for (; i < n; i++)
+    if ((unsigned char)s[i] >= 0x80) return 0;
+  return 1;
+}
+
 /* The NFKC form of an identifier's bytes b[0..len) when it differs from them. */
 static int nfkc(bl_pp *p, const char *b, size_t len, const char **norm, size_t *norm_len) {
+  if (p->ascii) return 0;
   size_t i = 0;
   while (i < len && (unsigned char)b[i] < 0x80) i++;
   if (i == len) return 0;
@@ -267,6 +278,7 @@ static int check_ident(bl_pp *p, const bl_pytok *t) {
 }
 
 int pp_check_idents(bl_pp *p) {
+  if (p->ascii) return 0;
   for (size_t i = 0; i < p->nsig; i++)
     if (p->code[i] == T_NAME && check_ident(p, pp_tok(p, i))) return -1;
   return 0;
@@ -635,6 +647,7 @@ int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, siz
   p.endtok.kind = BL_PT_ENDMARKER;
   p.endtok.start = p.endtok.end = toks->err ? toks->err_off : n;
   p.code = pp_classify(m, s, toks->v, sig, nsig);
+  p.ascii = all_ascii(s, n);
   if (!p.code) return -1;
   bl_pynode *root = NULL;
   if (!pp_check_idents(&p)) {
