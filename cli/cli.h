@@ -14,6 +14,7 @@
 #ifndef BOXLINT_CLI_H
 #define BOXLINT_CLI_H
 #include <stdio.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include "boxlint/boxlint.h"
 
@@ -207,6 +208,25 @@ int cli_fix_text(cli *c, const char *path, const char *text, size_t len, char **
  * commands, a binding or a policy is skipped silently (0), as cli_lint_found skips it. */
 int cli_fix_found(cli *c, const char *path, enum fix_mode mode, FILE *text_out);
 
+/* fix_write.c: --fix's file, open from its reading to its replacement. */
+typedef struct cli_fix_file {
+  int fd, dfd;              /* the file as read (read-only), its directory */
+  char *name;               /* its name in that directory (malloc'd) */
+  struct stat st;           /* fstat when opened */
+} cli_fix_file;
+/* Open `path` and read it whole into *buf (malloc'd): a symbolic link named on the command line
+ * is followed, one found by a walk (`found`) refused; only a regular file, up to
+ * CLI_MAX_INPUT_BYTES. Returns 0 (cli_fix_close it), or -1 with why printed and nothing open. */
+int cli_fix_open(cli *c, const char *path, int found, cli_fix_file *f, char **buf,
+                 size_t *len);
+/* Replace the file with `text` atomically, keeping owner, group, mode and extended attributes
+ * (ACLs), unless the user could not write it in place, it has several hard links, what it has
+ * cannot be kept, or it is no longer `orig` (checked just before the rename). Returns 0, or -1
+ * with why printed on c->err and the file untouched. */
+int cli_fix_write(cli *c, const char *path, cli_fix_file *f, const char *orig, size_t olen,
+                  const char *text, size_t len);
+void cli_fix_close(cli_fix_file *f);
+
 /* A unit's fixes as edits of its file (fix_edits.c), ready for boxlint_apply_fixes. */
 typedef struct fix_edits {
   boxlint_fix *fix;         /* `n` edits; each `text` malloc'd, owned here */
@@ -297,6 +317,11 @@ void cli_each_shown(const unit *u, cli_shown_fn fn, void *ctx);
 /* The byte range of the unit's text that `d` is about (out_position.c): 1, or 0 when there is
  * no text to point into. */
 int cli_finding_span(const unit *u, const boxlint_diag *d, size_t *start, size_t *end);
+/* Between these (out_position.c), positions in `u` are found through an index of its text built
+ * once, so that showing every finding is linear in the file (one unit at a time per thread;
+ * u's text must not change meanwhile). Outside, each position scans, with the same answers. */
+void cli_positions_begin(const unit *u);
+void cli_positions_end(void);
 /* One diagnostic as DESIGN §5's JSON object; `u` NULL: no file to take positions from. */
 json_t *cli_diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev);
 

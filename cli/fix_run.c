@@ -3,11 +3,12 @@
  * (boxlint_apply_fixes), check the result again, and repeat while fixes apply, since fixes left
  * out for overlapping apply in the next pass (at most FIX_MAX_PASSES). A result that no longer
  * loads (invalid JSON, a Python syntax error) is never kept: nothing is written and stderr says
- * why. Then, --fix: the file is replaced atomically (a temporary file in the same directory,
- * fsync, rename over it, its permission bits kept; standard input: the text goes to stdout) and
- * the findings that remain are emitted; --diff: a unified diff (fix_diff.c), nothing written.
- * Owns the passes, the writing and their messages. Called by lint_cmd.c; calls lint_run.c,
- * fix_edits.c, fix_diff.c, input.c, output.c and the library's boxlint_apply_fixes. */
+ * why. Then, --fix: the file, read through fix_write.c, is replaced by it atomically when the
+ * user could write it in place and it did not change meanwhile (standard input: the text goes to
+ * stdout) and the findings that remain are emitted; --diff: a unified diff (fix_diff.c), nothing
+ * written. Owns the passes and their messages. Called by lint_cmd.c; calls lint_run.c,
+ * fix_edits.c, fix_write.c, fix_diff.c, input.c, output.c and the library's
+ * boxlint_apply_fixes. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
@@ -114,82 +115,9 @@ static int fix_loop(cli *c, const char *path, fix_state *fs) {
   return 0;
 }
 
-/* Fill the temporary file `fd` and close it: `text`, the original's permission bits (and owner,
- * where allowed), fsync. Returns NULL, or what failed with *err set. */
-static const char *write_sync(int fd, const char *text, size_t len, const struct stat *st,
-                              int *err) {
-  const char *what = NULL;
-  for (size_t done = 0; done < len && !what;) {
-    ssize_t w = write(fd, text + done, len - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) what = "cannot write a temporary file in its directory";
-    else done += (size_t)w;
-  }
-  if (fchown(fd, st->st_uid, st->st_gid)) { /* only root may give a file away: best effort */
-  }
-  if (!what && fchmod(fd, st->st_mode & 07777)) what = "cannot set the temporary file's mode";
-  if (!what && fsync(fd)) what = "cannot sync the temporary file";
-  if (what) *err = errno;
-  if (close(fd) && !what) {
-    what = "cannot write a temporary file in its directory";
-    *err = errno;
-  }
-  return what;
-}
-
-/* Write `text` over `path` atomically: a temporary file beside the real file (symbolic links
- * followed), write_sync, rename over, sync the directory. Returns 0, or -1 with the reason
- * printed and the file untouched. */
-static int write_atomic(cli *c, const char *path, const char *text, size_t len) {
-  static const char tmpl[] = ".boxlint-fix-XXXXXX";
-  char *real = realpath(path, NULL), *tmp = NULL;
-  const char *target = real ? real : path, *slash = strrchr(target, '/'), *what = NULL;
-  size_t dl = slash ? (size_t)(slash - target) + 1 : 0;
-  struct stat st;
-  int err = 0, created = 0;
-  if (stat(target, &st)) {
-    what = "cannot read its permissions";
-    err = errno;
-  } else if (!(tmp = malloc(dl + sizeof tmpl))) {
-    what = "out of memory";
-    err = ENOMEM;
-  } else {
-    memcpy(tmp, target, dl);
-    memcpy(tmp + dl, tmpl, sizeof tmpl);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-      what = "cannot create a temporary file in its directory";
-      err = errno;
-    } else {
-      created = 1;
-      what = write_sync(fd, text, len, &st, &err);
-      if (!what && rename(tmp, target)) {
-        what = "cannot rename a temporary file over it";
-        err = errno;
-      }
-    }
-  }
-  if (what) {
-    if (created) unlink(tmp);
-    fprintf(c->err, "boxlint: %s: not fixed: %s: %s; the file is unchanged\n", path, what,
-            strerror(err));
-  } else { /* the directory, synced so that the rename lasts (best effort) */
-    tmp[dl] = 0;
-    int dfd = open(dl ? tmp : ".", O_RDONLY);
-    if (dfd >= 0) {
-      if (fsync(dfd)) { /* some file systems refuse fsync on a directory */
-      }
-      close(dfd);
-    }
-  }
-  free(tmp);
-  free(real);
-  return what ? -1 : 0;
-}
-
 /* After the passes: write, print or diff the result, and emit what remains. */
 static int fix_finish(cli *c, const char *path, enum fix_mode mode, fix_state *fs,
-                      FILE *text_out) {
+                      cli_fix_file *ff, FILE *text_out) {
   int same = fs->clen == fs->olen && !memcmp(fs->cur, fs->orig, fs->olen);
   if (mode == FIX_DIFF) {
     if (same) return 0;
@@ -203,7 +131,7 @@ static int fix_finish(cli *c, const char *path, enum fix_mode mode, fix_state *f
   if (!strcmp(path, "-")) {
     fwrite(fs->cur, 1, fs->clen, text_out);
     fflush(text_out);
-  } else if (!same && write_atomic(c, path, fs->cur, fs->clen)) {
+  } else if (!same && cli_fix_write(c, path, ff, fs->orig, fs->olen, fs->cur, fs->clen)) {
     cli_emit_unit(c, &fs->k0.u); /* the file keeps its findings */
     return -1;
   }
@@ -214,7 +142,13 @@ static int fix_finish(cli *c, const char *path, enum fix_mode mode, fix_state *f
 static int fix_read(cli *c, const char *path, int found, enum fix_mode mode, FILE *text_out) {
   fix_state fs;
   memset(&fs, 0, sizeof fs);
-  if (cli_read_file(c, path, &fs.orig, &fs.olen)) return -1;
+  cli_fix_file ff = {.fd = -1, .dfd = -1};
+  /* --fix of a file: read through the descriptor that fix_write.c checks before replacing it */
+  if (mode == FIX_APPLY && strcmp(path, "-")) {
+    if (cli_fix_open(c, path, found, &ff, &fs.orig, &fs.olen)) return -1;
+  } else if (cli_read_file(c, path, &fs.orig, &fs.olen)) {
+    return -1;
+  }
   int rc = -1;
   if (cli_check_found(c, path, fs.orig, fs.olen, found, &fs.k0)) goto out;
   rc = 0;
@@ -226,10 +160,11 @@ static int fix_read(cli *c, const char *path, int found, enum fix_mode mode, FIL
     rc = -1;
     goto out;
   }
-  rc = fix_finish(c, path, mode, &fs, text_out);
+  rc = fix_finish(c, path, mode, &fs, &ff, text_out);
 out:
   fix_state_free(&fs);
   free(fs.orig);
+  cli_fix_close(&ff);
   return rc;
 }
 
