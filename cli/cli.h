@@ -70,6 +70,8 @@ typedef struct cli {
   size_t ncache;
   cli_fragments config_frag; /* --config's "fragments" */
   const char *stdin_name;    /* --stdin-filename: what standard input is named and read as */
+  int walking;               /* set by walk.c around a found file: cli_read_file opens it only
+                                if it is a regular file, not through a link, never blocking */
 } cli;
 
 /*==============================================================================================
