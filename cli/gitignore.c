@@ -8,6 +8,7 @@
 #include "gitignore.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,11 +20,30 @@ typedef unsigned char uchar;
  * other split of the text can match (the text ran out; a '*' cannot cross the next '/'). */
 enum { WM_MATCH = 0, WM_NOMATCH = 1, WM_ABORT_ALL = -1, WM_ABORT_TO_STARSTAR = -2, WM_GO = 2 };
 
-/* A pattern and a text being matched: [p, pe) and [t, te); `pat` where the pattern began. */
+/* A pattern and a text being matched: [p, pe) and [t, te); `pat` where the pattern began, `t0`
+ * where the text began, `last_slash` its last '/' (NULL: none).
+ *
+ * git's matcher tries every split of the text among the stars: exponential in the number of
+ * stars (`*a*a*a*a*a*a*a*a*a*a*a*a*b` against 36 a's: a billion tries). This one computes the
+ * same results as git's (the same recursion, the same abort values) but remembers them: what a
+ * run of stars starting at pattern byte s returns at text byte k (`memo`, row 2*row[s]), and
+ * what its loop over the places the rest could start returns from k on (row 2*row[s]+1), each
+ * computed once. A result is a function of (s, k) alone, so remembering changes no answer; the
+ * work is then about (pattern length) x (text length). Stored as result + 3; 0: not yet known. */
 typedef struct wm {
-  const uchar *pat, *pe, *te;
+  const uchar *pat, *pe, *t0, *te, *last_slash;
   unsigned flags;
+  signed char *memo; /* NULL: nothing remembered (a pattern with one star, or out of memory) */
+  const unsigned *row;
+  size_t tn; /* text length + 1: the length of a memo row */
 } wm;
+
+enum { MEMO_STAR = 0, MEMO_REST = 1 };
+
+/* The memo row `which` of the run of stars starting at `s`, indexed by text offset. */
+static signed char *memo_row(const wm *w, const uchar *s, int which) {
+  return w->memo + ((size_t)w->row[s - w->pat] * 2 + (size_t)which) * w->tn;
+}
 
 static int dowild(const wm *w, const uchar *p, const uchar *t);
 
@@ -114,51 +134,82 @@ static int bracket(const wm *w, const uchar **pp, uchar tc) {
   return WM_GO;
 }
 
-/* After a '*' (p just past the stars, match_slash as they decided): try each place the rest of
- * the pattern could start. */
-static int star_rest(const wm *w, const uchar *p, const uchar *t, int match_slash) {
-  while (t < w->te) {
+/* After the run of stars at `s` (p just past it, match_slash as they decided): try each place
+ * the rest of the pattern could start, from t on. Every place tried before the result is found
+ * has the same result (the loop goes on from there), so they are all remembered. */
+static int star_rest(const wm *w, const uchar *s, const uchar *p, const uchar *t, int match_slash) {
+  signed char *loop = w->memo ? memo_row(w, s, MEMO_REST) : NULL;
+  const uchar *from = t;
+  int r;
+  for (;; t++) {
+    if (t == w->te) {
+      r = WM_ABORT_ALL;
+      break;
+    }
     if (!is_special(*p)) { /* skip straight to the next place the literal occurs */
       while (t < w->te && (match_slash || *t != '/') && *t != *p) t++;
-      if (t == w->te || *t != *p) return WM_NOMATCH;
+      if (t == w->te || *t != *p) {
+        r = WM_NOMATCH; /* at the end of the text, that place itself would say WM_ABORT_ALL */
+        break;
+      }
+    }
+    if (loop && loop[t - w->t0]) {
+      r = loop[t - w->t0] - 3;
+      break;
     }
     int m = dowild(w, p, t);
     if (m != WM_NOMATCH) {
-      if (!match_slash || m != WM_ABORT_TO_STARSTAR) return m;
+      if (!match_slash || m != WM_ABORT_TO_STARSTAR) {
+        r = m;
+        break;
+      }
     } else if (!match_slash && *t == '/') {
-      return WM_ABORT_TO_STARSTAR;
+      r = WM_ABORT_TO_STARSTAR;
+      break;
     }
-    t++;
   }
-  return WM_ABORT_ALL;
+  if (loop) {
+    size_t end = (size_t)(t - w->t0) + (t < w->te || r == WM_ABORT_ALL);
+    memset(loop + (from - w->t0), r + 3, end - (size_t)(from - w->t0));
+  }
+  return r;
+}
+
+/* The stars at `s` (p just past them) at text `t`, when they do not hand back to the main loop:
+ * a "**" segment first tries matching no directory; a trailing run matches the rest of the text
+ * (a single '*' only within the last name); else the rest of the pattern is tried at each place. */
+static int star_at(const wm *w, const uchar *s, const uchar *p, const uchar *t, int match_slash,
+                   int starstar) {
+  signed char *seen = w->memo ? memo_row(w, s, MEMO_STAR) + (t - w->t0) : NULL;
+  if (seen && *seen) return *seen - 3;
+  int r;
+  if (starstar && p < w->pe && *p == '/' && dowild(w, p + 1, t) == WM_MATCH) r = WM_MATCH;
+  else if (p == w->pe) r = !match_slash && w->last_slash && t <= w->last_slash ? WM_NOMATCH
+                                                                                : WM_MATCH;
+  else r = star_rest(w, s, p, t, match_slash);
+  if (seen) *seen = (signed char)(r + 3);
+  return r;
 }
 
 /* A run of '*' at *pp. Returns a result, or WM_GO with *pp and *tp where the main loop goes on
  * (a single '*' before a '/' under GI_PATHNAME: the rest of this directory's name). */
 static int star(const wm *w, const uchar **pp, const uchar **tp) {
   const uchar *s = *pp, *p = s, *t = *tp, *pe = w->pe;
-  int pathname = (w->flags & GI_PATHNAME) != 0, match_slash = !pathname;
+  int pathname = (w->flags & GI_PATHNAME) != 0, match_slash = !pathname, starstar = 0;
   while (p < pe && *p == '*') p++;
   if (p - s >= 2 && pathname) {
     int lead = s == w->pat || s[-1] == '/';
     int trail = p == pe || *p == '/' || (*p == '\\' && p + 1 < pe && p[1] == '/');
-    if (lead && trail) { /* "**" as a whole segment: any number of directories */
-      if (p < pe && *p == '/' && dowild(w, p + 1, t) == WM_MATCH) return WM_MATCH;
-      match_slash = 1;
-    }
+    if (lead && trail) starstar = match_slash = 1; /* "**" as a whole segment: any directories */
   }
-  if (p == pe) {
-    if (!match_slash && memchr(t, '/', (size_t)(w->te - t))) return WM_NOMATCH;
-    return WM_MATCH;
-  }
-  if (!match_slash && *p == '/') {
+  if (!match_slash && p < pe && *p == '/') {
     const uchar *slash = memchr(t, '/', (size_t)(w->te - t));
     if (!slash) return WM_NOMATCH;
     *pp = p;
     *tp = slash;
     return WM_GO;
   }
-  return star_rest(w, p, t, match_slash);
+  return star_at(w, s, p, t, match_slash, starstar);
 }
 
 static int dowild(const wm *w, const uchar *p, const uchar *t) {
@@ -188,8 +239,40 @@ static int dowild(const wm *w, const uchar *p, const uchar *t) {
 }
 
 int gi_wildmatch(const char *pat, size_t plen, const char *text, size_t tlen, unsigned flags) {
-  wm w = {(const uchar *)pat, (const uchar *)pat + plen, (const uchar *)text + tlen, flags};
-  return dowild(&w, w.pat, (const uchar *)text) == WM_MATCH;
+  const uchar *t0 = (const uchar *)text, *last = NULL;
+  for (size_t k = tlen; k-- > 0;) {
+    if (t0[k] == '/') {
+      last = t0 + k;
+      break;
+    }
+  }
+  wm w = {(const uchar *)pat, (const uchar *)pat + plen, t0, t0 + tlen, last, flags, NULL,
+          NULL, tlen + 1};
+  size_t stars = 0;
+  for (size_t k = 0; k < plen; k++) stars += pat[k] == '*';
+  /* With one star git's way is already linear; with more, the memo (on the stack when small). */
+  union {
+    unsigned u[256];
+    signed char c[2048];
+  } small;
+  void *mem = NULL;
+  if (stars >= 2 && tlen < (SIZE_MAX / 4 - plen) / (2 * stars)) {
+    size_t rows = plen * sizeof(unsigned), need = rows + 2 * stars * (tlen + 1);
+    mem = need <= sizeof small ? (void *)&small : malloc(need);
+    if (mem) {
+      unsigned *row = mem, n = 0;
+      for (size_t k = 0; k < plen; k++) {
+        row[k] = n;
+        n += pat[k] == '*';
+      }
+      w.row = row;
+      w.memo = (signed char *)mem + rows;
+      memset(w.memo, 0, need - rows);
+    }
+  }
+  int r = dowild(&w, w.pat, t0) == WM_MATCH;
+  if (mem != (void *)&small) free(mem);
+  return r;
 }
 
 /*==============================================================================================
@@ -378,11 +461,12 @@ int gi_stack_ignored(const gi_stack *s, const char *path, size_t len, int is_dir
 
 enum { GI_MAX_BYTES = 16 * 1024 * 1024 };
 
-/* Read `path` whole; `nofollow`: a symbolic link counts as no file. */
+/* Read `path` whole; `nofollow`: a symbolic link counts as no file. Opened without blocking and
+ * read only when it is a regular file (a FIFO named .gitignore is no file). */
 static int read_all(const char *path, int nofollow, char **buf, size_t *len) {
   *buf = NULL;
   *len = 0;
-  int fd = open(path, O_RDONLY | (nofollow ? O_NOFOLLOW : 0));
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
   if (fd < 0) return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 0 : errno;
   struct stat st;
   int err = 0;

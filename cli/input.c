@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,42 @@
 #include "cli.h"
 #include "jsonpos.h"
 
+/* Open `path` for cli_read_file: NULL with the problem printed. A file a walk found
+ * (c->walking) is opened only when it is a regular file, not through a symbolic link and
+ * without blocking (a FIFO); a file named is opened as named (a link followed, a FIFO read). */
+static FILE *open_input(cli *c, const char *path) {
+  struct stat st;
+  FILE *f = NULL;
+  int fd = -1;
+  if (c->walking) {
+    fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) != 0) goto sys_error;
+    if (!S_ISREG(st.st_mode)) {
+      fprintf(c->err, "boxlint: %s: not a regular file; not read\n", path);
+      close(fd);
+      return NULL;
+    }
+  } else if (stat(path, &st) != 0) {
+    goto sys_error;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    fprintf(c->err, "boxlint: %s: is a directory\n", path);
+    return NULL;
+  }
+  if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > CLI_MAX_INPUT_BYTES) {
+    fprintf(c->err, "boxlint: %s: file is %lld bytes, more than the %u-byte limit; not read\n",
+            path, (long long)st.st_size, CLI_MAX_INPUT_BYTES);
+    if (fd >= 0) close(fd);
+    return NULL;
+  }
+  f = fd >= 0 ? fdopen(fd, "rb") : fopen(path, "rb");
+  if (f) return f;
+sys_error:
+  fprintf(c->err, "boxlint: %s: %s\n", path, strerror(errno));
+  if (fd >= 0) close(fd);
+  return NULL;
+}
+
 int cli_read_file(cli *c, const char *path, char **buf, size_t *len) {
   FILE *f;
   int is_stdin = !strcmp(path, "-");
@@ -24,26 +61,8 @@ int cli_read_file(cli *c, const char *path, char **buf, size_t *len) {
   *len = 0;
   if (is_stdin) {
     f = stdin;
-  } else {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-      fprintf(c->err, "boxlint: %s: %s\n", path, strerror(errno));
-      return -1;
-    }
-    if (S_ISDIR(st.st_mode)) {
-      fprintf(c->err, "boxlint: %s: is a directory\n", path);
-      return -1;
-    }
-    if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > CLI_MAX_INPUT_BYTES) {
-      fprintf(c->err, "boxlint: %s: file is %lld bytes, more than the %u-byte limit; not read\n",
-              path, (long long)st.st_size, CLI_MAX_INPUT_BYTES);
-      return -1;
-    }
-    f = fopen(path, "rb");
-    if (!f) {
-      fprintf(c->err, "boxlint: %s: %s\n", path, strerror(errno));
-      return -1;
-    }
+  } else if (!(f = open_input(c, path))) {
+    return -1;
   }
   /* A regular file is read into a buffer of its size (+1, to see the end): no regrowth, no
    * copy, and memory of the file's size. Other inputs grow the buffer as they arrive. */

@@ -2,17 +2,22 @@
  * directory in bytewise order, calling back for every file that holds templates (*.py, *.json,
  * *.Dockerfile, Dockerfile.*, and the config's "fragments" globs). Owns what a walk skips:
  * hidden directories, node_modules, __pycache__, virtual environments (pyvenv.cfg, conda-meta,
- * site-packages), symbolic links to directories, what --exclude names, and what git ignores in
- * the repository the directory is in (and in repositories found inside it). Walk errors are
+ * site-packages), symbolic links (to a file or a directory: a walk never leaves the tree) and
+ * what is not a regular file, what --exclude names, and what git ignores in the git work tree
+ * the directory is in (and in work trees found inside it; outside one a .gitignore means
+ * nothing). Every directory is opened once, without following a link and without blocking, before
+ * anything in it is read (an unreadable directory is one error). Walk errors are
  * printed as `boxlint: PATH: reason` and the walk goes on. Called by lint_cmd.c; calls
  * gitignore.c (the patterns) and input.c (cli_fragments_for). */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "gitignore.h"
 
@@ -61,6 +66,7 @@ typedef struct walk {
   size_t rel_off;  /* where in `abs` the path inside the walked directory starts */
   size_t frag_off; /* where the path from the config's directory starts, or SIZE_MAX */
   gi_stack gi;
+  int in_repo; /* inside a git work tree: its .gitignore files count */
   int failed;
 } walk;
 
@@ -153,7 +159,16 @@ static int push_frame(walk *w, const char *dir, size_t base, int root) {
   return rc;
 }
 
-static void walk_dir(walk *w);
+static void walk_dir(walk *w, int fd);
+
+/* Open the directory at w->disp for reading its names: never through a symbolic link (unless it
+ * is the directory named, `follow`), never blocking. Returns the descriptor, or -1 (printed). */
+static int open_dir(walk *w, int follow) {
+  int fd = open(w->disp.s, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC |
+                                 (follow ? 0 : O_NOFOLLOW));
+  if (fd < 0) walk_error(w, w->disp.s, errno);
+  return fd;
+}
 
 /* A directory met in the walk (at w->abs, w->disp): skipped, or walked with its own frame. */
 static void visit_dir(walk *w, const char *name) {
@@ -164,13 +179,35 @@ static void visit_dir(walk *w, const char *name) {
       gi_stack_ignored(&w->gi, w->abs.s, w->abs.len, 1) || holds(&w->disp, "pyvenv.cfg", 'f') ||
       holds(&w->disp, "conda-meta", 'd'))
     return;
-  int root = holds(&w->disp, ".git", 'e'); /* a repository inside the walked one */
-  if (push_frame(w, w->disp.s, w->abs.len + 1, root)) return;
-  walk_dir(w);
-  gi_stack_pop(&w->gi);
+  int fd = open_dir(w, 0); /* first: an unreadable directory is one error, nothing read in it */
+  if (fd < 0) return;
+  int root = holds(&w->disp, ".git", 'e'), in_repo = w->in_repo; /* a work tree inside */
+  int framed = in_repo || root;
+  if (framed && push_frame(w, w->disp.s, w->abs.len + 1, root)) {
+    close(fd);
+    return;
+  }
+  w->in_repo = framed;
+  walk_dir(w, fd);
+  w->in_repo = in_repo;
+  if (framed) gi_stack_pop(&w->gi);
 }
 
-/* An entry of the directory being walked. */
+/* A file met in the walk (at w->abs, w->disp; `name` its last part): reported when wanted. It is
+ * opened by the callback with w->c->walking set: not through a link, only if regular. */
+static void visit_file(walk *w, const char *name) {
+  if (!wanted(w, name) || glob_hit(w->excl, w->nexcl, name, w->abs.s + w->rel_off, 0) ||
+      gi_stack_ignored(&w->gi, w->abs.s, w->abs.len, 0))
+    return;
+  int was = w->c->walking;
+  w->c->walking = 1;
+  if (w->each(w->c, w->disp.s, w->ctx)) w->failed = 1;
+  w->c->walking = was;
+}
+
+/* An entry of the directory being walked. A symbolic link is not followed (to a file or a
+ * directory: the walk stays in the tree, and has no loops); a FIFO, socket or device is not
+ * opened. */
 static void visit(walk *w, const char *name) {
   size_t alen = w->abs.len, dlen = w->disp.len;
   struct stat st;
@@ -180,12 +217,8 @@ static void visit(walk *w, const char *name) {
     walk_error(w, w->disp.s, errno);
   } else if (S_ISDIR(st.st_mode)) {
     visit_dir(w, name);
-  } else if ((S_ISREG(st.st_mode) ||
-              /* a link to a file is read; one to a directory is not followed (no loops) */
-              (S_ISLNK(st.st_mode) && stat(w->disp.s, &st) == 0 && S_ISREG(st.st_mode))) &&
-             wanted(w, name) && !glob_hit(w->excl, w->nexcl, name, w->abs.s + w->rel_off, 0) &&
-             !gi_stack_ignored(&w->gi, w->abs.s, w->abs.len, 0)) {
-    if (w->each(w->c, w->disp.s, w->ctx)) w->failed = 1;
+  } else if (S_ISREG(st.st_mode)) {
+    visit_file(w, name);
   }
   pb_cut(&w->abs, alen);
   pb_cut(&w->disp, dlen);
@@ -195,13 +228,14 @@ static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in directory w->disp, sorted bytewise, into *out (NULL-terminated, malloc'd).
- * Returns 0, or -1 (why printed; *out NULL). */
-static int read_names(walk *w, char ***out) {
+/* The names in directory w->disp (open as `fd`, which is closed), sorted bytewise, into *out
+ * (NULL-terminated, malloc'd). Returns 0, or -1 (why printed; *out NULL). */
+static int read_names(walk *w, int fd, char ***out) {
   *out = NULL;
-  DIR *d = opendir(w->disp.s);
+  DIR *d = fdopendir(fd);
   if (!d) {
     walk_error(w, w->disp.s, errno);
+    close(fd);
     return -1;
   }
   char **v = NULL;
@@ -242,9 +276,9 @@ static int read_names(walk *w, char ***out) {
   return 0;
 }
 
-static void walk_dir(walk *w) {
+static void walk_dir(walk *w, int fd) {
   char **names;
-  if (read_names(w, &names) || !names) return;
+  if (read_names(w, fd, &names) || !names) return;
   for (size_t i = 0; names[i]; i++) visit(w, names[i]);
   for (size_t i = 0; names[i]; i++) free(names[i]);
   free(names);
@@ -357,8 +391,14 @@ int cli_walk(cli *c, const char *dir, const char *const *excludes, size_t nexclu
   }
   w.rel_off = w.abs.len + (w.abs.s[w.abs.len - 1] != '/');
   size_t root = find_repo(abs);
-  if (start_fragments(&w, dir) || (root != SIZE_MAX && start_frames(&w, abs, root))) goto out;
-  walk_dir(&w);
+  w.in_repo = root != SIZE_MAX;
+  int fd = open_dir(&w, 1);
+  if (fd < 0) goto out;
+  if (start_fragments(&w, dir) || (w.in_repo && start_frames(&w, abs, root))) {
+    close(fd);
+    goto out;
+  }
+  walk_dir(&w, fd);
   rc = w.failed ? -1 : 0;
 out:
   walk_free(&w);

@@ -27,8 +27,29 @@ def check(name, cond, *info):
         fails.append((name,) + info)
 
 
-def run(args, cwd=tmp, stdin=None, exe=BIN):
-    p = subprocess.run([exe] + args, input=stdin, capture_output=True, timeout=60, env=ENV, cwd=cwd)
+os.chmod(tmp, 0o755)  # the unprivileged runs below must reach their files
+
+
+def run(args, cwd=tmp, stdin=None, exe=BIN, timeout=60, as_nobody=False):
+    """The program's exit code, stdout, stderr; -9 and "timed out" when it runs over `timeout`.
+    as_nobody: when the suite runs as root, run as nobody (root reads every directory), from a
+    0755 copy of the program in tmp (the build tree may be in a directory nobody cannot enter)."""
+    pre = None
+    if as_nobody and os.geteuid() == 0:
+        def pre():
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+        copy = os.path.join(tmp, "boxlint-for-nobody")
+        if not os.path.exists(copy):
+            shutil.copy(exe, copy)
+            os.chmod(copy, 0o755)
+        exe = copy
+    try:
+        p = subprocess.run([exe] + args, input=stdin, capture_output=True, timeout=timeout,
+                           env=ENV, cwd=cwd, preexec_fn=pre)
+    except subprocess.TimeoutExpired:
+        return -9, "", "timed out after %s s" % timeout
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
@@ -115,13 +136,13 @@ os.makedirs(inner)
 git(inner, "init", "-q")
 make(inner, {".gitignore": "x.Dockerfile\n", "x.Dockerfile": BAD, "outer-only.Dockerfile": OK})
 os.symlink("src", os.path.join(proj, "linkdir"))                  # not followed
-os.symlink("a.Dockerfile", os.path.join(proj, "link.Dockerfile"))  # a file: read
+os.symlink("a.Dockerfile", os.path.join(proj, "link.Dockerfile"))  # a file: not followed either
 os.symlink("missing", os.path.join(proj, "dangling.Dockerfile"))   # nothing to read
 
 EXPECTED = ["B.Dockerfile", "a/i.Dockerfile", "a-b.Dockerfile", "a.Dockerfile",
             "b/docs/d.Dockerfile", "b/top.Dockerfile", "cc.Dockerfile", "ci/build.steps",
             "gen/ok.Dockerfile", "inner/outer-only.Dockerfile", "keep.Dockerfile",
-            "lib/l.Dockerfile", "link.Dockerfile", "m.py", "other/y.frag", "pkg/t.json",
+            "lib/l.Dockerfile", "m.py", "other/y.frag", "pkg/t.json",
             "q12.Dockerfile", "src/Dockerfile.keep", "src/s.Dockerfile"]
 
 def paths(out, keep_package_json=False):
@@ -228,19 +249,75 @@ check("found file not checked: why", err.startswith("boxlint: big/b.Dockerfile: 
       err.count("\n") == 1, err)
 check("found file not checked: the rest", paths(out) == ["big/a.Dockerfile", "big/c.Dockerfile"],
       paths(out))
-if os.geteuid() != 0:  # root reads every directory
-    make(tmp, {"locked/in/x.Dockerfile": OK, "locked/y.Dockerfile": OK})
-    os.chmod(os.path.join(tmp, "locked/in"), 0)
-    rc, out, err = run(["--format", "json", "locked"])
-    os.chmod(os.path.join(tmp, "locked/in"), 0o755)
-    check("unreadable directory", rc == 2 and err == "boxlint: locked/in: Permission denied\n"
-          and paths(out) == ["locked/y.Dockerfile"], rc, err, paths(out))
+# An unreadable directory: one error (not also one for its .gitignore), the rest walked; in a
+# git work tree and outside one. As nobody when the suite runs as root (root reads everything).
+for where in ("locked", "proj/locked"):
+    make(tmp, {where + "/in/x.Dockerfile": OK, where + "/y.Dockerfile": OK})
+    os.chmod(os.path.join(tmp, where, "in"), 0)
+    rc, out, err = run(["--format", "json", where], as_nobody=True)
+    os.chmod(os.path.join(tmp, where, "in"), 0o755)
+    check("unreadable directory: one error: " + where, rc == 2 and err == "boxlint: %s/in: "
+          "Permission denied\n" % where and paths(out) == [where + "/y.Dockerfile"],
+          rc, err, paths(out))
+    shutil.rmtree(os.path.join(tmp, where))
+check("unprivileged: the permission checks really ran unprivileged",
+      run(["--format", "json", "/root"], as_nobody=True)[0] == 2 or os.geteuid() != 0)
 
-# Outside a git work tree, .gitignore files mean nothing.
-make(tmp, {"plain/.gitignore": "*.Dockerfile\n", "plain/p.Dockerfile": OK})
+# Outside a git work tree, .gitignore files mean nothing (the walked directory's, and those of
+# the directories below it); a work tree found inside has its own.
+make(tmp, {"plain/.gitignore": "*.Dockerfile\n", "plain/p.Dockerfile": OK,
+           "plain/sub/.gitignore": "*.Dockerfile\n", "plain/sub/s.Dockerfile": BAD,
+           "plain/repo/.gitignore": "i.Dockerfile\n", "plain/repo/i.Dockerfile": BAD,
+           "plain/repo/k.Dockerfile": OK, "plain/repo/d/.gitignore": "j.Dockerfile\n",
+           "plain/repo/d/j.Dockerfile": BAD})
+git(os.path.join(tmp, "plain/repo"), "init", "-q")
 if subprocess.run(["git", "-C", tmp, "rev-parse"], capture_output=True, env=ENV).returncode:
     rc, out, err = run(["--format", "json", "plain"])
-    check("no repository: .gitignore not read", paths(out) == ["plain/p.Dockerfile"], paths(out))
+    check("no repository: .gitignore not read",
+          paths(out) == ["plain/p.Dockerfile", "plain/repo/k.Dockerfile", "plain/sub/s.Dockerfile"],
+          paths(out), err)
+    rc, out, err = run(["--format", "json", "plain/sub"])
+    check("no repository: a subdirectory's .gitignore not read",
+          paths(out) == ["plain/sub/s.Dockerfile"], paths(out), err)
+
+# Symbolic links met in a walk are not followed, to a file or a directory, in the tree or out of
+# it: neither linted nor fixed (a link named on the command line is followed).
+outside = os.path.join(tmp, "outside")
+make(outside, {"notes.txt": "pip install x\n", "d/o.Dockerfile": "pip install x\n"})
+make(tmp, {"links/in.Dockerfile": OK})
+os.symlink(os.path.join(outside, "notes.txt"), os.path.join(tmp, "links/evil.Dockerfile"))
+os.symlink(os.path.join(outside, "d"), os.path.join(tmp, "links/dir"))
+os.symlink("in.Dockerfile", os.path.join(tmp, "links/same.Dockerfile"))
+rc, out, err = run(["--format", "json", "links"])
+check("links: not followed by lint", rc == 0 and paths(out) == ["links/in.Dockerfile"] and
+      err == "", rc, paths(out), err)
+for mode in ("--fix", "--diff"):
+    rc, out, err = run([mode, "links"])
+    with open(os.path.join(outside, "notes.txt")) as f:
+        kept = f.read()
+    with open(os.path.join(outside, "d/o.Dockerfile")) as f:
+        kept += f.read()
+    check("links: %s leaves what is outside alone" % mode, rc == 0 and out == "" and err == ""
+          and kept == "pip install x\n" * 2 and os.path.islink(os.path.join(tmp, "links/evil."
+          "Dockerfile")), rc, out, err, kept)
+rc, out, err = run(["--format", "json", "links/evil.Dockerfile"])
+check("links: followed when named", rc == 1 and paths(out) == ["links/evil.Dockerfile"], rc, out)
+
+# The walk never blocks: a FIFO named .gitignore, .git/info/exclude or like a fragment is not
+# opened (a walk reads regular files only).
+fifo = os.path.join(tmp, "fifo")
+make(fifo, {"a.Dockerfile": OK, "d/b.Dockerfile": OK})
+git(fifo, "init", "-q")
+for f in (".gitignore", "d/.gitignore", ".git/info/exclude", "p.Dockerfile", "d/q.py"):
+    if os.path.exists(os.path.join(fifo, f)):
+        os.remove(os.path.join(fifo, f))
+    os.mkfifo(os.path.join(fifo, f))
+rc, out, err = run(["--format", "json", "fifo"], timeout=20)
+check("FIFOs: the walk does not block", rc == 0 and err == "" and
+      paths(out) == ["fifo/a.Dockerfile", "fifo/d/b.Dockerfile"], rc, paths(out), err)
+rc, out, err = run(["--format", "json", "fifo/d"], timeout=20)
+check("FIFOs: nor from a subdirectory", rc == 0 and paths(out) == ["fifo/d/b.Dockerfile"],
+      rc, paths(out), err)
 
 # The "fragments" key: --config's applies wherever the walk is (a name glob at any depth); its
 # errors are the config's, with positions; an unknown key names it among the known ones.
@@ -358,7 +435,8 @@ PAIR_DIRS = ["a", "a/b", "a/x", "a/x/y", "ab", "foo", "foo/a", "foox", "foox/y",
 PAIR_FILES = ["a/b/c", "a/x/b", "a/x/y/b", "ab/b", "foo/a/b", "foox/y/b", "doc/x.Dockerfile",
               "Doc/Dockerfile.x", "build/y.log", "x/build/z", "x/b", "#c", "!n", "c]", "-a",
               "d-e/f", "a[1]", "Ab/c", "q1", "q12", "x/y/z/w", "abc", "b", "a b/c", "a\\b",
-              "]", "a.b", "B"]
+              "]", "a.b", "B", "a" * 36, "a" * 35 + "b", "a/" + "a" * 30 + "/ab",
+              "a/a/a/a/a/b", "aab/aab"]
 HAND = ["a/**/b", "**/b", "a/**", "**", "foo**/b", "ab**", "a**/b", "*/b", "a/*", "/a", "a/",
         "/a/", "**/x/", "x/**/", "a/*/b", "a/**/y/b", "[!a]*", "[-b]*", "[b-]*", "[![:bogus:]]*",
         "[[:bogus:]]", "\\#c", "\\!n", "a\\ b", "a b  ", "a\\ b\\ ", "c]", "[]]", "[]a]*",
@@ -367,7 +445,10 @@ HAND = ["a/**/b", "**/b", "a/**", "**", "foo**/b", "ab**", "a**/b", "*/b", "a/*"
         "Dockerfile.*", "doc/*.Dockerfile", "***/b", "a/***", "a/**b", "a/b**", "-a", "[b-a]*",
         "?", "??", "*?*", "a?b", "x/**/z/", "x/**/**/w", "**/y/**", "/**/b", "foo*/b",
         "foo/**/", "*/", "/*", "[^a]*/", "a\\\\b", "a\\\\*", "\\]", "[\\]]", "[a\\-c]*",
-        "a/b/\n!a/b/c", "a/\n!a/x", "*\n!*/", "x/*\n!x/y\nx/y/*\n!x/y/z", "\ufeffq1"]
+        "a/b/\n!a/b/c", "a/\n!a/x", "*\n!*/", "x/*\n!x/y\nx/y/*\n!x/y/z", "\ufeffq1",
+        # many stars (git's own matcher is exponential in them; kept small enough for git)
+        "*a*a*a*b", "*a*a*a*", "a*a*a*a*a", "*a*?*a*[ab]*", "**/a/**/a/**/b", "**/a*/**/*b",
+        "*/*a*/*a*a*", "a**a**a", "**a**a**", "*[a]*[a]*a*b*", "a/**/**/b/**", "**/**/*a*a*"]
 ATOMS = ["a", "b", "x", "y", "z", "c", "foo", "doc", "*", "*", "?", "**", "[ab]", "[!a]", "[^b]",
          "[a-c]", "[-b]", "[]a]", "[[:alpha:]]", "[![:digit:]]", "[[:bogus:]]", "\\*", "\\[",
          "\\#", "\\!", "\\ ", "[", "]", "-", ".", "1"]
@@ -427,6 +508,35 @@ for k in range(40):
           [p for p in paths(out) if p not in want], [p for p in want if p not in paths(out)],
           err, patterns)
 check("enough pairs compared", pairs >= 10000, pairs)
+
+# Patterns that are exponential for a backtracking matcher (and for git's): against long names
+# they take milliseconds. The answers are known without git.
+STARS = "*a" * 12 + "*b"
+long_names = ["a" * 36, "a" * 200, "a" * 199 + "b", "/".join(["a" * 20] * 12),
+              "/".join(["a"] * 60) + "/b"]
+for pat, flags_want in ((STARS, [0, 0, 1, 0, 0]), ("/".join(["**", "a"] * 12) + "/b",
+                                                  [0, 0, 0, 0, 1]),
+                        ("*a" * 12 + "*", [1, 1, 1, 1, 0]), ("a" + "*a" * 12 + "?b",
+                                                             [0, 0, 1, 0, 0])):
+    adv = os.path.join(tmp, "adv")
+    shutil.rmtree(adv, ignore_errors=True)
+    make(adv, {".gitignore": pat + "\n"})
+    git(adv, "init", "-q")
+    rc, out, err = run([adv], exe=PROBE, timeout=20,
+                       stdin=b"".join(os.fsencode(p) + b"\0" for p in long_names))
+    got = [int(line[0]) for line in out.splitlines()]
+    check("adversarial pattern %r: quick and right" % pat, rc == 0 and got == flags_want,
+          rc, err, got, flags_want)
+make(tmp, {"advwalk/" + "a" * 36 + ".Dockerfile": OK, "advwalk/" + "a" * 35 + "b.Dockerfile": OK})
+rc, out, err = run(["--format", "json", "--exclude", STARS + ".Dockerfile", "advwalk"], timeout=20)
+check("adversarial --exclude: quick and right", rc == 0 and paths(out) ==
+      ["advwalk/" + "a" * 36 + ".Dockerfile"], rc, paths(out), err)
+make(tmp, {"advwalk/.boxlint.json": json.dumps({"fragments": ["*a" * 14 + "*c.txt"]}),
+           "advwalk/" + "a" * 40 + "c.txt": BAD, "advwalk/" + "a" * 40 + ".txt": BAD})
+rc, out, err = run(["--format", "json", "advwalk"], timeout=20)
+check("adversarial fragments glob: quick and right", rc == 1 and paths(out) ==
+      ["advwalk/" + "a" * 36 + ".Dockerfile", "advwalk/" + "a" * 40 + "c.txt",
+       "advwalk/" + "a" * 35 + "b.Dockerfile"], rc, paths(out), err)
 
 shutil.rmtree(tmp)
 for x in fails:
