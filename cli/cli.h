@@ -196,10 +196,10 @@ enum fix_mode { FIX_NONE, FIX_APPLY, FIX_DIFF };
 /* Fix one path (lint_cmd.c calls this instead of cli_lint_path): check it, apply its fixes
  * (boxlint_apply_fixes), check the result again, and repeat while fixes apply (at most 10
  * passes); a result that no longer loads is never kept. FIX_APPLY: the file is replaced
- * atomically (its permission bits kept; "-": the fixed text goes to `text_out`), then the
- * findings that remain are emitted. FIX_DIFF: a unified diff on `text_out`, nothing written, no
- * finding emitted, c->worst raised to EXIT_FINDINGS when the file would change. Returns 0, or -1
- * after printing why (the exit code 2). */
+ * atomically by cli_fix_write (or refused, see there; "-": the fixed text goes to `text_out`),
+ * then the findings that remain are emitted. FIX_DIFF: a unified diff on `text_out`, nothing
+ * written, no finding emitted, c->worst raised to EXIT_FINDINGS when the file would change.
+ * Returns 0, or -1 after printing why (the exit code 2). */
 int cli_fix_path(cli *c, const char *path, enum fix_mode mode, FILE *text_out);
 /* The passes of cli_fix_path on a text in memory named `path` (the editor server's "fix all"):
  * *out the fixed text (malloc'd, NUL-terminated), or NULL when nothing changes. Returns 0, or

@@ -47,7 +47,8 @@ def skip(name, why):
 def cmd(args, as_nobody):
     pre = []
     if as_nobody and ROOT:
-        pre = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        pre = (["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+               if shutil.which("setpriv") else ["runuser", "-u", "nobody", "--"])
     return pre + [EXE] + args
 
 
