@@ -1,6 +1,9 @@
 /* config/: configs: warning severities and user rules, compiled once with PCRE2 (JIT where it
  * exists), and the PCRE2 plumbing the warnings match with (config_int.h). A compiled config is
- * immutable. It may call report/ only (the rule table, the allocator). */
+ * immutable, and its allocator is called only by its constructor, setters and free: a check
+ * matches with a bl_rx made from the caller's allocator. It may call report/ only (the rule
+ * table, the allocator). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "config/config_int.h"
@@ -44,10 +47,7 @@ boxlint_status boxlint_config_new(boxlint_config **out, const boxlint_alloc *all
   c->gctx = pcre2_general_context_create(pc_malloc, pc_free, &c->mem);
   if (!c->sev || !c->gctx) goto oom;
   c->cctx = pcre2_compile_context_create(c->gctx);
-  c->mctx = pcre2_match_context_create(c->gctx);
-  if (!c->cctx || !c->mctx) goto oom;
-  pcre2_set_match_limit(c->mctx, c->match_limit);
-  pcre2_set_depth_limit(c->mctx, c->depth_limit);
+  if (!c->cctx) goto oom;
   for (size_t i = 0; i < BL_NWARNINGS; i++) {
     const boxlint_rule_info *ri = boxlint_rule_find(BL_WARNINGS[i], strlen(BL_WARNINGS[i]));
     c->sev[i] = ri ? ri->severity : BOXLINT_SEVERITY_WARNING;
@@ -81,7 +81,6 @@ void boxlint_config_free(boxlint_config *c) {
     boxlint__free(&m, c->rules[i].message);
   }
   boxlint__free(&m, c->rules);
-  pcre2_match_context_free(c->mctx);
   pcre2_compile_context_free(c->cctx);
   pcre2_general_context_free(c->gctx);
   boxlint__free(&m, c->sev);
@@ -192,8 +191,6 @@ void boxlint_config_set_limits(boxlint_config *c, uint32_t match_limit, uint32_t
   if (!c) return;
   if (match_limit) c->match_limit = match_limit;
   if (depth_limit) c->depth_limit = depth_limit;
-  pcre2_set_match_limit(c->mctx, c->match_limit);
-  pcre2_set_depth_limit(c->mctx, c->depth_limit);
 }
 
 size_t boxlint_config_rule_count(const boxlint_config *c) { return c ? c->nrules : 0; }
@@ -207,11 +204,37 @@ boxlint_severity bl_config_severity(const boxlint_config *c, const char *rule,
   return bl_severity_override(c ? c->sev : NULL, rule, def);
 }
 
-int bl_re_match(const boxlint_config *c, const pcre2_code *re, pcre2_match_data *md,
-                const char *s, size_t n, size_t start) {
+bl_rx *bl_rx_new(const boxlint_config *c, const boxlint__mem *m) {
+  bl_rx *rx = boxlint__malloc(m, sizeof *rx);
+  if (!rx) return NULL;
+  rx->m = m;
+  rx->mctx = NULL;
+  rx->md = NULL;
+  /* The memory functions' data is `m` itself: pc_malloc and pc_free take a boxlint__mem. */
+  rx->gctx = pcre2_general_context_create(pc_malloc, pc_free, (void *)(uintptr_t)m);
+  if (rx->gctx) rx->mctx = pcre2_match_context_create(rx->gctx);
+  if (rx->mctx) rx->md = pcre2_match_data_create(16, rx->gctx);
+  if (!rx->md) {
+    bl_rx_free(rx);
+    return NULL;
+  }
+  pcre2_set_match_limit(rx->mctx, c->match_limit);
+  pcre2_set_depth_limit(rx->mctx, c->depth_limit);
+  return rx;
+}
+
+void bl_rx_free(bl_rx *rx) {
+  if (!rx) return;
+  pcre2_match_data_free(rx->md);
+  pcre2_match_context_free(rx->mctx);
+  pcre2_general_context_free(rx->gctx);
+  boxlint__free(rx->m, rx);
+}
+
+int bl_re_match(const bl_rx *rx, const pcre2_code *re, const char *s, size_t n, size_t start) {
   /* The subject was validated as UTF-8 by the byte checks only when the command has no
    * invalid-utf8 error; the caller passes PCRE2 a valid subject or none at all. */
-  int rc = pcre2_match(re, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, md, c->mctx);
+  int rc = pcre2_match(re, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, rx->md, rx->mctx);
   if (rc >= 0) return rc == 0 ? 1 : rc;
   if (rc == PCRE2_ERROR_NOMATCH) return 0;
   if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT || rc == PCRE2_ERROR_HEAPLIMIT ||

@@ -23,11 +23,14 @@ typedef struct bl_urule {
   char *message;
 } bl_urule;
 
+/* A config's allocator (`mem`, through `gctx`) serves its construction, its setters and its
+ * free only: those run on one thread. What a check needs while it runs is a bl_rx, from the
+ * caller's allocator, because a config is shared by threads and its allocator need not be
+ * thread-safe (alloc.h). */
 struct boxlint_config {
   boxlint__mem mem;
   pcre2_general_context *gctx;
   pcre2_compile_context *cctx;
-  pcre2_match_context *mctx;
   uint32_t match_limit, depth_limit;
   boxlint_severity *sev; /* BL_NWARNINGS entries */
   bl_urule *rules;
@@ -40,9 +43,24 @@ struct boxlint_config {
 boxlint_severity bl_config_severity(const boxlint_config *cfg, const char *rule,
                                     boxlint_severity def);
 
-/* Run a compiled pattern on [s, s+n) from `start`. Returns >0 on a match (ovector in md),
+/* One check's PCRE2 state: its general context, match context (with the config's limits) and
+ * match data, all from the caller's allocator `m` (the report's), never the config's. PCRE2
+ * allocates while it matches only through these (the match data's backtracking frames; the
+ * match context's in PCRE2 before 10.41), so a check calls no allocator but its caller's. */
+typedef struct bl_rx {
+  const boxlint__mem *m;
+  pcre2_general_context *gctx;
+  pcre2_match_context *mctx;
+  pcre2_match_data *md; /* the last match's ovector */
+} bl_rx;
+
+/* Make a check's state for matching `cfg`'s patterns, from `m` (which must outlive it); NULL
+ * when memory ran out. Freed by bl_rx_free (NULL: no-op). */
+bl_rx *bl_rx_new(const boxlint_config *cfg, const boxlint__mem *m);
+void bl_rx_free(bl_rx *rx);
+
+/* Run a compiled pattern on [s, s+n) from `start`. Returns >0 on a match (ovector in rx->md),
  * 0 on no match, -1 when a limit was hit, -2 on another error. */
-int bl_re_match(const boxlint_config *cfg, const pcre2_code *re, pcre2_match_data *md,
-                const char *s, size_t n, size_t start);
+int bl_re_match(const bl_rx *rx, const pcre2_code *re, const char *s, size_t n, size_t start);
 
 #endif

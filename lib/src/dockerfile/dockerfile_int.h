@@ -162,7 +162,8 @@ typedef struct bl_check {
   const boxlint_options *opts;
   int lean;           /* opts->no_instructions on a fragment: nothing per instruction is kept */
   int bad_utf8;       /* the input has invalid UTF-8: no regular expression runs on it */
-  void *md;           /* pcre2_match_data, made on first use (warnings.c) */
+  void *md;           /* the warnings' bl_rx (PCRE2 match state from the report's allocator),
+                         made on first use (warnings.c) */
   /* Template-wide state for the warnings (warnings.c). */
   int32_t last_user_cmd;
   size_t last_user_off, last_user_end;

@@ -14,7 +14,8 @@
  * for the subtree alone (the `*.x` form dnsmasq has for address= and server=), with `server=`
  * lines re-opening the other side. What still cannot be said is refused: an
  * `unenforceable-entry` error per point, and nothing written.
- * Called by policy.c's public boxlint_policy_emit; reads the compiled tables of compile.c. */
+ * Called by policy.c's public boxlint_policy_emit; reads the compiled tables of compile.c, and
+ * allocates from the caller's report and allocator only, never the shared policy's. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,15 +183,17 @@ static void refuse(boxlint_report *r, const boxlint_policy *p, const point *pt) 
                           list);
 }
 
-/* The points and their lines; *np 0 when names play no part. Returns -1 out of memory, 1 when
- * refused (errors in r), 0. */
+/* The points and their lines; *np 0 when names play no part. The array is the report's
+ * (boxlint__free(&r->mem, *out)): a policy is shared by threads, and its own allocator, which
+ * need not be thread-safe, is never called after boxlint_policy_new. Returns -1 out of memory,
+ * 1 when refused (errors in r), 0. */
 static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size_t *np) {
   *out = NULL;
   *np = 0;
   if (p->type != BOXLINT_POLICY_FILTERED || p->all[0] >= 0) return 0; /* names decide nothing */
   size_t cap = p->n[0] + p->n[1], n = 0;
   if (!cap) return 0;
-  point *pts = boxlint__malloc(&p->mem, cap * sizeof *pts);
+  point *pts = boxlint__malloc(&r->mem, cap * sizeof *pts);
   if (!pts) return -1;
   for (int l = 0; l < 2; l++) {
     for (size_t i = 0; i < p->n[l]; i++) {
@@ -406,6 +409,6 @@ boxlint_status boxlint__policy_emit(const boxlint_policy *p, boxlint_emit_format
       *out_len = o.n;
     }
   }
-  boxlint__free(&p->mem, pts);
+  boxlint__free(&r->mem, pts);
   return st;
 }

@@ -217,17 +217,17 @@ typedef struct secret_scan {
   const char *text;
   size_t s, e;
   int in_input;
-  pcre2_match_data *md;
+  const bl_rx *rx;
 } secret_scan;
 
-/* The secret in the match of pattern `k` (in sc->md): sets [*vs, *ve) and returns what it is,
+/* The secret in the match of pattern `k` (in sc->rx): sets [*vs, *ve) and returns what it is,
  * or NULL when the match holds no literal secret (a variable, a path, a location's name). */
 static const char *matched_secret(const secret_scan *sc, enum bl_pattern k, size_t *vs,
                                   size_t *ve) {
   const boxlint_config *cfg = sc->ck->opts->config;
   const char *text = sc->text;
   size_t s = sc->s;
-  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(sc->md);
+  PCRE2_SIZE *ov = pcre2_get_ovector_pointer(sc->rx->md);
   size_t ms = s + ov[0];
   const char *what;
   *vs = ms;
@@ -246,9 +246,9 @@ static const char *matched_secret(const secret_scan *sc, enum bl_pattern k, size
   if (text[*vs] == '$') return NULL; /* a variable, not a literal secret */
   if (k == BL_RE_SECRET_ASSIGN && assignment_holds_no_secret(text, ms, *vs, *ve)) return NULL;
   if (k != BL_RE_SECRET_TOKEN &&
-      bl_re_match(cfg, cfg->re[BL_RE_SECRET_TOKEN], sc->md, text + s, sc->e - s, *vs - s) > 0) {
+      bl_re_match(sc->rx, cfg->re[BL_RE_SECRET_TOKEN], text + s, sc->e - s, *vs - s) > 0) {
     /* The value is a known token format: name it (more useful than "a password"). */
-    ov = pcre2_get_ovector_pointer(sc->md);
+    ov = pcre2_get_ovector_pointer(sc->rx->md);
     *vs = s + ov[0];
     *ve = s + ov[1];
     what = token_kind(text + *vs);
@@ -339,11 +339,11 @@ void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s
     else if (asg) k = BL_RE_SECRET_ASSIGN;
     else if ((bits & 4) && e - i >= 3 && text[i + 1] == '/' && text[i + 2] == '/') k = BL_RE_URL_USERINFO;
     else continue;
-    if (!sc.md && !(sc.md = bl_warn_match_data(ck))) return;
-    int rc = bl_re_match(cfg, cfg->re[k], sc.md, text + s, e - s, i - s);
+    if (!sc.rx && !(sc.rx = bl_warn_rx(ck))) return;
+    int rc = bl_re_match(sc.rx, cfg->re[k], text + s, e - s, i - s);
     if (rc == 0 && k == BL_RE_SECRET_TOKEN && asg) {
       k = BL_RE_SECRET_ASSIGN; /* 'A' and 's' start both */
-      rc = bl_re_match(cfg, cfg->re[k], sc.md, text + s, e - s, i - s);
+      rc = bl_re_match(sc.rx, cfg->re[k], text + s, e - s, i - s);
     }
     if (rc == -1) {
       boxlint_diag *d = bl_emit(ck, "regex-limit", rd->start, rd->end,
@@ -369,8 +369,8 @@ void bl_warn_env_arg_secret(bl_check *ck, const bl_read *rd, const bl_cmdline *c
   /* $X and ${X} skip the name pattern; other values are looked at only when the name matched. */
   if (val[0] == '$' && !var_default(val, strlen(val), &lit, &litn)) return;
   const boxlint_config *cfg = ck->opts->config;
-  pcre2_match_data *md = bl_warn_match_data(ck);
-  if (!md || bl_re_match(cfg, cfg->re[BL_RE_SECRET_NAME], md, name, nl, 0) <= 0) return;
+  const bl_rx *rx = bl_warn_rx(ck);
+  if (!rx || bl_re_match(rx, cfg->re[BL_RE_SECRET_NAME], name, nl, 0) <= 0) return;
   if (value_holds_no_secret(val, strlen(val), one_word, &lit, &litn)) return;
   if (names_a_location(name, nl)) {
     /* The value says where the secret is; it may still hold one (a token, user:pass@, ?token=). */

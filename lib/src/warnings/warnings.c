@@ -11,15 +11,15 @@
  */
 #include "warnings/warnings_int.h"
 
-pcre2_match_data *bl_warn_match_data(bl_check *ck) {
-  const boxlint_config *cfg = ck->opts->config;
-  if (!ck->md) ck->md = pcre2_match_data_create(16, cfg->gctx);
+bl_rx *bl_warn_rx(bl_check *ck) {
+  /* From the report's allocator (ck->cx.m): the config is shared, its allocator is not ours. */
+  if (!ck->md) ck->md = bl_rx_new(ck->opts->config, ck->cx.m);
   if (!ck->md) ck->cx.oom = 1;
   return ck->md;
 }
 
 void bl_warn_free(bl_check *ck) {
-  pcre2_match_data_free(ck->md);
+  bl_rx_free(ck->md);
   ck->md = NULL;
 }
 
@@ -175,13 +175,12 @@ static int user_rule_applies(const bl_urule *u, const bl_read *rd) {
 
 /* Match user rule `u` on the logical instruction, then on each heredoc body: the PCRE2 result
  * of the last try, and on a match its input bytes [*is, *ie). */
-static int user_rule_match(bl_check *ck, const bl_read *rd, const bl_urule *u,
-                           pcre2_match_data *md, size_t *is, size_t *ie) {
-  const boxlint_config *cfg = ck->opts->config;
+static int user_rule_match(bl_check *ck, const bl_read *rd, const bl_urule *u, const bl_rx *rx,
+                           size_t *is, size_t *ie) {
   size_t ls = rd->cmd.kw_l, le = rd->cmd.args_l + rd->cmd.args_n;
-  int rc = bl_re_match(cfg, u->code, md, rd->logical + ls, le - ls, 0);
+  int rc = bl_re_match(rx, u->code, rd->logical + ls, le - ls, 0);
   if (rc > 0) {
-    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(rx->md);
     size_t s = ls + ov[0], e = ls + ov[1];
     *is = bl_logical_to_input(&ck->cx, rd, s);
     *ie = e > s ? bl_logical_to_input(&ck->cx, rd, e - 1) + 1 : *is;
@@ -189,9 +188,9 @@ static int user_rule_match(bl_check *ck, const bl_read *rd, const bl_urule *u,
   }
   for (size_t h = 0; rc == 0 && h < rd->nheredocs; h++) {
     const boxlint_heredoc *hd = &rd->heredocs[h];
-    rc = bl_re_match(cfg, u->code, md, hd->body.ptr, hd->body.len, 0);
+    rc = bl_re_match(rx, u->code, hd->body.ptr, hd->body.len, 0);
     if (rc > 0) {
-      PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+      PCRE2_SIZE *ov = pcre2_get_ovector_pointer(rx->md);
       size_t base = (size_t)(hd->body.ptr - (const char *)ck->cx.buf);
       *is = base + ov[0];
       *ie = base + ov[1];
@@ -205,13 +204,13 @@ static int user_rule_match(bl_check *ck, const bl_read *rd, const bl_urule *u,
 static void user_rules(bl_check *ck, const bl_read *rd) {
   const boxlint_config *cfg = ck->opts->config;
   if (!cfg->nrules) return;
-  pcre2_match_data *md = bl_warn_match_data(ck);
-  if (!md) return;
+  const bl_rx *rx = bl_warn_rx(ck);
+  if (!rx) return;
   for (size_t i = 0; i < cfg->nrules; i++) {
     const bl_urule *u = &cfg->rules[i];
     if (!user_rule_applies(u, rd)) continue;
     size_t is = 0, ie = 0;
-    int rc = user_rule_match(ck, rd, u, md, &is, &ie);
+    int rc = user_rule_match(ck, rd, u, rx, &is, &ie);
     const char *id = boxlint__rstrdup(ck->cx.r, u->id, strlen(u->id));
     if (!id) return;
     if (rc == -1)

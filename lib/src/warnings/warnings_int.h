@@ -43,9 +43,9 @@ static inline int bl_warn_on(const bl_check *ck, size_t wi) {
   return ck->opts->config->sev[wi] != BOXLINT_SEVERITY_OFF;
 }
 
-/* The check's PCRE2 match data, made on first use and freed by bl_warn_free; NULL (and
- * ck->cx.oom set) when memory ran out. */
-pcre2_match_data *bl_warn_match_data(bl_check *ck);
+/* The check's PCRE2 state (match context and data), made on first use from the report's
+ * allocator and freed by bl_warn_free; NULL (and ck->cx.oom set) when memory ran out. */
+bl_rx *bl_warn_rx(bl_check *ck);
 
 /* strcmp(a, b) == 0, inline: the rules compare words with short literals many times per
  * command, and a library call costs more than the comparison. */
