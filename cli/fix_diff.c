@@ -1,5 +1,5 @@
 /* `boxlint --diff`: a file before and after its fixes as a unified diff that `patch -p1` and
- * `git apply` take: "--- a/PATH" and "+++ b/PATH", hunks "@@ -l,n +l,n @@" with 3 lines of
+ * `git apply` take: "--- a/PATH" and "+++ b/PATH" (PATH quoted as git quotes it), hunks "@@ -l,n +l,n @@" with 3 lines of
  * context, "\ No newline at end of file" after a last line without one. Lines are compared as
  * bytes, their line feed included; the changed lines are the complement of a longest common
  * subsequence found with Myers' greedy algorithm (1986) after the common head and tail are set
@@ -173,6 +173,27 @@ static int put_hunks(FILE *f, const lines *a, const lines *b, const char *da, co
   return 0;
 }
 
+/* One header line: `mark` (the "---" or "+++"), then `side` ("a/", "b/") and the path as git
+ * writes them: in double quotes with C escapes (\n, \t, \", \\, ..., \ooo in octal for the other
+ * control bytes and every byte from 0x7f up, git's core.quotePath) when the path holds one of
+ * those, else as it is; followed by a tab when it holds a space (so that patch(1) does not read
+ * what follows the space as a date). `git apply` and GNU patch read both forms back. */
+static void put_name(FILE *f, const char *mark, const char *side, const char *path) {
+  static const char esc[] = "abtnvfr"; /* the letters of bytes 7 to 13 */
+  const unsigned char *p = (const unsigned char *)path;
+  int quote = 0;
+  for (size_t i = 0; p[i]; i++)
+    quote |= p[i] < 0x20 || p[i] >= 0x7f || p[i] == '"' || p[i] == '\\';
+  fprintf(f, "%s %s%s", mark, quote ? "\"" : "", side);
+  for (size_t i = 0; quote && p[i]; i++) {
+    if (p[i] >= 7 && p[i] <= 13) fprintf(f, "\\%c", esc[p[i] - 7]);
+    else if (p[i] == '"' || p[i] == '\\') fprintf(f, "\\%c", p[i]);
+    else if (p[i] < 0x20 || p[i] >= 0x7f) fprintf(f, "\\%03o", p[i]);
+    else fputc(p[i], f);
+  }
+  fprintf(f, "%s%s\n", quote ? "\"" : path, strchr(path, ' ') ? "\t" : "");
+}
+
 int cli_diff_print(FILE *f, const char *path, const char *a, size_t alen, const char *b,
                    size_t blen) {
   if (alen == blen && !memcmp(a, b, alen)) return 0;
@@ -190,7 +211,8 @@ int cli_diff_print(FILE *f, const char *path, const char *a, size_t alen, const 
     tail++;
   if (mark(&la, head, la.n - head - tail, &lb, head, lb.n - head - tail, da, ib)) goto out;
   while (path[0] == '.' && path[1] == '/') path += 2;
-  fprintf(f, "--- a/%s\n+++ b/%s\n", path, path);
+  put_name(f, "---", "a/", path);
+  put_name(f, "+++", "b/", path);
   rc = put_hunks(f, &la, &lb, da, ib);
 out:
   free(la.at);

@@ -1,7 +1,10 @@
 /* JSON output, the object of DESIGN §5: {"version", "files": [{"path", "ok", "commands",
- * "diagnostics"}]}, built with jansson. Owns the JSON shapes: cli_diag_json (one diagnostic, also
- * used by `boxlint policy` for its own document), the commands list, the document. Called by
- * output.c and policy_cmd.c; calls out_position.c. */
+ * "diagnostics"}]}, built with jansson (a file name that is not UTF-8: "path" with U+FFFD and
+ * "path_bytes", its bytes as Latin-1 characters). Owns the JSON shapes: cli_diag_json (one
+ * diagnostic, also used by `boxlint policy` for its own document), the commands list, the
+ * document. Called by output.c and policy_cmd.c; calls out_position.c. */
+#include <stdlib.h>
+#include <string.h>
 #include "out_int.h"
 
 static json_t *jint_or_null(int has, json_int_t v) { return has ? json_integer(v) : json_null(); }
@@ -65,11 +68,71 @@ static json_t *commands_json(const boxlint_report *r) {
   return cmds;
 }
 
+/* The length of the well-formed UTF-8 sequence at s[0, n) (as jansson checks it: no overlong
+ * form, no surrogate, nothing above U+10FFFF), or 0 when s[0] does not start one. */
+static size_t utf8_seq(const unsigned char *s, size_t n) {
+  unsigned char c = s[0], lo = 0x80, hi = 0xBF;
+  size_t len;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) len = 2;
+  else if (c >= 0xE0 && c <= 0xEF) len = 3;
+  else if (c >= 0xF0 && c <= 0xF4) len = 4;
+  else return 0;
+  if (c == 0xE0) lo = 0xA0;
+  else if (c == 0xED) hi = 0x9F;
+  else if (c == 0xF0) lo = 0x90;
+  else if (c == 0xF4) hi = 0x8F;
+  if (n < len || s[1] < lo || s[1] > hi) return 0;
+  for (size_t i = 2; i < len; i++)
+    if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+  return len;
+}
+
+/* A file's "path" (README: the JSON output): the name as a string when it is UTF-8. A name
+ * that is not keeps "path", each byte that is not part of a UTF-8 character replaced by U+FFFD,
+ * and adds "path_bytes": the exact bytes, one character per byte (U+0000 to U+00FF, so that
+ * encoding the string as Latin-1 gives the bytes back). */
+static void set_path(json_t *o, const char *path) {
+  json_t *s = json_string(path);
+  if (s) {
+    json_object_set_new(o, "path", s);
+    return;
+  }
+  const unsigned char *p = (const unsigned char *)path;
+  size_t n = strlen(path);
+  char *shown = malloc(3 * n + 1), *bytes = malloc(2 * n + 1);
+  if (shown && bytes) {
+    size_t a = 0, b = 0;
+    for (size_t i = 0, k; i < n; i += k) {
+      if ((k = utf8_seq(p + i, n - i))) {
+        memcpy(shown + a, p + i, k);
+        a += k;
+      } else {
+        memcpy(shown + a, "\xEF\xBF\xBD", 3);
+        a += 3;
+        k = 1;
+      }
+    }
+    for (size_t i = 0; i < n; i++) { /* Latin-1 to UTF-8 */
+      if (p[i] < 0x80) {
+        bytes[b++] = (char)p[i];
+      } else {
+        bytes[b++] = (char)(0xC0 | (p[i] >> 6));
+        bytes[b++] = (char)(0x80 | (p[i] & 0x3F));
+      }
+    }
+    json_object_set_new(o, "path", json_stringn(shown, a));
+    json_object_set_new(o, "path_bytes", json_stringn(bytes, b));
+  }
+  free(shown);
+  free(bytes);
+}
+
 void out_json_begin(cli *c) { c->json_files = json_array(); }
 
 void out_json_unit(cli *c, const unit *u, json_t *diags, int has_error) {
   json_t *f = json_object();
-  json_object_set_new(f, "path", json_string(u->path));
+  set_path(f, u->path);
   json_object_set_new(f, "ok", json_boolean(!has_error));
   json_object_set_new(f, "commands", u->reports[0] ? commands_json(u->reports[0]) : json_array());
   json_object_set_new(f, "diagnostics", diags);
