@@ -23,7 +23,7 @@
  * Nodes
  *--------------------------------------------------------------------------------------------*/
 
-static const bl_pynode *child(const bl_pynode *n, int role) {
+const bl_pynode *bl_py_child(const bl_pynode *n, int role) {
   for (const bl_pynode *c = n ? n->kid : NULL; c; c = c->next)
     if (c->role == role) return c;
   return NULL;
@@ -46,13 +46,13 @@ static const bl_pynode *next_node(const bl_pynode *n) {
 }
 
 /* The SDK call a CALL node is, or -1. */
-static int sdk_call(const bl_pyreader *rd, const bl_pynode *call) {
+int bl_py_sdk_call(const bl_pyreader *rd, const bl_pynode *call) {
   if (!call || call->kind != BL_PK_CALL) return -1;
-  const bl_pynode *f = child(call, BL_PR_FUNC);
+  const bl_pynode *f = bl_py_child(call, BL_PR_FUNC);
   if (!f) return -1;
   if (attr_is(rd, f, "create") || attr_is(rd, f, "update")) {
-    const bl_pynode *t = child(f, BL_PR_VALUE);
-    if (attr_is(rd, t, "templates") && attr_is(rd, child(t, BL_PR_VALUE), "code_interpreter"))
+    const bl_pynode *t = bl_py_child(f, BL_PR_VALUE);
+    if (attr_is(rd, t, "templates") && attr_is(rd, bl_py_child(t, BL_PR_VALUE), "code_interpreter"))
       return attr_is(rd, f, "create") ? BL_CALL_CREATE : BL_CALL_UPDATE;
     return -1;
   }
@@ -144,7 +144,7 @@ static const bl_pynode *module_binding(const bl_pynode *stmt) {
   if (stmt->kind == BL_PK_ASSIGN && stmt->nkids == 2 && stmt->kid->kind == BL_PK_NAME)
     return stmt->last;
   if (stmt->kind == BL_PK_ANNASSIGN && (stmt->flags & BL_PYF_SIMPLE) && stmt->kid->kind == BL_PK_NAME)
-    return child(stmt, BL_PR_VALUE);
+    return bl_py_child(stmt, BL_PR_VALUE);
   return NULL;
 }
 
@@ -181,9 +181,9 @@ static int result_kept(const bl_pyreader *rd, const bl_pynode *call, const bl_py
 static int carried(const bl_pyreader *rd, const bl_pynode *n, const bl_pynode **owner) {
   const bl_pynode *x = display_top(n), *p = x->parent;
   if (!p || (x->flags & BL_PYF_INNER)) return 0;
-  if (x->role == BL_PR_ARG && sdk_call(rd, p) >= 0) return result_kept(rd, p, owner);
+  if (x->role == BL_PR_ARG && bl_py_sdk_call(rd, p) >= 0) return result_kept(rd, p, owner);
   if (x->role == BL_PR_VALUE && p->kind == BL_PK_KEYWORD && p->ident_end > p->ident &&
-      sdk_call(rd, p->parent) >= 0)
+      bl_py_sdk_call(rd, p->parent) >= 0)
     return result_kept(rd, p->parent, owner);
   if (x->role == BL_PR_VALUE && module_binding(p) == x) {
     *owner = p->kid;
@@ -195,8 +195,8 @@ static int carried(const bl_pyreader *rd, const bl_pynode *n, const bl_pynode **
 /* Is n carried by displays into an SDK call's argument (whatever becomes of its result)? */
 static int carried_into_kept_call(const bl_pyreader *rd, const bl_pynode *n) {
   const bl_pynode *x = display_top(n), *p = x->parent;
-  return p && ((x->role == BL_PR_ARG && sdk_call(rd, p) >= 0) ||
-               (x->role == BL_PR_VALUE && p->kind == BL_PK_KEYWORD && sdk_call(rd, p->parent) >= 0));
+  return p && ((x->role == BL_PR_ARG && bl_py_sdk_call(rd, p) >= 0) ||
+               (x->role == BL_PR_VALUE && p->kind == BL_PK_KEYWORD && bl_py_sdk_call(rd, p->parent) >= 0));
 }
 
 /* The plain fields of the SDK's handles (Template, AgentToolBinding): reading one gives a
@@ -326,6 +326,7 @@ static int add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
     rd->cap_refs = nc;
   }
   bl_pyref *r = &rd->refs[rd->nrefs++];
+  r->node = n;
   r->start = n->start;
   r->end = n->end;
   r->why = why;
@@ -363,7 +364,7 @@ static const char *const SDK_MEMBERS[] = {"code_interpreter", "templates", "crea
  * function of another module that does the same is reflection outside the file: README.) */
 static int string_constant(bl_pyreader *rd, const bl_pynode *n) {
   if (n->role != BL_PR_ARG || !n->parent || n->parent->kind != BL_PK_CALL) return 0;
-  const bl_pynode *f = child(n->parent, BL_PR_FUNC);
+  const bl_pynode *f = bl_py_child(n->parent, BL_PR_FUNC);
   if (!(ident_is(rd, f, "getattr") || ident_is(rd, f, "hasattr") ||
         ident_is(rd, f, "attrgetter") || ident_is(rd, f, "methodcaller") ||
         ident_is(rd, f, "getattr_static")))
@@ -414,13 +415,13 @@ static int sdk_string(bl_pyreader *rd, const bl_pynode *n) {
 /* getattr(x, name), operator.attrgetter/methodcaller(name): a computed attribute name may reach
  * the SDK or any name of the module. */
 static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
-  const bl_pynode *f = child(call, BL_PR_FUNC);
+  const bl_pynode *f = bl_py_child(call, BL_PR_FUNC);
   int ga = f && (f->kind == BL_PK_NAME || f->kind == BL_PK_ATTRIBUTE) &&
            (ident_is(rd, f, "getattr") || ident_is(rd, f, "hasattr"));
   int ag = f && (f->kind == BL_PK_NAME || f->kind == BL_PK_ATTRIBUTE) &&
            (ident_is(rd, f, "attrgetter") || ident_is(rd, f, "methodcaller"));
   if (!ga && !ag) return 0;
-  const bl_pynode *a = child(call, BL_PR_ARG);
+  const bl_pynode *a = bl_py_child(call, BL_PR_ARG);
   if (ga && a) {
     a = a->next;
     while (a && a->role != BL_PR_ARG) a = a->next;
@@ -460,13 +461,13 @@ static int sdk_reference(bl_pyreader *rd, const bl_pynode *n) {
     return add_ref(rd, n, "a reference to code_interpreter that is not a direct call of "
                           "templates.create or templates.update");
   if ((attr_is(rd, n, "create") || attr_is(rd, n, "update")) && !called &&
-      attr_is(rd, child(n, BL_PR_VALUE), "templates"))
+      attr_is(rd, bl_py_child(n, BL_PR_VALUE), "templates"))
     return add_ref(rd, n, "a method of templates used other than by a direct call");
   if (attr_is(rd, n, "templates") && n->parent && n->role == BL_PR_VALUE &&
       (attr_is(rd, n->parent, "create") || attr_is(rd, n->parent, "update")) &&
-      !attr_is(rd, child(n, BL_PR_VALUE), "code_interpreter")) {
-    const bl_pynode *r = child(n, BL_PR_VALUE);
-    while (r && r->kind == BL_PK_ATTRIBUTE) r = child(r, BL_PR_VALUE);
+      !attr_is(rd, bl_py_child(n, BL_PR_VALUE), "code_interpreter")) {
+    const bl_pynode *r = bl_py_child(n, BL_PR_VALUE);
+    while (r && r->kind == BL_PK_ATTRIBUTE) r = bl_py_child(r, BL_PR_VALUE);
     if (r && r->kind != BL_PK_NAME)
       return add_ref(rd, n, "templates reached through an expression boxlint cannot follow");
   }
@@ -536,163 +537,9 @@ static int taints(bl_pyreader *rd, const bl_pynode *n) {
 
 /* exec/eval/compile of a string: code boxlint does not read. */
 static int exec_call(bl_pyreader *rd, const bl_pynode *n) {
-  const bl_pynode *f = child(n, BL_PR_FUNC);
+  const bl_pynode *f = bl_py_child(n, BL_PR_FUNC);
   if (f && f->kind == BL_PK_NAME && (ident_is(rd, f, "exec") || ident_is(rd, f, "eval")))
     return add_ref(rd, n, "code run by exec or eval, which boxlint does not read");
-  return 0;
-}
-
-/*----------------------------------------------------------------------------------------------
- * Calls
- *--------------------------------------------------------------------------------------------*/
-
-/* The significant token that starts at or after byte `off`. */
-static size_t tok_at(const bl_pyreader *rd, size_t off) {
-  size_t lo = 0, hi = rd->nsig;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (TOK(rd, mid)->start < off) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-static bl_pyval *dyn(bl_pyreader *rd, const bl_pynode *n, const char *why) {
-  bl_pyval *v = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *v);
-  if (!v) return NULL;
-  memset(v, 0, sizeof *v);
-  v->kind = BL_PV_DYNAMIC;
-  v->start = n->start;
-  v->end = n->end;
-  v->why = why;
-  return v;
-}
-
-/* A dict whose keys are not all str literals is known only at run time. */
-static void dict_keys(bl_pyval *v) {
-  if (!v) return;
-  if (v->kind == BL_PV_DICT)
-    for (size_t i = 0; i < v->nitems; i++)
-      if (!v->keys[i] || v->keys[i]->kind != BL_PV_STR || v->keys[i]->str.is_bytes) {
-        v->kind = BL_PV_DYNAMIC;
-        v->why = "a dict whose keys are not all string literals";
-        return;
-      }
-  if (v->kind == BL_PV_DICT || v->kind == BL_PV_LIST || v->kind == BL_PV_TUPLE ||
-      v->kind == BL_PV_SET)
-    for (size_t i = 0; i < v->nitems; i++) dict_keys(v->items[i]);
-}
-
-static int call_args(bl_pyreader *rd, const bl_pynode *call, bl_pyarg **args, size_t *nargs);
-
-static const char *dynamic_why(const bl_pynode *n) {
-  switch (n->kind) {
-  case BL_PK_CALL: return "a call";
-  case BL_PK_ATTRIBUTE: return "an attribute";
-  case BL_PK_SUBSCRIPT: return "a subscript";
-  case BL_PK_LISTCOMP: case BL_PK_SETCOMP: case BL_PK_DICTCOMP: case BL_PK_GENEXP:
-    return "a comprehension";
-  case BL_PK_IFEXP: return "a conditional expression";
-  case BL_PK_LAMBDA: return "a lambda";
-  case BL_PK_AWAIT: return "an await expression";
-  case BL_PK_NAMEDEXPR: return "an assignment expression";
-  case BL_PK_JOINEDSTR: return "an f-string with replacement fields";
-  case BL_PK_STARRED: return "unpacking";
-  default: return "an expression";
-  }
-}
-
-/* The value of an expression node, as reader.c reads literals; DYNAMIC otherwise. */
-bl_pyval *bl_py_node_value(bl_pyreader *rd, const bl_pynode *n) {
-  if (n->flags & BL_PYF_INNER) return dyn(rd, n, "an expression inside an f-string");
-  if (sdk_call(rd, n) == BL_CALL_POLICY) {
-    bl_pyval *v = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *v);
-    if (!v) return NULL;
-    memset(v, 0, sizeof *v);
-    v->kind = BL_PV_POLICY;
-    v->start = n->start;
-    v->end = n->end;
-    v->close = n->end - 1;
-    v->open = TOK(rd, tok_at(rd, child(n, BL_PR_FUNC)->end))->start;
-    return call_args(rd, n, &v->args, &v->nargs) ? NULL : v;
-  }
-  int literal = n->kind == BL_PK_CONSTANT || n->kind == BL_PK_LIST || n->kind == BL_PK_TUPLE ||
-                n->kind == BL_PK_SET || n->kind == BL_PK_DICT || n->kind == BL_PK_NAME ||
-                (n->kind == BL_PK_UNARYOP && n->kid && n->kid->kind == BL_PK_CONSTANT &&
-                 (n->kid->flags & BL_PYF_NUM) && n->ident_end == n->ident + 1 &&
-                 (rd->s[n->ident] == '-' || rd->s[n->ident] == '+'));
-  if (!literal) return dyn(rd, n, dynamic_why(n));
-  size_t i = n->tok;
-  bl_pyval *v = bl_py_parse_expr(rd, &i);
-  if (!v) return NULL;
-  if (v->kind == BL_PV_DYNAMIC) { /* the whole expression, whatever the reader skipped */
-    v->start = n->start;
-    v->end = n->end;
-  } else if ((i < rd->nsig ? TOK(rd, i)->start : rd->n) < n->end) {
-    return dyn(rd, n, "an expression"); /* the reader stopped inside it */
-  }
-  dict_keys(v);
-  return v;
-}
-
-static int call_args(bl_pyreader *rd, const bl_pynode *call, bl_pyarg **args, size_t *nargs) {
-  size_t cap = call->nkids + 1;
-  *nargs = 0;
-  *args = boxlint__arena_alloc(&rd->arena, rd->m, cap * sizeof **args);
-  if (!*args) return -1;
-  for (const bl_pynode *c = call->kid; c; c = c->next) {
-    if (c->role != BL_PR_ARG && c->role != BL_PR_KEYWORD) continue;
-    bl_pyarg *a = &(*args)[(*nargs)++];
-    memset(a, 0, sizeof *a);
-    const bl_pynode *v = c->role == BL_PR_KEYWORD ? child(c, BL_PR_VALUE) : c;
-    if (c->kind == BL_PK_STARRED) {
-      a->star = 1;
-      v = child(c, BL_PR_VALUE);
-    } else if (c->role == BL_PR_KEYWORD && c->ident_end == c->ident) {
-      a->star = 2;
-    } else if (c->role == BL_PR_KEYWORD) {
-      a->name = c->ident;
-      a->name_end = c->ident_end;
-      a->norm = c->norm;
-      a->norm_len = c->norm_len;
-    }
-    if (!v) v = c;
-    a->v = a->star ? dyn(rd, v, a->star == 1 ? "*args" : "**kwargs") : bl_py_node_value(rd, v);
-    if (!a->v) return -1;
-  }
-  return 0;
-}
-
-static int add_call(bl_pyreader *rd, int kind, const bl_pynode *n) {
-  if (rd->ncalls == rd->cap_calls) {
-    size_t nc = rd->cap_calls ? rd->cap_calls * 2 : 8;
-    bl_pycall *v = boxlint__realloc(rd->m, rd->calls, rd->cap_calls * sizeof *v, nc * sizeof *v);
-    if (!v) return -1;
-    rd->calls = v;
-    rd->cap_calls = nc;
-  }
-  const bl_pynode *f = child(n, BL_PR_FUNC);
-  bl_pycall *c = &rd->calls[rd->ncalls];
-  memset(c, 0, sizeof *c);
-  c->kind = (bl_call_kind)kind;
-  c->name = f->ident;
-  c->name_end = f->ident_end;
-  c->start = n->start;
-  c->end = n->end;
-  if (n->flags & BL_PYF_INNER) {
-    rd->ncalls++;
-    c->inner = 1;
-    return 0;
-  }
-  c->open = TOK(rd, tok_at(rd, f->end))->start;
-  c->close = n->end - 1;
-  if (kind == BL_CALL_POLICY) {
-    c->policy = bl_py_node_value(rd, n);
-    if (!c->policy) return -1;
-  } else if (call_args(rd, n, &c->args, &c->nargs)) {
-    return -1;
-  }
-  rd->ncalls++;
   return 0;
 }
 
@@ -772,9 +619,10 @@ static int visit(bl_pyreader *rd, const bl_pynode *n) {
     return special(rd, n) ? sdk_reference(rd, n) || taints(rd, n) : 0;
   case BL_PK_CONSTANT: return string_constant(rd, n) || sdk_string(rd, n);
   case BL_PK_CALL: {
-    if (!special(rd, child(n, BL_PR_FUNC))) return 0;
-    int k = sdk_call(rd, n);
-    int rc = k >= 0 ? add_call(rd, k, n) : attribute_by_text(rd, n);
+    const bl_pynode *f = bl_py_child(n, BL_PR_FUNC);
+    if (!special(rd, f)) return 0;
+    int k = bl_py_sdk_call(rd, n);
+    int rc = k >= 0 ? bl_py_add_call(rd, k, n) : attribute_by_text(rd, n);
     return rc ? rc : exec_call(rd, n);
   }
   case BL_PK_ALIAS: case BL_PK_IMPORTFROM: return sdk_reference(rd, n) || taints(rd, n);
@@ -782,9 +630,59 @@ static int visit(bl_pyreader *rd, const bl_pynode *n) {
   }
 }
 
+/* The name an expression starts from (`t` of `t.a().b[0].c`), or NULL. */
+static const bl_pynode *root_name(const bl_pynode *n) {
+  while (n && (n->kind == BL_PK_ATTRIBUTE || n->kind == BL_PK_CALL || n->kind == BL_PK_SUBSCRIPT))
+    n = bl_py_child(n, n->kind == BL_PK_CALL ? BL_PR_FUNC : BL_PR_VALUE);
+  return n && n->kind == BL_PK_NAME ? n : NULL;
+}
+
+/* The names that a statement holding the reference binds (`t = client.code_interpreter...`,
+ * `make = partial(...)`): calls through them are the SDK's, unread. Up to 64 kept. */
+static size_t ref_aliases(const bl_pyreader *rd, const bl_pynode **out, size_t cap) {
+  size_t k = 0;
+  for (size_t i = 0; i < rd->nrefs; i++) {
+    const bl_pynode *x = rd->refs[i].node;
+    while (x && x->parent && x->parent->kind != BL_PK_ASSIGN && x->parent->kind != BL_PK_ANNASSIGN &&
+           x->parent->kind != BL_PK_NAMEDEXPR && x->parent->kind != BL_PK_WITHITEM)
+      x = x->parent;
+    if (!x || !x->parent) continue;
+    for (const bl_pynode *t = x->parent->kid; t && k < cap; t = t->next)
+      if (t->role == BL_PR_TARGET && t->kind == BL_PK_NAME) out[k++] = t;
+  }
+  return k;
+}
+
+static int same_ident(const bl_pyreader *rd, const bl_pynode *a, const bl_pynode *b) {
+  const char *x = a->norm ? a->norm : rd->s + a->ident, *y = b->norm ? b->norm : rd->s + b->ident;
+  size_t xl = a->norm ? a->norm_len : a->ident_end - a->ident;
+  size_t yl = b->norm ? b->norm_len : b->ident_end - b->ident;
+  return xl == yl && !memcmp(x, y, xl);
+}
+
+/* A file that reaches the SDK other than by direct calls: a create() or update() on any other
+ * receiver, and any call through a name the reference was bound to, may be the SDK's, through
+ * what boxlint did not follow, and is said so at the call too. */
+static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
+  const bl_pynode *alias[64];
+  size_t na = ref_aliases(rd, alias, 64), nrefs = rd->nrefs;
+  for (const bl_pynode *n = root; nrefs && n; n = next_node(n)) {
+    if (n->kind != BL_PK_CALL || bl_py_sdk_call(rd, n) >= 0) continue;
+    const bl_pynode *f = bl_py_child(n, BL_PR_FUNC), *r = root_name(f);
+    int hit = attr_is(rd, f, "create") || attr_is(rd, f, "update");
+    for (size_t i = 0; !hit && r && i < na; i++) hit = same_ident(rd, r, alias[i]);
+    for (size_t i = 0; !hit && i < nrefs; i++) /* getattr(...)(...), partial(...)(...) */
+      hit = rd->refs[i].start >= f->start && rd->refs[i].end <= f->end;
+    if (hit && add_ref(rd, n, "a call on a receiver that may be the SDK's (the file reaches the "
+                              "SDK other than by direct calls)"))
+      return -1;
+  }
+  return 0;
+}
+
 int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {
   for (const bl_pynode *n = root; n; n = next_node(n))
     if (visit(rd, n) || rd->oom) return -1;
-  return 0;
+  return calls_through_references(rd, root);
 }
 

@@ -190,6 +190,13 @@ typedef struct bl_pyast {
 int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, size_t n,
                 const bl_pytoks *toks, const size_t *sig, size_t nsig, bl_pyast *out);
 
+/* The first child of n in `role`, or NULL (analyze.c). */
+const bl_pynode *bl_py_child(const bl_pynode *n, int role);
+/* The SDK call (bl_call_kind) a CALL node is, or -1 (analyze.c). */
+int bl_py_sdk_call(const bl_pyreader *rd, const bl_pynode *call);
+/* Record the SDK call n of kind `kind` with its arguments' values (values.c); 0, -1 OOM. */
+int bl_py_add_call(bl_pyreader *rd, int kind, const bl_pynode *n);
+
 /* Are the identifiers of a and b the same name, as Python compares them (NFKC)? */
 int bl_pyast_ident_eq(const char *s, const bl_pynode *a, const char *name, size_t len);
 

@@ -179,7 +179,11 @@ int bl_py_place(boxlint_report *to, const boxlint_report *from, size_t first, co
     const boxlint_diag *d = &from->diags[i];
     int32_t cmd = d->command >= 0 && (size_t)d->command < t->ncmds
                       ? (int32_t)t->cmd_index[d->command] : -1;
-    boxlint_diag *o = boxlint__report_add(to, d->rule, d->severity, cmd);
+    /* A built-in rule's id is static; a user rule's lives in `from`, freed after this call:
+     * the report keeps its own copy. */
+    const boxlint_rule_info *ri = boxlint_rule_find(d->rule, strlen(d->rule));
+    const char *rule = ri ? ri->id : boxlint__rstrdup(to, d->rule, strlen(d->rule));
+    boxlint_diag *o = rule ? boxlint__report_add(to, rule, d->severity, cmd) : NULL;
     if (!o) return -1;
     size_t a, b, file_idx;
     const bl_pyval *fv;

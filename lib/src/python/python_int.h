@@ -134,7 +134,9 @@ typedef struct bl_pycall {
 } bl_pycall;
 
 /* A reference to the SDK that is not a direct call (analyze.c): reported as not-static. */
+struct bl_pynode;
 typedef struct bl_pyref {
+  const struct bl_pynode *node;
   size_t start, end;
   const char *why;
 } bl_pyref;
