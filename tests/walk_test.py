@@ -512,12 +512,12 @@ check("enough pairs compared", pairs >= 10000, pairs)
 # Patterns that are exponential for a backtracking matcher (and for git's): against long names
 # they take milliseconds. The answers are known without git.
 STARS = "*a" * 12 + "*b"
-long_names = ["a" * 36, "a" * 200, "a" * 199 + "b", "/".join(["a" * 20] * 12),
-              "/".join(["a"] * 60) + "/b"]
-for pat, flags_want in ((STARS, [0, 0, 1, 0, 0]), ("/".join(["**", "a"] * 12) + "/b",
-                                                  [0, 0, 0, 0, 1]),
-                        ("*a" * 12 + "*", [1, 1, 1, 1, 0]), ("a" + "*a" * 12 + "?b",
-                                                             [0, 0, 1, 0, 0])):
+long_names = ["a" * 36 + ".Dockerfile", "a" * 100 + "c", "a" * 199 + "b",
+              "/".join(["a"] * 60) + "/c", "/".join(["a"] * 60) + "/b"]
+for pat, flags_want in ((STARS, [0, 0, 1, 0, 0]),
+                        ("/".join(["**", "a"] * 12) + "/b", [0, 0, 0, 0, 1]),
+                        ("*a" * 12 + "*", [1, 1, 1, 0, 0]),
+                        ("a" + "*a" * 12 + "?b", [0, 0, 1, 0, 0])):
     adv = os.path.join(tmp, "adv")
     shutil.rmtree(adv, ignore_errors=True)
     make(adv, {".gitignore": pat + "\n"})
