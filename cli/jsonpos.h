@@ -22,4 +22,28 @@ size_t jp_path(const char *s, size_t n, const char *path);
 /* The same from the value at offset `at` ("" names that value itself); SIZE_MAX when absent. */
 size_t jp_path_at(const char *s, size_t n, size_t at, const char *path);
 
+/* An index of one text, so that many positions cost what one does (issue 23: a file with 80,000
+ * findings): line and column from a checkpoint every JP_BLOCK bytes (line, column and line start
+ * there), then at most JP_BLOCK bytes scanned; an object's members and an array's elements
+ * tabled on the first lookup in them (members sorted by key), so a path costs a binary search
+ * per component instead of a scan of every sibling before it. Built in O(n), memory about n/5
+ * bytes plus the tables; the text must not change while it is in use. The jp_ix_* calls take
+ * the index or NULL (NULL: the plain scans above, same answers), and an index that ran out of
+ * memory answers by those scans too. */
+enum { JP_BLOCK = 64 };
+typedef struct jp_index jp_index;
+/* NULL when out of memory (the jp_ix_* calls then scan). */
+jp_index *jp_index_new(const char *s, size_t n);
+void jp_index_free(jp_index *ix);
+void jp_ix_line_col(const jp_index *ix, const char *s, size_t n, size_t off, uint32_t *line,
+                    uint32_t *col);
+/* The offset where the line holding `off` starts. */
+size_t jp_ix_line_start(const jp_index *ix, const char *s, size_t n, size_t off);
+size_t jp_ix_element(jp_index *ix, const char *s, size_t n, size_t arr, size_t idx);
+/* The number of elements of the array at `arr` (0 when it is not an array). */
+size_t jp_ix_count(jp_index *ix, const char *s, size_t n, size_t arr);
+size_t jp_ix_member(jp_index *ix, const char *s, size_t n, size_t obj, const char *key,
+                    size_t *key_off);
+size_t jp_ix_path_at(jp_index *ix, const char *s, size_t n, size_t at, const char *path);
+
 #endif

@@ -102,7 +102,9 @@ static void with_span(const unit *u, const boxlint_diag *d, boxlint_severity sev
 
 void lsp_each_finding(const lsp_check *dc, lsp_finding_fn fn, void *ctx) {
   span_ctx x = {fn, ctx};
+  cli_positions_begin(&dc->k.u); /* one index of the text for every finding's span */
   cli_each_shown(&dc->k.u, with_span, &x);
+  cli_positions_end();
 }
 
 /*==============================================================================================
@@ -293,7 +295,9 @@ static void publish(server *s, lsp_doc *d) {
   json_t *arr = json_array();
   if (dc.ok) {
     diag_ctx x = {s, d, arr};
+    lsp_positions_begin(d->text, d->len, s->enc); /* one index of the document per publish */
     lsp_each_finding(&dc, add_finding, &x);
+    lsp_positions_end();
   } else {
     add_failure(s, d, &dc, arr);
   }

@@ -54,6 +54,13 @@ int lsp_offset(const char *t, size_t n, enum lsp_enc enc, int64_t line, int64_t 
 /* The LSP position of byte offset `off` (clamped to n, moved back to a character start). */
 void lsp_position(const char *t, size_t n, enum lsp_enc enc, size_t off, int64_t *line,
                   int64_t *ch);
+/* Between these, lsp_position on exactly (t, n, enc) answers from checkpoints built once (line
+ * and units every LSP_BLOCK bytes), then at most LSP_BLOCK bytes scanned: a publish of many
+ * findings is linear in the document (issue 23). One scope per thread; t must not change
+ * meanwhile. Out of memory, or outside, the plain scan answers the same. */
+enum { LSP_BLOCK = 64 };
+void lsp_positions_begin(const char *t, size_t n, enum lsp_enc enc);
+void lsp_positions_end(void);
 /* {"line", "character"} of `off`. */
 json_t *lsp_pos_json(const char *t, size_t n, enum lsp_enc enc, size_t off);
 /* {"start", "end"} of [a, b). */

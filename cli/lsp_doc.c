@@ -44,27 +44,88 @@ int lsp_offset(const char *t, size_t n, enum lsp_enc enc, int64_t line, int64_t 
   return 0;
 }
 
+/* The walk shared by the scan and the checkpoints: over characters from `i` (a character
+ * start) to `stop`, the line and the units since the line's start. A line ends at \n, at \r\n
+ * (counted at the \n) and at a lone \r; the text is valid UTF-8. */
+static void walk(const char *t, size_t n, enum lsp_enc enc, size_t i, size_t stop, int clip,
+                 int64_t *line, int64_t *u, size_t *next) {
+  int64_t l = *line, w = *u;
+  while (i < stop) {
+    if (t[i] == '\n' || (t[i] == '\r' && !(i + 1 < n && t[i + 1] == '\n'))) {
+      l++;
+      w = 0;
+      i++;
+      continue;
+    }
+    size_t s = seq_len((unsigned char)t[i]);
+    if (i + s > n) s = n - i;
+    if (clip && i + s > stop) s = stop - i; /* not valid UTF-8: as far as asked */
+    for (size_t j = 1; j < s; j++) /* not valid UTF-8: a line break is never inside */
+      if (t[i + j] == '\n' || t[i + j] == '\r') s = j;
+    w += units(enc, s);
+    i += s;
+  }
+  *line = l;
+  *u = w;
+  *next = i;
+}
+
+static _Thread_local struct {
+  const char *t;
+  size_t n, nb;
+  enum lsp_enc enc;
+  int64_t *line, *u; /* before the first character starting at or after k * LSP_BLOCK */
+  size_t *at;        /* that character's offset */
+} scope;
+
+void lsp_positions_end(void) {
+  free(scope.line);
+  free(scope.u);
+  free(scope.at);
+  memset(&scope, 0, sizeof scope);
+}
+
+void lsp_positions_begin(const char *t, size_t n, enum lsp_enc enc) {
+  lsp_positions_end();
+  size_t nb = n / LSP_BLOCK + 1;
+  scope.line = malloc(nb * sizeof *scope.line);
+  scope.u = malloc(nb * sizeof *scope.u);
+  scope.at = malloc(nb * sizeof *scope.at);
+  if (!scope.line || !scope.u || !scope.at) {
+    lsp_positions_end();
+    return;
+  }
+  int64_t l = 0, w = 0;
+  size_t i = 0;
+  for (size_t k = 0; k < nb; k++) {
+    size_t stop = k * LSP_BLOCK;
+    if (i < stop) walk(t, n, enc, i, stop, 0, &l, &w, &i);
+    scope.line[k] = l;
+    scope.u[k] = w;
+    scope.at[k] = i;
+  }
+  scope.t = t;
+  scope.n = n;
+  scope.nb = nb;
+  scope.enc = enc;
+}
+
 void lsp_position(const char *t, size_t n, enum lsp_enc enc, size_t off, int64_t *line,
                   int64_t *ch) {
   if (off > n) off = n;
   while (off > 0 && off < n && ((unsigned char)t[off] & 0xC0) == 0x80) off--;
-  int64_t l = 0;
-  size_t bol = 0;
-  for (size_t i = 0; i < off; i++) {
-    if (t[i] == '\n' || (t[i] == '\r' && !(i + 1 < n && t[i + 1] == '\n'))) {
-      l++;
-      bol = i + 1;
-    }
-  }
   /* an offset between \r and \n is the end of the line */
-  size_t stop = off > bol && t[off - 1] == '\r' ? off - 1 : off;
-  int64_t u = 0;
-  for (size_t i = bol; i < stop;) {
-    size_t s = seq_len((unsigned char)t[i]);
-    if (i + s > stop) s = stop - i;
-    u += units(enc, s);
-    i += s;
+  size_t stop = off > 0 && t[off - 1] == '\r' && off < n && t[off] == '\n' ? off - 1 : off;
+  int64_t l = 0, u = 0;
+  size_t i = 0;
+  if (scope.t == t && scope.n == n && scope.enc == enc && scope.line) {
+    size_t k = stop / LSP_BLOCK;
+    if (k > 0 && scope.at[k] > stop) k--;
+    l = scope.line[k];
+    u = scope.u[k];
+    i = scope.at[k];
   }
+  walk(t, n, enc, i, stop, 1, &l, &u, &i);
   *line = l;
   *ch = u;
 }

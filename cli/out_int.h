@@ -20,6 +20,11 @@ typedef struct fpos {
 /* Where `d` is in the unit's text: a fragment's own position; in a JSON file the command's string
  * literal or the field's value. p->has is 0 when there is no file text to point into (-c). */
 void cli_position(const unit *u, const boxlint_diag *d, fpos *p);
+/* The offset where the line of u's text holding `off` starts (from the index of the unit in
+ * scope, cli_positions_begin, without a scan back over a long line). */
+size_t cli_line_start(const unit *u, size_t off);
+/* The offset of command `command`'s element in a JSON unit's commands array, or SIZE_MAX. */
+size_t cli_command_literal(const unit *u, int32_t command);
 
 /*==============================================================================================
  * MARK: out_text.c

@@ -6,6 +6,44 @@
 #include "out_int.h"
 #include "jsonpos.h"
 
+/* The unit whose findings are being shown (cli_positions_begin to _end, one per thread) and its
+ * text's index, built on the first position asked: a file with many findings then costs one
+ * pass over its text, not one per finding (issue 23). Outside a scope, or out of memory, the
+ * plain scans of jsonpos.c answer the same. */
+static _Thread_local struct {
+  const unit *u;
+  const char *text;
+  size_t len;
+  jp_index *ix;
+  int built;
+} scope;
+
+void cli_positions_begin(const unit *u) {
+  cli_positions_end();
+  scope.u = u;
+  scope.text = u->text;
+  scope.len = u->len;
+}
+
+void cli_positions_end(void) {
+  jp_index_free(scope.ix);
+  memset(&scope, 0, sizeof scope);
+}
+
+/* The index of u's text when u is the unit in scope (built now if need be), else NULL. */
+static jp_index *index_of(const unit *u) {
+  if (!u->text || scope.u != u || scope.text != u->text || scope.len != u->len) return NULL;
+  if (!scope.built) {
+    scope.built = 1;
+    scope.ix = jp_index_new(u->text, u->len);
+  }
+  return scope.ix;
+}
+
+size_t cli_line_start(const unit *u, size_t off) {
+  return jp_ix_line_start(index_of(u), u->text, u->len, off);
+}
+
 /* Where a field's finding points in a JSON unit: the value its path names, from the root (a
  * template) or from the policy object with the "network_policy" prefix dropped (UNIT_POLICY), so
  * that an entry's finding points at the entry's string literal and a list's at the list. A
@@ -13,7 +51,7 @@
  * "type" value, or at the object when there is no type. A path that is not in the file (a
  * missing deny_out) points at the start of its nearest ancestor that is, with an empty span.
  * Returns 0 when nothing could be found. */
-static int field_span(const unit *u, const char *path, size_t *s, size_t *e) {
+static int field_span(const unit *u, jp_index *ix, const char *path, size_t *s, size_t *e) {
   size_t base = 0;
   const char *rel = path;
   if (u->kind == UNIT_POLICY) {
@@ -29,9 +67,9 @@ static int field_span(const unit *u, const char *path, size_t *s, size_t *e) {
   memcpy(buf, rel, n);
   buf[n] = 0;
   for (int exact = 1;; exact = 0) {
-    size_t v = jp_path_at(u->text, u->len, base, buf);
+    size_t v = jp_ix_path_at(ix, u->text, u->len, base, buf);
     if (v != SIZE_MAX) {
-      size_t t = exact && whole_policy ? jp_member(u->text, u->len, v, "type", NULL) : SIZE_MAX;
+      size_t t = exact && whole_policy ? jp_ix_member(ix, u->text, u->len, v, "type", NULL) : SIZE_MAX;
       if (t != SIZE_MAX) v = t;
       *s = v;
       *e = exact ? jp_skip(u->text, u->len, v) : v;
@@ -59,8 +97,9 @@ void cli_position(const unit *u, const boxlint_diag *d, fpos *p) {
   }
   if ((u->kind != UNIT_JSON && u->kind != UNIT_POLICY) || !u->text) return;
   size_t s = SIZE_MAX, e = SIZE_MAX;
+  jp_index *ix = index_of(u);
   if (d->command >= 0 && u->cmds_off != SIZE_MAX) {
-    size_t lit = jp_element(u->text, u->len, u->cmds_off, (size_t)d->command);
+    size_t lit = jp_ix_element(ix, u->text, u->len, u->cmds_off, (size_t)d->command);
     if (lit == SIZE_MAX) lit = u->cmds_off;
     if (u->text[lit] == '"') {
       s = jp_string_offset(u->text, u->len, lit, d->offset);
@@ -69,7 +108,7 @@ void cli_position(const unit *u, const boxlint_diag *d, fpos *p) {
       s = lit;
       e = jp_skip(u->text, u->len, lit);
     }
-  } else if (!d->path || !field_span(u, d->path, &s, &e)) {
+  } else if (!d->path || !field_span(u, ix, d->path, &s, &e)) {
     /* Nowhere better: the start of the policy, or of the document. */
     s = jp_ws(u->text, u->len, u->kind == UNIT_POLICY && u->policy_off != SIZE_MAX ? u->policy_off : 0);
     e = s;
@@ -77,8 +116,13 @@ void cli_position(const unit *u, const boxlint_diag *d, fpos *p) {
   p->has = 1;
   p->off = s;
   p->end_off = e;
-  jp_line_col(u->text, u->len, s, &p->line, &p->col);
-  jp_line_col(u->text, u->len, e, &p->end_line, &p->end_col);
+  jp_ix_line_col(ix, u->text, u->len, s, &p->line, &p->col);
+  jp_ix_line_col(ix, u->text, u->len, e, &p->end_line, &p->end_col);
+}
+
+size_t cli_command_literal(const unit *u, int32_t command) {
+  if (command < 0 || u->cmds_off == SIZE_MAX || !u->text) return SIZE_MAX;
+  return jp_ix_element(index_of(u), u->text, u->len, u->cmds_off, (size_t)command);
 }
 
 int cli_finding_span(const unit *u, const boxlint_diag *d, size_t *start, size_t *end) {

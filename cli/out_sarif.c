@@ -240,7 +240,7 @@ static json_t *sarif_fix(const unit *u, const boxlint_diag *d) {
     e = s + d->fix->length;
     text = json_stringn(d->fix->text, d->fix->text_len);
   } else if (u->kind == UNIT_JSON && d->command >= 0 && u->cmds_off != SIZE_MAX) {
-    size_t lit = jp_element(u->text, u->len, u->cmds_off, (size_t)d->command);
+    size_t lit = cli_command_literal(u, d->command);
     if (lit == SIZE_MAX || u->text[lit] != '"') return NULL;
     s = jp_string_offset(u->text, u->len, lit, d->fix->offset);
     e = d->fix->length ? jp_string_offset(u->text, u->len, lit, d->fix->offset + d->fix->length - 1) + 1 : s;

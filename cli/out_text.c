@@ -18,14 +18,15 @@ static int in_secret(const out_secrets *sec, int32_t cmd, size_t i) {
 }
 
 /* The source line holding [off, end), with a caret under the span; bytes of a secret (of
- * command `cmd`, or -1 for file offsets) are printed as '*'. */
-static void print_source(cli *c, const char *text, size_t len, size_t off, size_t end,
-                         uint32_t column, const out_secrets *sec, int32_t cmd) {
+ * command `cmd`, or -1 for file offsets) are printed as '*'. `bol` is where that line starts.
+ * What is read is bounded (400 bytes of the line, a caret of 200): a long line with many
+ * findings costs the same per finding as a short one. */
+static void print_source(cli *c, const char *text, size_t len, size_t bol, size_t off,
+                         size_t end, uint32_t column, const out_secrets *sec, int32_t cmd) {
   if (!text || off > len) return;
-  size_t s = off, e = off;
-  while (s > 0 && text[s - 1] != '\n') s--;
-  while (e < len && text[e] != '\n') e++;
-  if (e > s && text[e - 1] == '\r') e--;
+  size_t s = bol, e = s;
+  while (e < len && e < s + 401 && text[e] != '\n') e++;
+  if (e > s && text[e - 1] == '\r' && (e == len || text[e] == '\n')) e--;
   fputs("    ", c->out);
   for (size_t i = s; i < e && i < s + 400; i++) {
     unsigned char ch = (unsigned char)text[i];
@@ -38,12 +39,21 @@ static void print_source(cli *c, const char *text, size_t len, size_t off, size_
   fputs("\n    ", c->out);
   for (uint32_t i = 1; i < column && i < 400; i++) fputc(' ', c->out);
   size_t width = 0;
-  for (size_t i = off; i < end && i < e; i++) width += ((unsigned char)text[i] & 0xC0) != 0x80;
+  for (size_t i = off; i < end && i < len && text[i] != '\n' && width <= 200; i++) {
+    if (text[i] == '\r' && (i + 1 == len || text[i + 1] == '\n')) break; /* the line's \r */
+    width += ((unsigned char)text[i] & 0xC0) != 0x80;
+  }
   if (c->color) fputs("\033[1;32m", c->out);
   fputc('^', c->out);
   for (size_t i = 1; i < width && i < 200; i++) fputc('~', c->out);
   if (c->color) fputs("\033[0m", c->out);
   fputc('\n', c->out);
+}
+
+/* The start of the line holding `off` in a command's text (-c: short, argv). */
+static size_t line_start(const char *text, size_t off) {
+  while (off > 0 && text[off - 1] != '\n') off--;
+  return off;
 }
 
 void out_text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_severity sev,
@@ -61,10 +71,12 @@ void out_text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_severit
   else fprintf(c->out, "%s: ", s);
   fprintf(c->out, "%s [%s]\n", d->message, d->rule);
   if (p.has && u->text)
-    print_source(c, u->text, u->len, p.off, p.end_off, p.col, sec, -1);
+    print_source(c, u->text, u->len, cli_line_start(u, p.off), p.off, p.end_off, p.col, sec, -1);
   else if (u->kind == UNIT_INLINE && d->command >= 0 && (size_t)d->command < u->ncmds && d->line)
-    print_source(c, u->cmds[d->command].ptr, u->cmds[d->command].len, d->offset, d->end_offset,
-                 d->column, sec, d->command);
+    print_source(c, u->cmds[d->command].ptr, u->cmds[d->command].len,
+                 line_start(u->cmds[d->command].ptr,
+                            d->offset <= u->cmds[d->command].len ? d->offset : 0),
+                 d->offset, d->end_offset, d->column, sec, d->command);
   if (d->hint)
     fprintf(c->out, "    %shint:%s %s\n", c->color ? "\033[1m" : "", c->color ? "\033[0m" : "",
             d->hint);
