@@ -84,21 +84,13 @@ static void sb_literal(sbuf *b, const char *s, size_t n) {
   sb_put(b, "\"", 1);
 }
 
-/* Add the edit [off, off + len) -> b's text, taking b's buffer; an identical edit is kept once.
- * Returns 0, or -1 out of memory (b released either way). */
+/* Add the edit [off, off + len) -> b's text, taking b's buffer (identical edits are dropped
+ * once all are in: drop_repeats). Returns 0, or -1 out of memory (b released either way). */
 static int add_edit(fix_edits *e, size_t off, size_t len, sbuf *b) {
   if (!b->oom && !b->p) sb_put(b, "", 0); /* an empty replacement still gets a buffer */
   if (b->oom) {
     free(b->p);
     return -1;
-  }
-  for (size_t i = 0; i < e->n; i++) {
-    const boxlint_fix *f = &e->fix[i];
-    if (f->offset == off && f->length == len && f->text_len == b->n &&
-        !memcmp(f->text, b->p, b->n)) {
-      free(b->p);
-      return 0;
-    }
   }
   if (e->n == e->cap) {
     size_t cap = e->cap ? e->cap * 2 : 16;
@@ -116,6 +108,48 @@ static int add_edit(fix_edits *e, size_t off, size_t len, sbuf *b) {
   f->text = b->p;
   f->text_len = b->n;
   f->description = "";
+  return 0;
+}
+
+static int edit_cmp(const void *a, const void *b) {
+  const boxlint_fix *x = *(const boxlint_fix *const *)a, *y = *(const boxlint_fix *const *)b;
+  if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+  if (x->length != y->length) return x->length < y->length ? -1 : 1;
+  if (x->text_len != y->text_len) return x->text_len < y->text_len ? -1 : 1;
+  int r = memcmp(x->text, y->text, x->text_len);
+  return r ? r : x < y ? -1 : x > y; /* equal edits in the order they were added */
+}
+
+/* Keep each identical edit once (the first added), the others in their order: sorted, so
+ * that 400,000 fixes cost n log n, not a scan of the list per edit (issue 23). Returns 0, or
+ * -1 out of memory. */
+static int drop_repeats(fix_edits *e) {
+  if (e->n < 2) return 0;
+  boxlint_fix **by = malloc(e->n * sizeof *by);
+  unsigned char *dup = calloc(e->n, 1);
+  if (!by || !dup) {
+    free(by);
+    free(dup);
+    return -1;
+  }
+  for (size_t i = 0; i < e->n; i++) by[i] = &e->fix[i];
+  qsort(by, e->n, sizeof *by, edit_cmp);
+  for (size_t i = 1; i < e->n; i++) {
+    const boxlint_fix *x = by[i - 1], *y = by[i];
+    if (x->offset == y->offset && x->length == y->length && x->text_len == y->text_len &&
+        !memcmp(x->text, y->text, x->text_len)) {
+      dup[by[i] - e->fix] = 1;
+      by[i] = by[i - 1]; /* the next one compares with the kept edit: the same text */
+    }
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < e->n; i++) {
+    if (dup[i]) free((char *)e->fix[i].text);
+    else e->fix[k++] = e->fix[i];
+  }
+  e->n = k;
+  free(by);
+  free(dup);
   return 0;
 }
 
@@ -224,17 +258,19 @@ static void item_sep(sbuf *b, const char *s, size_t open, size_t first, size_t c
   sb_put(b, s + ls, w - ls);
 }
 
+/* While cli_fix_edits runs: the index of the unit's text (jsonpos.c), so that the commands
+ * array and the policy's lists are walked once, not once per fix; NULL otherwise. */
+static _Thread_local jp_index *fx_ix;
+
 /* Entry `idx` of the list at `arr`: its start, and its end in *end. */
 static size_t entry_at(const char *s, size_t n, size_t arr, size_t idx, size_t *end) {
-  size_t at = jp_element(s, n, arr, idx);
+  size_t at = jp_ix_element(fx_ix, s, n, arr, idx);
   *end = at == SIZE_MAX ? SIZE_MAX : jp_skip(s, n, at);
   return at;
 }
 
 static size_t entry_count(const char *s, size_t n, size_t arr) {
-  size_t k = 0;
-  while (jp_element(s, n, arr, k) != SIZE_MAX) k++;
-  return k;
+  return jp_ix_count(fx_ix, s, n, arr);
 }
 
 /* Insert the entry `text` before entry `idx` of the list at `arr` (at the end when `idx` is
@@ -337,10 +373,10 @@ static int policy_edit(const unit *u, const boxlint_diag *d, fix_edits *e) {
   size_t n = u->len;
   const boxlint_fix *f = d->fix;
   size_t pol = u->kind == UNIT_POLICY ? u->policy_off
-                                      : jp_member(s, n, jp_ws(s, n, 0), "network_policy", NULL);
+                                      : jp_ix_member(fx_ix, s, n, jp_ws(s, n, 0), "network_policy", NULL);
   const char *name = fix_list(d);
   if (pol == SIZE_MAX || !name) return 0;
-  size_t arr = jp_member(s, n, pol, name, NULL);
+  size_t arr = jp_ix_member(fx_ix, s, n, pol, name, NULL);
   if (arr == SIZE_MAX || s[arr] == 'n') { /* absent or null: only an insertion makes it */
     if (f->length) return 0;
     if (arr == SIZE_MAX) return add_list_member(u, pol, name, f, e);
@@ -386,13 +422,14 @@ static int diag_edit(const unit *u, const boxlint_diag *d, fix_edits *e) {
   if (is_policy(u, d)) return policy_edit(u, d, e);
   size_t lit = SIZE_MAX;
   if (d->command >= 0 && u->cmds_off != SIZE_MAX)
-    lit = jp_element(u->text, u->len, u->cmds_off, (size_t)d->command);
+    lit = jp_ix_element(fx_ix, u->text, u->len, u->cmds_off, (size_t)d->command);
   else if (d->command < 0 && d->path)
-    lit = jp_path(u->text, u->len, d->path);
+    lit = jp_ix_path_at(fx_ix, u->text, u->len, 0, d->path);
   return lit == SIZE_MAX ? 0 : string_edit(u, lit, f, e);
 }
 
 static int edits_ptr(fix_edits *e) {
+  if (drop_repeats(e)) return -1;
   if (e->n) {
     e->ptr = malloc(e->n * sizeof *e->ptr);
     if (!e->ptr) return -1;
@@ -408,9 +445,20 @@ int cli_fix_edit_one(const unit *u, const boxlint_diag *d, fix_edits *e) {
   return diag_edit(u, d, e) ? -1 : edits_ptr(e);
 }
 
+static int all_edits(const unit *u, fix_edits *e);
+
 int cli_fix_edits(const unit *u, fix_edits *e) {
   memset(e, 0, sizeof *e);
   if (!u->text || u->kind == UNIT_INLINE) return 0;
+  if (u->kind == UNIT_JSON || u->kind == UNIT_POLICY) fx_ix = jp_index_new(u->text, u->len);
+  int rc = all_edits(u, e);
+  jp_index_free(fx_ix);
+  fx_ix = NULL;
+  return rc ? -1 : edits_ptr(e);
+}
+
+/* Every shown finding's edit, into `e`. Returns 0, or -1 out of memory. */
+static int all_edits(const unit *u, fix_edits *e) {
   for (int k = 0; k < 3; k++) { /* the two reports, then the unit's own findings */
     const boxlint_report *r = k < 2 ? u->reports[k] : NULL;
     size_t n = r ? boxlint_report_diag_count(r) : k == 2 ? u->nextra : 0;
@@ -424,5 +472,5 @@ int cli_fix_edits(const unit *u, fix_edits *e) {
       if (diag_edit(u, d, e)) return -1;
     }
   }
-  return edits_ptr(e);
+  return 0;
 }
