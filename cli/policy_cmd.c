@@ -100,18 +100,25 @@ static char *pol_read_all(const char *path, size_t *len, FILE *err, const char *
     fprintf(err, "boxlint policy: %s: %s\n", shown, strerror(errno));
     return NULL;
   }
+  /* The lint path's limit (CLI_MAX_INPUT_BYTES): past it nothing more is read (issue 23:
+   * `boxlint policy /dev/zero` read 2 GB before running out of memory). */
   size_t cap = 4096, n = 0;
   char *buf = malloc(cap);
+  int big = 0;
   while (buf) {
     if (n == cap) {
-      char *nb = cap > ((size_t)1 << 30) ? NULL : realloc(buf, cap * 2);
+      if (n > CLI_MAX_INPUT_BYTES) {
+        big = 1;
+        break;
+      }
+      char *nb = realloc(buf, cap * 2 > CLI_MAX_INPUT_BYTES + 1u ? CLI_MAX_INPUT_BYTES + 1u : cap * 2);
       if (!nb) {
         free(buf);
         buf = NULL;
         break;
       }
       buf = nb;
-      cap *= 2;
+      cap = cap * 2 > CLI_MAX_INPUT_BYTES + 1u ? CLI_MAX_INPUT_BYTES + 1u : cap * 2;
     }
     size_t k = fread(buf + n, 1, cap - n, fp);
     n += k;
@@ -119,6 +126,12 @@ static char *pol_read_all(const char *path, size_t *len, FILE *err, const char *
   }
   int bad = !buf || ferror(fp);
   if (fp != stdin) fclose(fp);
+  if (big) {
+    fprintf(err, "boxlint policy: %s: input larger than the %u-byte limit; not read\n", shown,
+            CLI_MAX_INPUT_BYTES);
+    free(buf);
+    return NULL;
+  }
   if (bad) {
     fprintf(err, "boxlint policy: %s: %s\n", shown, buf ? "read error" : "out of memory");
     free(buf);
@@ -344,12 +357,14 @@ static int pol_emit_json(const pol_cli *c, const unit *u, const pol_in *in,
   json_object_set_new(o, "ok", json_boolean(ok));
   json_t *diags = json_array();
   const boxlint_report *r = u->reports[1];
+  cli_positions_begin(u); /* one index of the file for every position */
   for (size_t i = 0; r && i < boxlint_report_diag_count(r); i++) {
     const boxlint_diag *d = boxlint_report_diag(r, i);
     json_array_append_new(diags, cli_diag_json(u, d, d->severity));
   }
   for (size_t i = 0; i < u->nextra; i++)
     json_array_append_new(diags, cli_diag_json(u, &u->extra[i], u->extra[i].severity));
+  cli_positions_end();
   json_object_set_new(o, "diagnostics", diags);
   json_object_set_new(o, "normalized", pol_normalized_json(in, p));
   json_t *dec = json_array();
