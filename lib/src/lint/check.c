@@ -229,52 +229,164 @@ static size_t file_prologue(bl_check *ck, uint32_t *line) {
   return pos;
 }
 
-/* `# boxlint ignore=rule-a,rule-b -- reason` on the line before an instruction: drop those
- * warnings from the instruction's findings (from index `first`), and report names that
- * suppressed nothing. Errors are never suppressed. */
-static void apply_suppression(bl_check *ck, size_t cs, size_t ce, int32_t command) {
-  const unsigned char *p = ck->cx.buf + cs, *e = ck->cx.buf + ce;
+/* Suppression comments, `# boxlint ignore=rule-a,rule-b -- reason` on the line before an
+ * instruction: each listed rule's warnings and infos on that instruction are dropped (errors
+ * never), and a listed id that dropped nothing is reported as unused-suppression (so is an id
+ * listed twice). Linear in the comments and the findings (issue 23: one comment with 80,000 ids
+ * took 18 s): the findings are grouped by instruction once, each comment's ids are hashed, and
+ * a comment listing more than BL_MAX_SUPPRESS_IDS ids suppresses nothing and is reported, as in
+ * Python files (python/suppress.c). */
+#define BL_MAX_SUPPRESS_IDS 256
+
+typedef struct sup_id { size_t a, b; int used; } sup_id; /* [a, b) of the comment's ids */
+typedef struct sup { size_t s, e; int32_t index; } sup;
+typedef struct sup_ord { int32_t command; size_t i; } sup_ord;
+typedef struct sup_run {
+  bl_check *ck;
+  size_t first, nd;    /* the findings the comments apply to: [first, first + nd) */
+  sup_ord *ord;        /* those findings by instruction, then as emitted */
+  unsigned char *gone; /* dropped, by index from `first` */
+  size_t j;            /* the next of ord to look at (comments come in instruction order) */
+} sup_run;
+
+static size_t sup_hash(const unsigned char *s, size_t n) {
+  size_t h = 1469598103934665603u;
+  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211u;
+  return h;
+}
+
+static sup_id *sup_find(sup_id *t, size_t mask, const unsigned char *buf, const void *w,
+                        size_t wl) {
+  for (size_t h = sup_hash(w, wl) & mask;; h = (h + 1) & mask)
+    if (t[h].b == 0 || (t[h].b - t[h].a == wl && !memcmp(buf + t[h].a, w, wl))) return &t[h];
+}
+
+/* The next id of the list [*p, e) (ids end at a space or tab, and are separated by commas). */
+static int next_sup_id(const unsigned char *buf, size_t *p, size_t e, size_t *a, size_t *b) {
+  while (*p < e && buf[*p] == ',') (*p)++;
+  if (*p >= e || buf[*p] == ' ' || buf[*p] == '\t') return 0;
+  *a = *p;
+  while (*p < e && buf[*p] != ',' && buf[*p] != ' ' && buf[*p] != '\t') (*p)++;
+  *b = *p;
+  return 1;
+}
+
+/* Where the ids of the comment [cs, ce) start, or SIZE_MAX when it is not a boxlint ignore. */
+static size_t sup_ids(const unsigned char *buf, size_t cs, size_t ce) {
+  const unsigned char *p = buf + cs, *e = buf + ce;
   while (p < e && (*p == ' ' || *p == '\t')) p++;
-  if (p >= e || *p++ != '#') return;
+  if (p >= e || *p++ != '#') return SIZE_MAX;
   while (p < e && (*p == ' ' || *p == '\t')) p++;
-  static const char kw[] = "boxlint";
-  if ((size_t)(e - p) < 7 || memcmp(p, kw, 7)) return;
+  if ((size_t)(e - p) < 7 || memcmp(p, "boxlint", 7)) return SIZE_MAX;
   p += 7;
   while (p < e && (*p == ' ' || *p == '\t')) p++;
-  if ((size_t)(e - p) < 7 || memcmp(p, "ignore=", 7)) return;
-  p += 7;
-  boxlint_report *r = ck->cx.r;
-  while (p < e && *p != ' ' && *p != '\t') {
-    const unsigned char *id = p;
-    while (p < e && *p != ',' && *p != ' ' && *p != '\t') p++;
-    size_t n = (size_t)(p - id);
-    if (p < e && *p == ',') p++;
-    if (!n) continue;
-    size_t hits = 0, k = 0;
-    for (size_t i = 0; i < r->ndiags; i++) {
-      boxlint_diag *d = &r->diags[i];
-      int match = d->command == command && strlen(d->rule) == n && !memcmp(d->rule, id, n);
-      if (match && d->severity < BOXLINT_SEVERITY_ERROR) {
-        hits++;
-        continue;
-      }
-      r->diags[k++] = *d;
+  if ((size_t)(e - p) < 7 || memcmp(p, "ignore=", 7)) return SIZE_MAX;
+  return (size_t)(p + 7 - buf);
+}
+
+static void sup_unused(bl_check *ck, size_t a, size_t b, int32_t command) {
+  const unsigned char *id = ck->cx.buf + a;
+  size_t n = b - a;
+  const boxlint_rule_info *ri = boxlint_rule_find((const char *)id, n);
+  boxlint_diag *d;
+  ck->em.command = command;
+  if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
+    d = bl_emit(ck, "unused-suppression", a, b, "%s is an error and cannot be suppressed",
+                bl_q(ck, (const char *)id, n));
+  else
+    d = bl_emit(ck, "unused-suppression", a, b,
+                "the suppression of %s suppresses nothing on the next instruction",
+                bl_q(ck, (const char *)id, n));
+  bl_hint(ck, d, "remove %s from the boxlint ignore comment", bl_q(ck, (const char *)id, n));
+}
+
+/* An id that drops nothing is reported, unless an "unused-suppression" listed after it in the
+ * same comment drops that report (as when each id was applied in turn). */
+static void sup_report(bl_check *ck, sup_id *t, size_t mask, size_t ids, size_t ce,
+                       int32_t command) {
+  static const char us[] = "unused-suppression";
+  sup_id *u = sup_find(t, mask, ck->cx.buf, us, sizeof us - 1);
+  size_t a, b, p = ids;
+  while (next_sup_id(ck->cx.buf, &p, ce, &a, &b)) {
+    sup_id *x = sup_find(t, mask, ck->cx.buf, ck->cx.buf + a, b - a);
+    if (x->used && x->a == a) continue;
+    if (u->b && u->a > a) { /* silenced by the later "unused-suppression" */
+      u->used = 1;
+      continue;
     }
-    r->ndiags = k;
-    if (hits) continue;
-    size_t s = (size_t)(id - ck->cx.buf);
-    const boxlint_rule_info *ri = boxlint_rule_find((const char *)id, n);
-    boxlint_diag *d;
-    ck->em.command = command;
-    if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
-      d = bl_emit(ck, "unused-suppression", s, s + n,
-                  "%s is an error and cannot be suppressed", bl_q(ck, (const char *)id, n));
-    else
-      d = bl_emit(ck, "unused-suppression", s, s + n,
-                  "the suppression of %s suppresses nothing on the next instruction",
-                  bl_q(ck, (const char *)id, n));
-    bl_hint(ck, d, "remove %s from the boxlint ignore comment", bl_q(ck, (const char *)id, n));
+    sup_unused(ck, a, b, command);
   }
+}
+
+/* One comment over its instruction's findings. Returns 0, or -1 out of memory. */
+static int sup_apply(sup_run *x, const sup *c) {
+  bl_check *ck = x->ck;
+  boxlint_report *r = ck->cx.r;
+  const unsigned char *buf = ck->cx.buf;
+  size_t ids = sup_ids(buf, c->s, c->e), a, b, p, n = 0;
+  while (x->j < x->nd && x->ord[x->j].command < c->index) x->j++;
+  if (ids == SIZE_MAX) return 0;
+  for (p = ids; next_sup_id(buf, &p, c->e, &a, &b);) n++;
+  if (n > BL_MAX_SUPPRESS_IDS) { /* a documented limit: the comment suppresses nothing */
+    ck->em.command = c->index;
+    boxlint_diag *d = bl_emit(ck, "unused-suppression", ids, p,
+                              "a boxlint ignore comment lists %zu rule ids, more than the %d it "
+                              "may: it suppresses nothing", n, BL_MAX_SUPPRESS_IDS);
+    bl_hint(ck, d, "list only the rules the next instruction needs silenced");
+    return 0;
+  }
+  size_t cap = 16;
+  while (cap < n * 2) cap *= 2;
+  sup_id *t = boxlint__malloc(&r->mem, cap * sizeof *t);
+  if (!t) return -1;
+  memset(t, 0, cap * sizeof *t);
+  for (p = ids; next_sup_id(buf, &p, c->e, &a, &b);) {
+    sup_id *e = sup_find(t, cap - 1, buf, buf + a, b - a);
+    if (!e->b) *e = (sup_id){a, b, 0};
+  }
+  for (size_t k = x->j; k < x->nd && x->ord[k].command == c->index; k++) {
+    const boxlint_diag *d = &r->diags[x->ord[k].i];
+    if (d->severity >= BOXLINT_SEVERITY_ERROR) continue;
+    sup_id *e = sup_find(t, cap - 1, buf, d->rule, strlen(d->rule));
+    if (e->b) {
+      e->used = 1;
+      x->gone[x->ord[k].i - x->first] = 1;
+    }
+  }
+  sup_report(ck, t, cap - 1, ids, c->e, c->index);
+  boxlint__free(&r->mem, t);
+  return 0;
+}
+
+static int by_command(const void *p, const void *q) {
+  const sup_ord *a = p, *b = q;
+  if (a->command != b->command) return a->command < b->command ? -1 : 1;
+  return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* Every comment of the fragment (in instruction order) over the findings from `first`.
+ * Returns 0, or -1 out of memory. */
+static int apply_suppressions(bl_check *ck, size_t first, const sup *sups, size_t nsup) {
+  boxlint_report *r = ck->cx.r;
+  sup_run x = {ck, first, r->ndiags - first, NULL, NULL, 0};
+  x.ord = boxlint__malloc(&r->mem, (x.nd + 1) * sizeof *x.ord);
+  x.gone = boxlint__malloc(&r->mem, x.nd + 1);
+  int rc = !x.ord || !x.gone ? -1 : 0;
+  if (!rc) {
+    memset(x.gone, 0, x.nd + 1);
+    for (size_t i = 0; i < x.nd; i++) x.ord[i] = (sup_ord){r->diags[first + i].command, first + i};
+    qsort(x.ord, x.nd, sizeof *x.ord, by_command);
+    for (size_t i = 0; !rc && i < nsup; i++) rc = sup_apply(&x, &sups[i]);
+  }
+  if (!rc) { /* drop what was suppressed, keeping the order of the rest */
+    size_t w = first;
+    for (size_t i = first; i < r->ndiags; i++)
+      if (i >= first + x.nd || !x.gone[i - first]) r->diags[w++] = r->diags[i];
+    r->ndiags = w;
+  }
+  boxlint__free(&r->mem, x.ord);
+  boxlint__free(&r->mem, x.gone);
+  return rc;
 }
 
 /* Split (and optionally check) a fragment. */
@@ -297,7 +409,7 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
   const unsigned char *file = ck.cx.buf;
   size_t flen = ck.cx.len;
   int32_t index = 0;
-  struct sup { size_t s, e; int32_t index; } *sups = NULL;
+  sup *sups = NULL;
   size_t nsup = 0, capsup = 0;
   while (rc == 0) {
     bl_read rd;
@@ -328,7 +440,7 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
       if (rc == 0 && opts->config && rd.comment_end > rd.comment_start) {
         if (nsup == capsup) {
           size_t cap = capsup ? capsup * 2 : 8;
-          struct sup *ns = boxlint__ralloc(report, cap * sizeof *ns);
+          sup *ns = boxlint__ralloc(report, cap * sizeof *ns);
           if (!ns) { rc = -1; break; }
           if (nsup) memcpy(ns, sups, nsup * sizeof *ns);
           sups = ns;
@@ -347,7 +459,7 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
   }
   if (rc == 0 && check && opts->config) bl_warn_finish(&ck);
   set_input(&ck, file, flen, 0, 1);
-  for (size_t i = 0; rc == 0 && i < nsup; i++) apply_suppression(&ck, sups[i].s, sups[i].e, sups[i].index);
+  if (rc == 0 && nsup && apply_suppressions(&ck, first, sups, nsup)) rc = -1;
   ctx_free(&ck);
   boxlint__report_sort(report, first);
   return rc || report->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
