@@ -146,6 +146,10 @@ static int star_rest(const wm *w, const uchar *s, const uchar *p, const uchar *t
       r = WM_ABORT_ALL;
       break;
     }
+    if (loop && loop[t - w->t0]) { /* known here (then not rescanned for the literal) */
+      r = loop[t - w->t0] - 3;
+      break;
+    }
     if (!is_special(*p)) { /* skip straight to the next place the literal occurs */
       while (t < w->te && (match_slash || *t != '/') && *t != *p) t++;
       if (t == w->te || *t != *p) {
