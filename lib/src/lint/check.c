@@ -243,6 +243,10 @@ typedef struct sup { size_t s, e; int32_t index; } sup;
 typedef struct sup_ord { int32_t command; size_t i; } sup_ord;
 typedef struct sup_run {
   bl_check *ck;
+  const unsigned char *file; /* the fragment; ids are offsets in it */
+  size_t flen;
+  size_t at;           /* a line start before the next comment, and its line number */
+  uint32_t line;
   size_t first, nd;    /* the findings the comments apply to: [first, first + nd) */
   sup_ord *ord;        /* those findings by instruction, then as emitted */
   unsigned char *gone; /* dropped, by index from `first` */
@@ -284,9 +288,12 @@ static size_t sup_ids(const unsigned char *buf, size_t cs, size_t ce) {
   return (size_t)(p + 7 - buf);
 }
 
-static void sup_unused(bl_check *ck, size_t a, size_t b, int32_t command) {
-  const unsigned char *id = ck->cx.buf + a;
+/* Findings are emitted with the input set to the comment's line (sup_line): `ls` its start. */
+static void sup_unused(bl_check *ck, size_t ls, size_t a, size_t b, int32_t command) {
+  const unsigned char *id = ck->cx.buf + (a - ls);
   size_t n = b - a;
+  a -= ls;
+  b -= ls;
   const boxlint_rule_info *ri = boxlint_rule_find((const char *)id, n);
   boxlint_diag *d;
   ck->em.command = command;
@@ -302,34 +309,47 @@ static void sup_unused(bl_check *ck, size_t a, size_t b, int32_t command) {
 
 /* An id that drops nothing is reported, unless an "unused-suppression" listed after it in the
  * same comment drops that report (as when each id was applied in turn). */
-static void sup_report(bl_check *ck, sup_id *t, size_t mask, size_t ids, size_t ce,
-                       int32_t command) {
+static void sup_report(bl_check *ck, const unsigned char *buf, size_t ls, sup_id *t,
+                       size_t mask, size_t ids, size_t ce, int32_t command) {
   static const char us[] = "unused-suppression";
-  sup_id *u = sup_find(t, mask, ck->cx.buf, us, sizeof us - 1);
+  sup_id *u = sup_find(t, mask, buf, us, sizeof us - 1);
   size_t a, b, p = ids;
-  while (next_sup_id(ck->cx.buf, &p, ce, &a, &b)) {
-    sup_id *x = sup_find(t, mask, ck->cx.buf, ck->cx.buf + a, b - a);
+  while (next_sup_id(buf, &p, ce, &a, &b)) {
+    sup_id *x = sup_find(t, mask, buf, buf + a, b - a);
     if (x->used && x->a == a) continue;
     if (u->b && u->a > a) { /* silenced by the later "unused-suppression" */
       u->used = 1;
       continue;
     }
-    sup_unused(ck, a, b, command);
+    sup_unused(ck, ls, a, b, command);
   }
+}
+
+/* The input set to the line holding offset `s` (its start returned), so that a finding's
+ * position is counted from there, not from the file's start: comments come in file order, and
+ * the line number is carried from one to the next. */
+static size_t sup_line(sup_run *x, size_t s) {
+  size_t ls = s;
+  while (ls > x->at && x->file[ls - 1] != '\n') ls--;
+  for (size_t i = x->at; i < ls; i++) x->line += x->file[i] == '\n';
+  x->at = ls;
+  set_input(x->ck, x->file + ls, x->flen - ls, ls, x->line);
+  return ls;
 }
 
 /* One comment over its instruction's findings. Returns 0, or -1 out of memory. */
 static int sup_apply(sup_run *x, const sup *c) {
   bl_check *ck = x->ck;
   boxlint_report *r = ck->cx.r;
-  const unsigned char *buf = ck->cx.buf;
+  const unsigned char *buf = x->file;
   size_t ids = sup_ids(buf, c->s, c->e), a, b, p, n = 0;
   while (x->j < x->nd && x->ord[x->j].command < c->index) x->j++;
   if (ids == SIZE_MAX) return 0;
   for (p = ids; next_sup_id(buf, &p, c->e, &a, &b);) n++;
+  size_t ls = sup_line(x, c->s);
   if (n > BL_MAX_SUPPRESS_IDS) { /* a documented limit: the comment suppresses nothing */
     ck->em.command = c->index;
-    boxlint_diag *d = bl_emit(ck, "unused-suppression", ids, p,
+    boxlint_diag *d = bl_emit(ck, "unused-suppression", ids - ls, p - ls,
                               "a boxlint ignore comment lists %zu rule ids, more than the %d it "
                               "may: it suppresses nothing", n, BL_MAX_SUPPRESS_IDS);
     bl_hint(ck, d, "list only the rules the next instruction needs silenced");
@@ -353,7 +373,7 @@ static int sup_apply(sup_run *x, const sup *c) {
       x->gone[x->ord[k].i - x->first] = 1;
     }
   }
-  sup_report(ck, t, cap - 1, ids, c->e, c->index);
+  sup_report(ck, buf, ls, t, cap - 1, ids, c->e, c->index);
   boxlint__free(&r->mem, t);
   return 0;
 }
@@ -368,7 +388,7 @@ static int by_command(const void *p, const void *q) {
  * Returns 0, or -1 out of memory. */
 static int apply_suppressions(bl_check *ck, size_t first, const sup *sups, size_t nsup) {
   boxlint_report *r = ck->cx.r;
-  sup_run x = {ck, first, r->ndiags - first, NULL, NULL, 0};
+  sup_run x = {ck, ck->cx.buf, ck->cx.len, 0, 1, first, r->ndiags - first, NULL, NULL, 0};
   x.ord = boxlint__malloc(&r->mem, (x.nd + 1) * sizeof *x.ord);
   x.gone = boxlint__malloc(&r->mem, x.nd + 1);
   int rc = !x.ord || !x.gone ? -1 : 0;
