@@ -81,6 +81,11 @@ static unsigned hexv(char c) {
 
 size_t jp_string_offset(const char *s, size_t n, size_t str, size_t d) {
   size_t i = str + 1, dec = 0;
+  return jp_string_resume(s, n, &i, &dec, d);
+}
+
+size_t jp_string_resume(const char *s, size_t n, size_t *at, size_t *decoded, size_t d) {
+  size_t i = *at, dec = *decoded;
   while (i < n && s[i] != '"') {
     size_t raw, out;
     if (s[i] != '\\') {
@@ -99,11 +104,13 @@ size_t jp_string_offset(const char *s, size_t n, size_t str, size_t d) {
       raw = 2;
       out = 1;
     }
-    if (d < dec + out) return i;
+    if (d < dec + out) break;
     dec += out;
     i += raw;
   }
-  return i; /* the closing quote: the end of the string */
+  *at = i;
+  *decoded = dec;
+  return i; /* at the closing quote: the end of the string */
 }
 
 void jp_line_col(const char *s, size_t n, size_t off, uint32_t *line, uint32_t *col) {

@@ -15,6 +15,10 @@ size_t jp_member(const char *s, size_t n, size_t obj, const char *key, size_t *k
 size_t jp_element(const char *s, size_t n, size_t arr, size_t idx);
 /* Raw offset in the JSON text of decoded byte `d` of the string literal at `str` ('"'). */
 size_t jp_string_offset(const char *s, size_t n, size_t str, size_t d);
+/* The same from a point of the literal already passed: raw offset *at (a character's or an
+ * escape's start) where *decoded bytes have been decoded, for d >= *decoded; both moved to the
+ * start of what holds byte d, so that offsets asked in order cost one pass over the literal. */
+size_t jp_string_resume(const char *s, size_t n, size_t *at, size_t *decoded, size_t d);
 /* 1-based line and column (code points) of offset `off`. */
 void jp_line_col(const char *s, size_t n, size_t off, uint32_t *line, uint32_t *col);
 /* Follow a path "a.b[2].c" from the root value; SIZE_MAX when absent. */

@@ -16,6 +16,7 @@ static _Thread_local struct {
   size_t len;
   jp_index *ix;
   int built;
+  size_t lit[2], at[2], dec[2]; /* where the last start [0] and end [1] were found in a literal */
 } scope;
 
 void cli_positions_begin(const unit *u) {
@@ -23,6 +24,7 @@ void cli_positions_begin(const unit *u) {
   scope.u = u;
   scope.text = u->text;
   scope.len = u->len;
+  scope.lit[0] = scope.lit[1] = SIZE_MAX;
 }
 
 void cli_positions_end(void) {
@@ -38,6 +40,20 @@ static jp_index *index_of(const unit *u) {
     scope.ix = jp_index_new(u->text, u->len);
   }
   return scope.ix;
+}
+
+/* The raw offset of decoded byte `d` of the literal at `lit`: in scope, resumed from where the
+ * last start (k 0) or end (k 1) was found in that literal when `d` is not before it, so that
+ * the findings of one long command (in order) cost one pass over it, not one each. */
+static size_t string_off(const unit *u, int k, size_t lit, size_t d) {
+  if (scope.u != u || scope.text != u->text || scope.len != u->len)
+    return jp_string_offset(u->text, u->len, lit, d);
+  if (scope.lit[k] != lit || d < scope.dec[k]) {
+    scope.lit[k] = lit;
+    scope.at[k] = lit + 1;
+    scope.dec[k] = 0;
+  }
+  return jp_string_resume(u->text, u->len, &scope.at[k], &scope.dec[k], d);
 }
 
 size_t cli_line_start(const unit *u, size_t off) {
@@ -102,8 +118,8 @@ void cli_position(const unit *u, const boxlint_diag *d, fpos *p) {
     size_t lit = jp_ix_element(ix, u->text, u->len, u->cmds_off, (size_t)d->command);
     if (lit == SIZE_MAX) lit = u->cmds_off;
     if (u->text[lit] == '"') {
-      s = jp_string_offset(u->text, u->len, lit, d->offset);
-      e = d->end_offset > d->offset ? jp_string_offset(u->text, u->len, lit, d->end_offset - 1) + 1 : s;
+      s = string_off(u, 0, lit, d->offset);
+      e = d->end_offset > d->offset ? string_off(u, 1, lit, d->end_offset - 1) + 1 : s;
     } else {
       s = lit;
       e = jp_skip(u->text, u->len, lit);

@@ -178,6 +178,31 @@ START_TEST(jp_containers_every_value) {
 }
 END_TEST
 
+/* jp_string_resume, asked in increasing order (with repeats) from one cursor, answers as
+ * jp_string_offset from the literal's start, through escapes of every length. */
+START_TEST(jp_string_resume_in_order) {
+  static const char *const parts[] = {"a", "\xc3\xa9", "\\n", "\\\"", "\\u00e9", "\\u20ac",
+                                      "\\ud83d\\ude00", "\\u0041", "\xf0\x9f\x98\x80"};
+  char t[8192];
+  for (int round = 0; round < 300; round++) {
+    size_t n = 0;
+    t[n++] = '"';
+    for (uint32_t k = rnd(600); k > 0; k--) {
+      const char *p = parts[rnd(sizeof parts / sizeof *parts)];
+      memcpy(t + n, p, strlen(p));
+      n += strlen(p);
+    }
+    t[n++] = '"';
+    size_t at = 1, dec = 0;
+    for (size_t d = 0; d < 4 * n; d += rnd(3)) {
+      size_t want = jp_string_offset(t, n, 0, d), got = jp_string_resume(t, n, &at, &dec, d);
+      ck_assert_msg(want == got, "decoded byte %zu: %zu, resumed %zu", d, want, got);
+      if (want == n - 1) break;
+    }
+  }
+}
+END_TEST
+
 START_TEST(lsp_scope_every_offset) {
   char *t = malloc(8 * 4096 + 1);
   for (int round = 0; round < 80; round++) {
@@ -223,6 +248,7 @@ int main(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, jp_lines_every_offset);
   tcase_add_test(tc, jp_containers_every_value);
+  tcase_add_test(tc, jp_string_resume_in_order);
   tcase_add_test(tc, lsp_scope_every_offset);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
