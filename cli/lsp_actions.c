@@ -148,7 +148,9 @@ void lsp_code_action(server *s, json_t *id, json_t *params) {
   if (dc.ok) {
     json_t *keep = x.actions;
     if (!kind_wanted(only, "quickfix")) x.actions = NULL; /* only look for fixes */
+    lsp_positions_begin(d->text, d->len, s->enc); /* one index for every finding's range */
     lsp_each_finding(&dc, add_quickfix, &x);
+    lsp_positions_end();
     x.actions = keep;
   }
   lsp_check_free(&dc);

@@ -108,11 +108,18 @@ def frame(m):
 def lsp():
     n = 100000
     text = "RUN apt-get install curl\n" * n
+    fixable = "pip install x\n" * n  # each: unknown-instruction, its fix inserting RUN
+    uri2 = "file://" + tmp + "/fix.Dockerfile"
     msgs = [dict(id=1, method="initialize", params={"capabilities": {}}),
             dict(method="initialized", params={}),
             dict(method="textDocument/didOpen", params={"textDocument": {
                 "uri": "file://" + tmp + "/doc.Dockerfile", "languageId": "dockerfile",
                 "version": 1, "text": text}}),
+            dict(method="textDocument/didOpen", params={"textDocument": {
+                "uri": uri2, "languageId": "dockerfile", "version": 1, "text": fixable}}),
+            dict(id=3, method="textDocument/codeAction", params={
+                "textDocument": {"uri": uri2}, "context": {"diagnostics": [], "only": ["quickfix"]},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": n, "character": 0}}}),
             dict(id=2, method="shutdown"), dict(method="exit")]
     try:
         p = subprocess.run([BIN, "lsp", "--debounce", "0"], input=b"".join(frame(m) for m in msgs),
@@ -120,18 +127,25 @@ def lsp():
         out = p.stdout
     except subprocess.TimeoutExpired:
         out = b""
-    diags = None
+    diags = actions = None
     while out:
         h, _, rest = out.partition(b"\r\n\r\n")
         k = int(h.split(b":")[1])
         m = json.loads(rest[:k])
         out = rest[k:]
-        if m.get("method") == "textDocument/publishDiagnostics":
+        if m.get("method") == "textDocument/publishDiagnostics" and "doc." in m["params"]["uri"]:
             diags = m["params"]["diagnostics"]
+        if m.get("id") == 3:
+            actions = m.get("result")
     check("lsp: a document with %d findings published, each at its line" % n,
           diags is not None and len(diags) == n and
           all(d["range"]["start"] == {"line": i, "character": 4} for i, d in enumerate(diags)),
           None if diags is None else (len(diags), diags[-1:]))
+    edits = [a["edit"]["changes"][uri2][0] for a in actions or [] if a.get("kind") == "quickfix"]
+    check("lsp: a code action over %d fixable findings, each fix at its line" % n,
+          len(edits) == n and all(e["range"]["start"] == {"line": i, "character": 0} and
+                                  e["newText"] == "RUN " for i, e in enumerate(edits)),
+          None if actions is None else (len(edits), edits[-1:]))
 
 
 def suppressions():
