@@ -24,7 +24,7 @@ import tempfile
 import time
 
 BIN = os.path.abspath(sys.argv[1])
-RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 3
+RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5
 TIMEOUT = float(sys.argv[sys.argv.index("--timeout") + 1]) if "--timeout" in sys.argv else 60
 ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
 PATTERN = "*a*a*a*a*a*a*a*a*a*a*a*a*b"
@@ -71,12 +71,13 @@ def frag_sup_ids(d, n):
 
 
 def long_names(d, n, gitignore):
-    """100 files whose names are n characters of 'a' (and a number): none matches PATTERN."""
+    """100 fragments named by a number, n - 3 characters of 'a' and .Dockerfile (a walk matches
+    the patterns against the files it would read): none matches PATTERN."""
     root = os.path.join(d, "tree%d" % n)
     if not os.path.isdir(root):
         os.makedirs(root)
         for i in range(100):
-            write(os.path.join(root, "%03d" % i + "a" * (n - 3)), "RUN echo\n")
+            write(os.path.join(root, "%03d" % i + "a" * (n - 3) + ".Dockerfile"), "RUN echo\n")
         if gitignore:
             subprocess.run(["git", "init", "-q", root], check=True)
             write(os.path.join(root, ".gitignore"), PATTERN + "\n")
