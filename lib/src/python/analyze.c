@@ -13,6 +13,7 @@
  * (globals(), vars(), locals(), exec, eval, setattr, __dict__, frames, a star import, ...)
  * makes every name unknown. Calls tokens.c's tokens, reader.c and literal.c. */
 #include <string.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <uninorm.h>
 #include "python/ast.h"
@@ -663,21 +664,58 @@ static int same_ident(const bl_pyreader *rd, const bl_pynode *a, const bl_pynode
 /* A file that reaches the SDK other than by direct calls: a create() or update() on any other
  * receiver, and any call through a name the reference was bound to, may be the SDK's, through
  * what boxlint did not follow, and is said so at the call too. */
+static int by_ptr(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (const bl_pynode *const *)a, y = (uintptr_t) * (const bl_pynode *const *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The calls whose callee holds a reference (getattr(...)(...), partial(...)(...)), sorted by
+ * address: one climb from each reference. NULL with *n = 0 when there are none. */
+static const bl_pynode **called_through(bl_pyreader *rd, size_t nrefs, size_t *n) {
+  size_t cap = 0;
+  const bl_pynode **v = NULL;
+  *n = 0;
+  for (size_t i = 0; i < nrefs; i++)
+    for (const bl_pynode *x = rd->refs[i].node; x && x->parent; x = x->parent) {
+      /* `vars(x)`: the reference is the callee itself, already reported */
+      if (x->role != BL_PR_FUNC || x->parent->kind != BL_PK_CALL || x == rd->refs[i].node)
+        continue;
+      if (*n == cap) {
+        size_t nc = cap ? cap * 2 : 16;
+        const bl_pynode **w = boxlint__realloc(rd->m, v, cap * sizeof *v, nc * sizeof *v);
+        if (!w) {
+          boxlint__free(rd->m, v);
+          rd->oom = 1;
+          return NULL;
+        }
+        v = w;
+        cap = nc;
+      }
+      v[(*n)++] = x->parent;
+    }
+  if (*n) qsort(v, *n, sizeof *v, by_ptr);
+  return v;
+}
+
 static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
   const bl_pynode *alias[64];
-  size_t na = ref_aliases(rd, alias, 64), nrefs = rd->nrefs;
-  for (const bl_pynode *n = root; nrefs && n; n = next_node(n)) {
+  size_t na = ref_aliases(rd, alias, 64), nrefs = rd->nrefs, nc;
+  if (!nrefs) return 0;
+  const bl_pynode **through = called_through(rd, nrefs, &nc);
+  if (rd->oom) return -1;
+  int rc = 0;
+  for (const bl_pynode *n = root; !rc && n; n = next_node(n)) {
     if (n->kind != BL_PK_CALL || bl_py_sdk_call(rd, n) >= 0) continue;
     const bl_pynode *f = bl_py_child(n, BL_PR_FUNC), *r = root_name(f);
-    int hit = attr_is(rd, f, "create") || attr_is(rd, f, "update");
+    int hit = attr_is(rd, f, "create") || attr_is(rd, f, "update") ||
+              (nc && bsearch(&n, through, nc, sizeof *through, by_ptr));
     for (size_t i = 0; !hit && r && i < na; i++) hit = same_ident(rd, r, alias[i]);
-    for (size_t i = 0; !hit && i < nrefs; i++) /* getattr(...)(...), partial(...)(...) */
-      hit = rd->refs[i].start >= f->start && rd->refs[i].end <= f->end;
-    if (hit && add_ref(rd, n, "a call on a receiver that may be the SDK's (the file reaches the "
-                              "SDK other than by direct calls)"))
-      return -1;
+    if (hit)
+      rc = add_ref(rd, n, "a call on a receiver that may be the SDK's (the file reaches the "
+                          "SDK other than by direct calls)");
   }
-  return 0;
+  boxlint__free(rd->m, through);
+  return rc;
 }
 
 int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {

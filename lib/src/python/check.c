@@ -317,6 +317,7 @@ static int unknown_keyword(pyck *k, const bl_pycall *c, const bl_pyarg *a) {
   const char *w = a->norm ? a->norm : s + a->name;
   size_t wl = a->norm ? a->norm_len : l;
   const char *q = boxlint__quote(k->r, w, wl, 40);
+  if (!q) q = "";
   const char *other = owner_of(s, a, c->kind), *near = nearest(w, wl, &SIGS[c->kind]);
   const char *hint = other ? boxlint__rmsg(k->r, "'%s' is an argument of %s, not of %s", q, other,
                                            CALL_NAME[c->kind])
