@@ -161,6 +161,7 @@ typedef struct bl_pyname {
   size_t why_off;
   struct bl_pyowner *owners;      /* module-level literals that hold its value */
   int state;                      /* 0 not resolved, 1 resolving, 2 known, 3 not known */
+  int owners_clean;               /* 0 not yet asked, 1 asking, 2 yes, 3 no */
   const char *dyn_why;
   const bl_pyval *resolved;
 } bl_pyname;

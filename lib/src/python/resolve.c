@@ -65,11 +65,17 @@ static int is_builtin(const bl_pyname *b) {
 
 /* Nothing in the file can change what the name holds: bound once, used only as reads carried
  * into SDK calls or module-level literals whose names are themselves clean. */
-static int clean(const bl_pyname *b, int holder, int depth) {
+static int clean(bl_pyname *b, int holder, int depth) {
   if (!b || b->nbind != 1 || b->why || (!holder && b->handle_why) || depth > 32) return 0;
-  for (const struct bl_pyowner *o = b->owners; o; o = o->next)
-    if (!clean(o->name, o->holder, depth + 1)) return 0;
-  return 1;
+  /* whether its owners are clean, once per name (a cycle, or a chain past 32, is not) */
+  if (b->owners_clean == 1) return 0;
+  if (b->owners_clean) return b->owners_clean == 2;
+  b->owners_clean = 1;
+  int ok = 1;
+  for (const struct bl_pyowner *o = b->owners; o && ok; o = o->next)
+    ok = clean(o->name, o->holder, depth + 1);
+  b->owners_clean = ok ? 2 : 3;
+  return ok;
 }
 
 /* The literal a name stands for, or NULL with *why (rd->oom on allocation failure). */
