@@ -128,6 +128,29 @@ START_TEST(bug_user_rule_id_in_python) {
 }
 END_TEST
 
+/* Regression (found in review, fixed): whether a name's holders are clean was asked again for
+ * every path through a web of literals holding literals: 30 layers of 30 names took forever.
+ * Decided once per name now (the check's timeout is the guard: no time is asserted). */
+START_TEST(bug_holder_web) {
+  size_t cap = 256 * 1024, l = 0;
+  char *src = malloc(cap);
+  ck_assert_ptr_nonnull(src);
+  l += (size_t)snprintf(src + l, cap - l, "A0_0 = ['RUN sudo x']\n");
+  for (int i = 1; i < 30; i++) l += (size_t)snprintf(src + l, cap - l, "A0_%d = 'RUN x'\n", i);
+  for (int k = 1; k < 30; k++)
+    for (int i = 0; i < 30; i++) {
+      l += (size_t)snprintf(src + l, cap - l, "A%d_%d = [", k, i);
+      for (int j = 0; j < 30; j++) l += (size_t)snprintf(src + l, cap - l, "A%d_%d, ", k - 1, j);
+      l += (size_t)snprintf(src + l, cap - l, "]\n");
+    }
+  l += (size_t)snprintf(src + l, cap - l, "%sA0_0)\n", T);
+  py_check(src, l, BOXLINT_OK);
+  free(src);
+  py_count(1);
+  py_diag(0, "sudo-usage", W, "commands[0]", 1, 14, 1, 18, "sudo");
+}
+END_TEST
+
 /* A builtin's name bound at module level: a function called before the binding runs reads the
  * builtin, so the name is never known. */
 START_TEST(test_builtin_names) {
@@ -371,6 +394,7 @@ Suite *python_sound_suite(void) {
   tcase_add_test(tc, test_name_changed);
   tcase_add_test(tc, bug_name_table_growth);
   tcase_add_test(tc, bug_user_rule_id_in_python);
+  tcase_add_test(tc, bug_holder_web);
   tcase_add_test(tc, test_builtin_names);
   tcase_add_test(tc, test_policy_names);
   tcase_add_test(tc, test_sdk_results_keep_arguments);
