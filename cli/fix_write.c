@@ -1,6 +1,7 @@
-/* `boxlint --fix`'s file on disk (DESIGN §7): opened once when read, and replaced when written
- * only if the user could have written it in place. Reading: the path as given on the command
- * line may be a symbolic link (its target is the file fixed); a path found by a walk never is
+/* `boxlint --fix`'s file on disk (what it writes and refuses: the README's "Fixes"): opened
+ * once when read, and replaced when written only if the user could have written it in place.
+ * Reading: the path as given on the command line may be a symbolic link (its target is the
+ * file fixed); a path found by a walk never is
  * (O_NOFOLLOW); only a regular file is read (fstat on the open descriptor; O_NONBLOCK, so that
  * a FIFO never blocks). Writing refuses, with the file left as it was: a file with several hard
  * links (replacing it would split them), a read-only file, one the user may not write, one whose

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The execution oracle for Python files (DESIGN §6's soundness contract): for every SDK call
+"""The execution oracle for Python files (the contract the README states under "Python files: the contract"): for every SDK call
 that CPython executes, boxlint either checks exactly the values CPython computes (the findings
 of the same values written as JSON), or reports `not-static` at that call; a file it cannot
 decode as CPython does is an input error (exit 2), never a pass.

@@ -996,9 +996,9 @@ class NetworkPolicy extends Owned {
   }
 
   /**
-   * The rules that enforce this policy (DESIGN §9): format 'nftables' (a script for nft -f) or
-   * 'dnsmasq' (the configuration whose nftset= lines fill the script's sets). iifname: filter
-   * what a host forwards from that interface; resolvers: upstream DNS servers kept reachable.
+   * The rules that enforce this policy (the README's "Enforcing a policy"): format 'nftables'
+   * (a script for nft -f) or 'dnsmasq' (the configuration whose nftset= lines fill the script's
+   * sets). iifname: filter what a host forwards from that interface; resolvers: upstream DNS servers kept reachable.
    * Throws PolicyError with the unenforceable-entry errors when no configuration enforces the
    * policy exactly, RangeError for a bad option.
    */

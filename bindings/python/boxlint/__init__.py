@@ -1099,8 +1099,9 @@ class NetworkPolicy(_Owned):
 
     def emit(self, format: str, *, table: str = "boxlint", iifname: Optional[str] = None,
              resolvers: Sequence[str] = ()) -> str:
-        """The rules that enforce this policy (DESIGN §9): ``format`` "nftables" (a script for
-        ``nft -f``) or "dnsmasq" (the configuration whose nftset= lines fill the script's sets).
+        """The rules that enforce this policy (the README's "Enforcing a policy"): ``format``
+        "nftables" (a script for ``nft -f``) or "dnsmasq" (the configuration whose nftset= lines
+        fill the script's sets).
         ``iifname``: filter what a host forwards from that interface instead of what the
         namespace sends; ``resolvers``: upstream DNS servers kept reachable (and dnsmasq's
         server= lines). Raises :class:`PolicyError` with the ``unenforceable-entry`` errors
