@@ -253,15 +253,9 @@ typedef struct sup_run {
   size_t j;            /* the next of ord to look at (comments come in instruction order) */
 } sup_run;
 
-static size_t sup_hash(const unsigned char *s, size_t n) {
-  size_t h = 1469598103934665603u;
-  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 1099511628211u;
-  return h;
-}
-
 static sup_id *sup_find(sup_id *t, size_t mask, const unsigned char *buf, const void *w,
                         size_t wl) {
-  for (size_t h = sup_hash(w, wl) & mask;; h = (h + 1) & mask)
+  for (size_t h = boxlint__fnv1a(w, wl) & mask;; h = (h + 1) & mask)
     if (t[h].b == 0 || (t[h].b - t[h].a == wl && !memcmp(buf + t[h].a, w, wl))) return &t[h];
 }
 

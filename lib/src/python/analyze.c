@@ -15,8 +15,8 @@
 #include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <uninorm.h>
 #include "python/ast.h"
+#include "python/encoding.h"
 
 #define TOK(rd, i) (&(rd)->toks.v[(rd)->sig[(i)]])
 
@@ -69,36 +69,16 @@ int bl_py_sdk_call(const bl_pyreader *rd, const bl_pynode *call) {
  *--------------------------------------------------------------------------------------------*/
 
 
-static size_t hash(const char *s, size_t n) {
-  size_t h = 1469598103934665603u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-  return h;
-}
-
 /* The NFKC form of s[0..n) in the arena (s itself when ASCII). */
 int bl_py_name_key(bl_pyreader *rd, const char *s, size_t n, const char **out, size_t *outlen) {
-  size_t i = 0;
-  while (i < n && (unsigned char)s[i] < 0x80) i++;
-  if (i == n) {
-    *out = s;
-    *outlen = n;
-    return 0;
-  }
-  size_t len = 0;
-  uint8_t *u = u8_normalize(UNINORM_NFKC, (const uint8_t *)s, n, NULL, &len);
-  if (!u) return -1;
-  char *c = boxlint__arena_alloc(&rd->arena, rd->m, len + 1);
-  if (c) memcpy(c, u, len);
-  free(u);
-  if (!c) return -1;
-  *out = c;
-  *outlen = len;
+  if (bl_py_nfkc_in(&rd->arena, rd->m, s, n, out, outlen)) return -1;
+  if (!*out) *out = s; /* ASCII, or already normal */
   return 0;
 }
 
 bl_pyname **bl_py_name_slot(bl_pyreader *rd, const char *k, size_t kl) {
   size_t mask = rd->cap_names - 1;
-  for (size_t h = hash(k, kl) & mask;; h = (h + 1) & mask) {
+  for (size_t h = boxlint__fnv1a(k, kl) & mask;; h = (h + 1) & mask) {
     bl_pyname **b = &rd->names[h];
     if (!*b || ((*b)->klen == kl && !memcmp((*b)->key, k, kl))) return b;
   }

@@ -62,6 +62,10 @@ const char *bl_py_codec(size_t i, const char **name, const char **iconv_name);
  * *outlen bytes), or NULL when s is ASCII (unchanged; *outlen = n). Returns 0, -1 when out of
  * memory. */
 int bl_py_nfkc(const boxlint__mem *m, const char *s, size_t n, char **out, size_t *outlen);
+/* The same into `ar`, as the parser and the analysis keep names: *out NULL when the NFKC form is
+ * the identifier itself (ASCII, or already normal) or s is not UTF-8. 0, or -1 out of memory. */
+int bl_py_nfkc_in(boxlint__arena *ar, const boxlint__mem *m, const char *s, size_t n,
+                  const char **out, size_t *outlen);
 /* 1 when s[0..n) is an identifier as CPython 3.11's tokenizer verifies one (the characters as
  * written, before NFKC: XID_Start or `_`, then XID_Continue), else 0 with *bad_off the offset
  * of the first character that is not (or of the first byte that is not UTF-8; 0 when n = 0). */

@@ -23,14 +23,24 @@
 
 #include "python/encoding.h"
 
+/* libunistring's NFKC of the non-ASCII identifier s[0..n) into buf (or malloc'd: the caller frees
+ * what is not buf); NULL with errno set on failure. */
+static uint8_t *normalize(const char *s, size_t n, uint8_t *buf, size_t *len) {
+  return u8_normalize(UNINORM_NFKC, (const uint8_t *)s, n, buf, len);
+}
+
+static int ascii(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)s[i] >= 0x80) return 0;
+  return 1;
+}
+
 int bl_py_nfkc(const boxlint__mem *m, const char *s, size_t n, char **out, size_t *outlen) {
   *out = NULL;
   *outlen = n;
-  size_t i = 0;
-  while (i < n && (unsigned char)s[i] < 0x80) i++;
-  if (i == n) return 0;
+  if (ascii(s, n)) return 0;
   size_t len = 0;
-  uint8_t *u = u8_normalize(UNINORM_NFKC, (const uint8_t *)s, n, NULL, &len);
+  uint8_t *u = normalize(s, n, NULL, &len);
   if (!u) return -1; /* ENOMEM: u8_normalize has no other failure on a UTF-8 input */
   char *c = boxlint__malloc(m, len + 1);
   if (c) {
@@ -41,6 +51,30 @@ int bl_py_nfkc(const boxlint__mem *m, const char *s, size_t n, char **out, size_
   }
   free(u);
   return c ? 0 : -1;
+}
+
+int bl_py_nfkc_in(boxlint__arena *ar, const boxlint__mem *m, const char *s, size_t n,
+                  const char **out, size_t *outlen) {
+  *out = NULL;
+  *outlen = n;
+  if (ascii(s, n)) return 0;
+  uint8_t buf[256];
+  size_t len = sizeof buf;
+  uint8_t *u = normalize(s, n, buf, &len);
+  if (!u) return errno == ENOMEM ? -1 : 0; /* not UTF-8 (a probe's other encoding): as written */
+  int rc = 0;
+  if (len != n || memcmp(u, s, n)) {
+    char *c = boxlint__arena_alloc(ar, m, len ? len : 1);
+    if (c) {
+      memcpy(c, u, len);
+      *out = c;
+      *outlen = len;
+    } else {
+      rc = -1;
+    }
+  }
+  if (u != buf) free(u);
+  return rc;
 }
 
 int bl_py_ident_valid(const char *s, size_t n, size_t *bad_off) {

@@ -2,13 +2,11 @@
  * file): the entry point, the parser's tokens and nodes, identifiers (NFKC, CPython's
  * verify_identifier), and the simple statements. Compound statements are in parse_stmt.c,
  * expressions in parse_expr.c and parse_args.c, strings in parse_fstr.c, patterns in
- * parse_pat.c. Calls tokens.c (a replacement field's text) and libunistring. */
-#include <errno.h>
+ * parse_pat.c. Calls tokens.c (a replacement field's text) and ident.c (NFKC, XID). */
 #include <stdlib.h>
 #include <string.h>
-#include <unictype.h>
-#include <uninorm.h>
 #include "python/parse_int.h"
+#include "python/encoding.h"
 
 /*----------------------------------------------------------------------------------------------
  * Tokens
@@ -204,28 +202,17 @@ static int all_ascii(const char *s, size_t n) {
   return 1;
 }
 
-/* The NFKC form of an identifier's bytes b[0..len) when it differs from them. */
+/* The NFKC form of an identifier's bytes b[0..len) when it differs from them (ident.c). */
 static int nfkc(bl_pp *p, const char *b, size_t len, const char **norm, size_t *norm_len) {
   if (p->ascii) return 0;
-  size_t i = 0;
-  while (i < len && (unsigned char)b[i] < 0x80) i++;
-  if (i == len) return 0;
-  uint8_t buf[256];
-  size_t rl = sizeof buf;
-  uint8_t *r = u8_normalize(UNINORM_NFKC, (const uint8_t *)b, len, buf, &rl);
-  if (!r) return errno == ENOMEM ? -1 : 0; /* not UTF-8 (another encoding): the bytes */
-  int rc = 0;
-  if (rl != len || memcmp(r, b, len)) {
-    char *c = boxlint__arena_alloc(p->arena, p->m, rl ? rl : 1);
-    if (!c) rc = -1;
-    else {
-      memcpy(c, r, rl);
-      *norm = c;
-      *norm_len = rl;
-    }
+  const char *o;
+  size_t ol;
+  if (bl_py_nfkc_in(p->arena, p->m, b, len, &o, &ol)) return -1;
+  if (o) {
+    *norm = o;
+    *norm_len = ol;
   }
-  if (r != buf) free(r);
-  return rc;
+  return 0;
 }
 
 int pp_ident_span(bl_pp *p, bl_pynode *n, size_t a, size_t b, int second) {
@@ -257,24 +244,16 @@ bl_pynode *pp_namedef(bl_pp *p, size_t tok) {
 /* CPython's tokenizer checks a name with a non-ASCII character (verify_identifier): the first
  * character XID_Start or '_', the others XID_Continue, as written (before NFKC). */
 static int check_ident(bl_pp *p, const bl_pytok *t) {
-  const unsigned char *b = (const unsigned char *)p->s;
-  size_t i = t->start;
-  while (i < t->end && b[i] < 0x80) i++;
-  if (i == t->end) return 0;
-  for (i = t->start; i < t->end;) {
-    uint32_t cp;
-    size_t l = b[i] < 0x80 ? 1 : boxlint__utf8_decode(b + i, t->end - i, &cp);
-    if (!l) return 0; /* another encoding than UTF-8: not checked */
-    if (l == 1) cp = b[i];
-    int ok = i == t->start ? cp == '_' || uc_is_property_xid_start(cp)
-                           : uc_is_property_xid_continue(cp);
-    if (!ok) {
-      pp_hard(p, "invalid character in identifier", pp_off(p, i));
-      return -1;
-    }
-    i += l;
-  }
-  return 0;
+  size_t bad, i = t->start;
+  while (i < t->end && (unsigned char)p->s[i] < 0x80) i++;
+  if (i == t->end) return 0; /* an ASCII name the lexer took is an identifier */
+  if (bl_py_ident_valid(p->s + t->start, t->end - t->start, &bad)) return 0;
+  uint32_t cp; /* a byte that is not UTF-8: another encoding (a probe's file), not checked */
+  if (!boxlint__utf8_decode((const unsigned char *)p->s + t->start + bad, t->end - t->start - bad,
+                            &cp))
+    return 0;
+  pp_hard(p, "invalid character in identifier", pp_off(p, t->start + bad));
+  return -1;
 }
 
 int pp_check_idents(bl_pp *p) {

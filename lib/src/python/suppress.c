@@ -43,14 +43,8 @@ static int unused(boxlint_report *r, const bl_pyreader *rd, size_t a, size_t b) 
 /* The ids of one comment, hashed: [a, b) of the source, and whether one silenced a finding. */
 typedef struct sup_id { size_t a, b; int used; } sup_id;
 
-static size_t id_hash(const char *s, size_t n) {
-  size_t h = 1469598103934665603u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-  return h;
-}
-
 static sup_id *id_find(sup_id *t, size_t mask, const char *s, const char *w, size_t wl) {
-  for (size_t h = id_hash(w, wl) & mask;; h = (h + 1) & mask)
+  for (size_t h = boxlint__fnv1a(w, wl) & mask;; h = (h + 1) & mask)
     if (t[h].b == 0 || (t[h].b - t[h].a == wl && !memcmp(s + t[h].a, w, wl))) return &t[h];
 }
 

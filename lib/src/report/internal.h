@@ -92,6 +92,14 @@ static inline unsigned char boxlint__lower(unsigned char c) {
 }
 int boxlint__ieq(const char *a, size_t an, const char *b); /* ASCII case-insensitive, b NUL-term */
 
+/* FNV-1a of s[0..n): the hash of the name and rule-id tables. */
+static inline size_t boxlint__fnv1a(const void *s, size_t n) {
+  const unsigned char *p = s;
+  size_t h = 1469598103934665603u;
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211u;
+  return h;
+}
+
 /* Length of the valid UTF-8 sequence at p[0..n) (1-4), storing its code point, or 0 when the
  * bytes there are not valid UTF-8 (overlong, surrogate, > U+10FFFF, truncated). */
 static inline size_t boxlint__utf8_decode(const unsigned char *p, size_t n, uint32_t *cp) {
