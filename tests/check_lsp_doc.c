@@ -13,28 +13,17 @@
 #include <time.h>
 #include <jansson.h>
 #include "lsp.h"
+#include "random_text.h"
 
 static uint64_t rng;
-static uint32_t rnd(uint32_t n) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng % n);
-}
+static uint32_t rnd(uint32_t n) { return rt_next(&rng, n); }
 
-/* A random text of about n characters into b (NUL-terminated); returns its length. */
+static const char *const PIECES[] = {"a", "b", " ", "\n", "\r\n", "\r", "\xc3\xa9", "\xe2\x82\xac",
+                                     "\xf0\x9f\x98\x80", "#", "\xed\x9f\xbf", "\xf4\x8f\xbf\xbf"};
+
+/* A random text of n pieces into b (NUL-terminated); returns its length. */
 static size_t random_text(char *b, size_t n) {
-  static const char *const pieces[] = {"a", "b", " ", "\n", "\r\n", "\r", "\xc3\xa9", "\xe2\x82\xac",
-                                       "\xf0\x9f\x98\x80", "#", "\xed\x9f\xbf", "\xf4\x8f\xbf\xbf"};
-  size_t w = 0;
-  for (size_t i = 0; i < n; i++) {
-    const char *p = pieces[rnd(sizeof pieces / sizeof *pieces)];
-    size_t l = strlen(p);
-    memcpy(b + w, p, l);
-    w += l;
-  }
-  b[w] = 0;
-  return w;
+  return rt_text(&rng, b, n, PIECES, sizeof PIECES / sizeof *PIECES);
 }
 
 static size_t seq(unsigned char c) { return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }

@@ -13,28 +13,17 @@
 #include <time.h>
 #include "jsonpos.h"
 #include "lsp.h"
+#include "random_text.h"
 
 static uint64_t rng;
-static uint32_t rnd(uint32_t n) {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng % n);
-}
+static uint32_t rnd(uint32_t n) { return rt_next(&rng, n); }
 
-/* A random text of n pieces (line ends of every kind, 1- to 4-byte characters) into b. */
+static const char *const PIECES[] = {"a", "b", " ", "\n", "\r\n", "\r", "\xc3\xa9", "\xe2\x82\xac",
+                                     "\xf0\x9f\x98\x80", "\"", "\n\n", "\xf4\x8f\xbf\xbf"};
+
+/* A random text of n pieces into b (NUL-terminated); returns its length. */
 static size_t random_text(char *b, size_t n) {
-  static const char *const pieces[] = {"a", "b", " ", "\n", "\r\n", "\r", "\xc3\xa9", "\xe2\x82\xac",
-                                       "\xf0\x9f\x98\x80", "\"", "\n\n", "\xf4\x8f\xbf\xbf"};
-  size_t w = 0;
-  for (size_t i = 0; i < n; i++) {
-    const char *p = pieces[rnd(sizeof pieces / sizeof *pieces)];
-    size_t l = strlen(p);
-    memcpy(b + w, p, l);
-    w += l;
-  }
-  b[w] = 0;
-  return w;
+  return rt_text(&rng, b, n, PIECES, sizeof PIECES / sizeof *PIECES);
 }
 
 typedef struct jb {
