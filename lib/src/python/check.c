@@ -380,7 +380,8 @@ static int signature(pyck *k, const bl_pycall *c, const bl_pyarg *args, size_t n
  * Templates and bindings
  *--------------------------------------------------------------------------------------------*/
 
-static const char *const TPL_PARAMS[] = {"name", "commands", "cpu_count", "memory_mb"};
+/* A template's fields: create()'s parameters, in its order. */
+#define TPL_PARAMS SIG_CREATE
 static const char *const BIND_PARAMS[] = {"template_id", "agent_id", "version",
                                           "lifespan_seconds", "network_policy"};
 

@@ -232,6 +232,8 @@ int bl_py_names(bl_pyreader *rd);
 int bl_py_name_key(bl_pyreader *rd, const char *s, size_t n, const char **out, size_t *outlen);
 bl_pyname *bl_py_name_entry(bl_pyreader *rd, const char *k, size_t kl);
 bl_pyname **bl_py_name_slot(bl_pyreader *rd, const char *k, size_t kl);
+/* A DYNAMIC value over s[start, end) that says why (values.c); NULL when out of memory. */
+bl_pyval *bl_py_dynamic(bl_pyreader *rd, size_t start, size_t end, const char *why);
 /* The value of an expression node: a literal as reader.c reads it, a NetworkPolicy call, or a
  * DYNAMIC value naming what it is. NULL when out of memory. */
 bl_pyval *bl_py_node_value(bl_pyreader *rd, const struct bl_pynode *n);

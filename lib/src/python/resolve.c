@@ -5,17 +5,6 @@
 #include <string.h>
 #include "python/python_int.h"
 
-static bl_pyval *unknown(bl_pyreader *rd, const bl_pyval *name, const char *why) {
-  bl_pyval *d = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *d);
-  if (!d) return NULL;
-  memset(d, 0, sizeof *d);
-  d->kind = BL_PV_DYNAMIC;
-  d->start = name->start;
-  d->end = name->end;
-  d->why = why;
-  return d;
-}
-
 static int immutable(const bl_pyval *v) {
   return v->kind == BL_PV_STR || v->kind == BL_PV_INT || v->kind == BL_PV_FLOAT ||
          v->kind == BL_PV_CONST;
@@ -130,5 +119,6 @@ bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name) {
   const bl_pyval *v = resolve_entry(rd, b, 0, &why);
   if (rd->oom) return NULL;
   if (v) return (bl_pyval *)v;
-  return unknown(rd, name, why ? why : "a name whose value depends on itself");
+  return bl_py_dynamic(rd, name->start, name->end,
+                       why ? why : "a name whose value depends on itself");
 }

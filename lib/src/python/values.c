@@ -18,15 +18,19 @@ static size_t tok_at(const bl_pyreader *rd, size_t off) {
   return lo;
 }
 
-static bl_pyval *dyn(bl_pyreader *rd, const bl_pynode *n, const char *why) {
+bl_pyval *bl_py_dynamic(bl_pyreader *rd, size_t start, size_t end, const char *why) {
   bl_pyval *v = boxlint__arena_alloc(&rd->arena, rd->m, sizeof *v);
   if (!v) return NULL;
   memset(v, 0, sizeof *v);
   v->kind = BL_PV_DYNAMIC;
-  v->start = n->start;
-  v->end = n->end;
+  v->start = start;
+  v->end = end;
   v->why = why;
   return v;
+}
+
+static bl_pyval *dyn(bl_pyreader *rd, const bl_pynode *n, const char *why) {
+  return bl_py_dynamic(rd, n->start, n->end, why);
 }
 
 /* A dict whose keys are not all str literals is known only at run time. */
