@@ -311,8 +311,7 @@ void cli_begin(cli *c);
 void cli_emit_unit(cli *c, const unit *u);
 /* Print what was collected (json, sarif). */
 void cli_finish(cli *c);
-/* The severity `d` is shown with: its own for an error, else the unit's config's choice
- * (BOXLINT_SEVERITY_OFF: not shown). */
+/* The severity `d` is shown with: its own (the library applied the unit's config). */
 boxlint_severity cli_shown_severity(const unit *u, const boxlint_diag *d);
 /* Each finding of the unit that is shown (its reports', then its own), with its severity. */
 typedef void (*cli_shown_fn)(const unit *u, const boxlint_diag *d, boxlint_severity sev,

@@ -697,6 +697,14 @@ int cli_cmd_policy(cli *base, int argc, char **argv) {
     return rc == -2 ? POL_EXIT_CLEAN : rc;
   }
   c.shown = strcmp(c.file, "-") ? c.file : "<stdin>";
+  /* The warnings' severities: the config that applies to the file, found as lint finds it. */
+  const boxlint_config *cfg = NULL;
+  if (cli_config_for(base, c.file, &cfg)) {
+    cli_configs_free(base);
+    free(c.q);
+    return POL_EXIT_USAGE;
+  }
+  c.opts.config = cfg;
 
   json_t *root = NULL;
   boxlint_report *r = NULL;
@@ -721,5 +729,6 @@ int cli_cmd_policy(cli *base, int argc, char **argv) {
   }
   free(c.f);
   free(c.q);
+  cli_configs_free(base);
   return rc;
 }

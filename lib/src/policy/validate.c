@@ -5,6 +5,7 @@
  * and host-name table to judge overlaps. */
 #include <string.h>
 #include "policy_int.h"
+#include "report/emit.h"
 
 static const char R_TYPE[] = "invalid-policy-type", R_ENTRY[] = "invalid-policy-entry",
                   R_LISTS[] = "lists-not-allowed", R_TOO_MANY[] = "too-many-entries",
@@ -29,6 +30,8 @@ typedef struct vctx {
   boxlint_report *r;
   boxlint_policy *p;
   const boxlint_policy_options *o;
+  const boxlint_severity *sev; /* the config's severities (BL_WARNINGS), or NULL: defaults */
+  size_t nerr;                 /* errors found (a warning a config raises is not one) */
   const boxlint_policy_spec *spec;
   const boxlint_span *raw[2];
   size_t n[2];   /* entries parsed (at most max_entries) */
@@ -48,7 +51,13 @@ static const char *vpath(vctx *c, const char *field) {
                           field ? field : "");
 }
 
+/* A finding of `rule`: a warning at the config's severity (NULL when switched off), an error
+ * as it is (a config cannot lower one). Only errors refuse the policy: a warning that a config
+ * raises to an error is reported as one, and the policy still compiles. */
 static boxlint_diag *vadd(vctx *c, const char *rule, boxlint_severity sev, const char *field) {
+  if (sev == BOXLINT_SEVERITY_ERROR) c->nerr++;
+  else sev = bl_severity_override(c->sev, rule, sev);
+  if (sev == BOXLINT_SEVERITY_OFF) return NULL;
   boxlint_diag *d = boxlint__report_add(c->r, rule, sev, -1);
   if (d) d->path = vpath(c, field);
   return d;
@@ -567,7 +576,6 @@ static void outer_free(boxlint_policy *p, boxlint__segs outer[2][2]) {
 
 static boxlint_status validate(vctx *c) {
   boxlint_policy *p = c->p;
-  size_t err0 = boxlint_report_count_at_least(c->r, BOXLINT_SEVERITY_ERROR);
   int type_ok = check_type(c), any_invalid = 0;
   if (parse_entries(c, &any_invalid) != BOXLINT_OK) return BOXLINT_ENOMEM;
   for (int l = 0; l < 2; l++)
@@ -591,7 +599,7 @@ static boxlint_status validate(vctx *c) {
     for (size_t i = 0; i < c->n[l]; i++) emit_entry(c, l, i, effects, outer);
   outer_free(p, outer);
   if (c->r->oom) return BOXLINT_ENOMEM;
-  if (boxlint_report_count_at_least(c->r, BOXLINT_SEVERITY_ERROR) > err0) return BOXLINT_ESYNTAX;
+  if (c->nerr) return BOXLINT_ESYNTAX;
   if (!effects) st = boxlint__policy_build(p, NULL); /* e.g. disabled or open: trivial tables */
   return st;
 }
@@ -604,6 +612,7 @@ boxlint_status boxlint__policy_validate(boxlint_policy *p, boxlint_report *r,
   c.r = r;
   c.p = p;
   c.o = o;
+  c.sev = bl_config_sevs(o->config);
   c.spec = spec;
   c.raw[0] = spec->allow_out;
   c.raw[1] = spec->deny_out;

@@ -235,8 +235,12 @@ static int check_policy(pyck *k, const bl_pycall *call, const bl_pyval *v, const
   spec.allow_out = lists[0];
   spec.deny_out = lists[1];
   boxlint_policy_options po;
-  if (k->popts) po = *k->popts;
-  else boxlint_policy_options_init(&po);
+  boxlint_policy_options_init(&po);
+  if (k->popts) { /* as much as the caller's version of the struct holds */
+    memcpy(&po, k->popts, k->popts->size < sizeof po ? k->popts->size : sizeof po);
+    if (po.size > sizeof po) po.size = sizeof po;
+  }
+  if (!po.config) po.config = k->opts->config; /* the severities the file is checked with */
   po.path_prefix.ptr = prefix;
   po.path_prefix.len = strlen(prefix);
   boxlint_policy *pol = NULL;

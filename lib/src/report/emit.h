@@ -45,6 +45,14 @@ extern const char BL_R_DENIED[], BL_R_UNKNOWN[], BL_R_EMPTY[], BL_R_TOO_MANY[], 
 extern const char *const BL_WARNINGS[];
 extern const size_t BL_NWARNINGS;
 
+/* A config's severities (indexed as BL_WARNINGS), or NULL for a NULL config. Read as data,
+ * the way bl_sink.sev is, so that a check below config/ (policy/) applies a config without
+ * calling config/: the array is the first member of struct boxlint_config (config_int.h
+ * asserts it). */
+static inline const boxlint_severity *bl_config_sevs(const struct boxlint_config *c) {
+  return c ? *(boxlint_severity *const *)(const void *)c : NULL;
+}
+
 /* Default severity of a rule id (ERROR for an unknown id: user rules carry their own). */
 boxlint_severity bl_rule_severity(const char *rule);
 /* Severity of `rule` under the overrides `sev` (indexed as BL_WARNINGS; NULL: none), or `def`. */
