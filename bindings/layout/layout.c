@@ -69,7 +69,8 @@ int main(void) {
   F(boxlint_policy_spec, n_deny); end();
   S(boxlint_policy_options); F(boxlint_policy_options, size);
   F(boxlint_policy_options, max_entries); F(boxlint_policy_options, unmatched);
-  F(boxlint_policy_options, compat); F(boxlint_policy_options, path_prefix); end();
+  F(boxlint_policy_options, compat); F(boxlint_policy_options, path_prefix);
+  F(boxlint_policy_options, config); end();
   S(boxlint_emit_options); F(boxlint_emit_options, size); F(boxlint_emit_options, table);
   F(boxlint_emit_options, iifname); F(boxlint_emit_options, resolvers);
   F(boxlint_emit_options, nresolvers); end();

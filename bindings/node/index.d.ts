@@ -91,7 +91,9 @@ export interface Options {
 }
 
 export interface CheckOptions {
-  /** Without a config, checks report what the platform rejects (plus policy warnings). */
+  /** Without a config (or null), checks use the built-in defaults, as the command does without
+   *  a .boxlint.json: the errors and every warning at its default severity. A Config changes
+   *  severities or switches warnings off; the library applies it to every finding. */
   config?: Config | null;
   options?: Options | null;
 }
@@ -213,8 +215,10 @@ export class NetworkPolicy extends Owned {
     /** Verdict for destinations no entry matches under "filtered" (default "allow"). */
     unmatched?: 'allow' | 'deny';
     maxEntries?: number;
+    /** The warnings' severities (null: their defaults). */
+    config?: Config | null;
   });
-  /** Warnings found while compiling. */
+  /** Warnings found while compiling, at the config's severities. */
   readonly diagnostics: readonly Diagnostic[];
   readonly type: 'disabled' | 'open' | 'filtered';
   /** Normalised entries. */

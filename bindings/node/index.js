@@ -116,7 +116,7 @@ T.boxlint_policy_spec = koffi.struct('boxlint_policy_spec', {
 });
 T.boxlint_policy_options = koffi.struct('boxlint_policy_options', {
   size: 'size_t', max_entries: 'size_t', unmatched: 'int', compat: 'uint',
-  path_prefix: T.boxlint_span,
+  path_prefix: T.boxlint_span, config: 'void *',
 });
 T.boxlint_emit_options = koffi.struct('boxlint_emit_options', {
   size: 'size_t', table: 'const char *', iifname: 'const char *', resolvers: 'const char **',
@@ -573,23 +573,6 @@ function instructions(r) {
   return out;
 }
 
-/** As the CLI does: a config may change (or switch off) any non-error finding. */
-function applyConfig(diags, configPtr) {
-  if (!configPtr) return diags;
-  const out = [];
-  for (const d of diags) {
-    if (d.severity !== 'error') {
-      const b = Buffer.from(d.rule, 'utf8');
-      const sev = SEVERITY[C.config_get_severity(configPtr, b, b.length,
-        SEVERITY.indexOf(d.severity))] || 'off';
-      if (sev === 'off') continue;
-      d.severity = sev;
-    }
-    out.push(d);
-  }
-  return out;
-}
-
 function withReport(fn) {
   const out = [null];
   checkStatus(C.report_new(out, null), 'boxlint_report_new');
@@ -600,8 +583,15 @@ function withReport(fn) {
   }
 }
 
+/** The config of `config: null`: every warning at its default severity, as the command without
+ *  a .boxlint.json. Made once per isolate (each worker loads this module anew), never closed. */
+let defaultConfig = null;
+
 function configPtr(config) {
-  if (config === undefined || config === null) return null;
+  if (config === undefined || config === null) {
+    if (defaultConfig === null) defaultConfig = new Config();
+    config = defaultConfig;
+  }
   if (!(config instanceof Config)) {
     throw new TypeError(`config must be a boxlint Config, not ${typeName(config)}`);
   }
@@ -640,7 +630,7 @@ function checkCommands(commands, { config = null, options = null } = {}) {
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     checkStatus(C.check_commands(r, bufs.map(span), bufs.length, opts), 'boxlint_check_commands');
-    return result(applyConfig(collect(r), cp), instructions(r));
+    return result(collect(r), instructions(r));
   });
 }
 
@@ -651,7 +641,7 @@ function checkFragment(text, { config = null, options = null } = {}) {
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     checkStatus(C.check_fragment(r, b.length ? b : EMPTY, b.length, opts), 'boxlint_check_fragment');
-    return fileResult(applyConfig(collect(r), cp), instructions(r));
+    return fileResult(collect(r), instructions(r));
   });
 }
 
@@ -694,14 +684,14 @@ function checkTemplate(template, { config = null, options = null } = {}) {
   tpl.extra_fields = extra.length ? extra.map(span) : null;
   tpl.nextra_fields = extra.length;
 
-  const { spec, policyDiags } = policyInput(template.network_policy);
+  const policy = policyInput(template.network_policy);
   const cp = configPtr(config);
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     checkStatus(C.check_template(r, tpl, opts), 'boxlint_check_template');
-    if (spec) C.policy_free(compilePolicy(spec, r, {}));
-    const diags = collect(r).concat(policyDiags);
-    return result(applyConfig(diags, cp), instructions(r));
+    const instr = instructions(r);
+    if (policy) C.policy_free(compilePolicy(policy.spec, r, { ...policy.args, config: cp }));
+    return result(collect(r), instr);
   });
 }
 
@@ -712,13 +702,15 @@ function validateTemplate(template, opts) {
   return r;
 }
 
-/** A network_policy field: a compiled NetworkPolicy (its diagnostics, copied) or a spec. */
+/** A network_policy field: its spec and policy options ({unmatched, compat, maxEntries}); a
+ *  compiled NetworkPolicy keeps its own options and is checked again under the call's config.
+ *  null when absent. */
 function policyInput(np) {
   if (np instanceof NetworkPolicy) {
     np._use(); // a closed policy throws here
-    return { spec: null, policyDiags: np.diagnostics.map((d) => ({ ...d })) };
+    return { spec: np._spec, args: np._args };
   }
-  return { spec: np === undefined || np === null ? null : policySpec(np), policyDiags: [] };
+  return np === undefined || np === null ? null : { spec: policySpec(np), args: {} };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -735,13 +727,13 @@ function policyInput(np) {
 function checkPython(source, { config = null, options = null, compat = null,
   unmatched = 'allow', maxEntries = 0 } = {}) {
   const b = textBuffer(source, 'source');
-  const popts = policyOptions(policyArgs({ compat, unmatched, maxEntries }));
   const cp = configPtr(config);
+  const popts = policyOptions({ ...policyArgs({ compat, unmatched, maxEntries }), config: cp });
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     const st = C.check_python(r, b.length ? b : EMPTY, b.length, opts, popts);
     if (st !== ESYNTAX) checkStatus(st, 'boxlint_check_python'); // ESYNTAX: python-syntax
-    return fileResult(applyConfig(collect(r), cp), instructions(r));
+    return fileResult(collect(r), instructions(r));
   });
 }
 
@@ -781,13 +773,13 @@ function checkBinding(binding, { config = null, options = null } = {}) {
     .map((k) => Buffer.from(k, 'utf8'));
   b.extra_fields = extra.length ? extra.map(span) : null;
   b.nextra_fields = extra.length;
-  const { spec, policyDiags } = policyInput(binding.network_policy);
+  const policy = policyInput(binding.network_policy);
   const cp = configPtr(config);
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     checkStatus(C.check_binding(r, b, opts), 'boxlint_check_binding');
-    if (spec) C.policy_free(compilePolicy(spec, r, {}));
-    return result(applyConfig(collect(r).concat(policyDiags), cp), []);
+    if (policy) C.policy_free(compilePolicy(policy.spec, r, { ...policy.args, config: cp }));
+    return result(collect(r), []);
   });
 }
 
@@ -905,14 +897,16 @@ function policyArgs({ compat = null, unmatched = 'allow', maxEntries = 0 }) {
   return { unmatched, compat: c, maxEntries };
 }
 
-/** A boxlint_policy_options buffer (larger than the struct: see OPTIONS_BUFFER_SIZE). */
-function policyOptions({ unmatched = 'allow', compat = 'none', maxEntries = 0 }) {
+/** A boxlint_policy_options buffer (larger than the struct: see OPTIONS_BUFFER_SIZE); `config`
+ *  a config's pointer (null: every warning at its default severity). */
+function policyOptions({ unmatched = 'allow', compat = 'none', maxEntries = 0, config = null }) {
   const opts = Buffer.alloc(OPTIONS_BUFFER_SIZE);
   C.policy_options_init(opts);
   const o = koffi.decode(opts, T.boxlint_policy_options);
   o.unmatched = UNMATCHED[unmatched];
   o.compat = COMPAT[compat];
   if (maxEntries) o.max_entries = maxEntries;
+  o.config = config;
   koffi.encode(opts, T.boxlint_policy_options, o);
   return opts;
 }
@@ -943,21 +937,26 @@ function entries(ptr, list) {
 /**
  * A NetworkPolicy ({type, allow_out, deny_out}) validated and compiled once. Throws
  * PolicyError (.errors, with .detail for invalid entries) when it has errors; warnings are in
- * .diagnostics. `unmatched` ('allow' | 'deny') is the verdict for destinations no entry
- * matches under 'filtered'; `compat: 'e2b'` adds E2B's own rejections.
+ * .diagnostics, at the severities of `config` (null: their defaults; a warning the config
+ * switches off is not there). `unmatched` ('allow' | 'deny') is the verdict for destinations
+ * no entry matches under 'filtered'; `compat: 'e2b'` adds E2B's own rejections.
  */
 class NetworkPolicy extends Owned {
-  constructor(policy = {}, { compat = null, unmatched = 'allow', maxEntries = 0 } = {}) {
+  constructor(policy = {}, { compat = null, unmatched = 'allow', maxEntries = 0,
+    config = null } = {}) {
     super();
     const spec = policySpec(policy);
     const args = policyArgs({ compat, unmatched, maxEntries });
+    const cp = configPtr(config);
     let ptr = null;
     const diags = withReport((r) => {
-      ptr = compilePolicy(spec, r, args);
+      ptr = compilePolicy(spec, r, { ...args, config: cp });
       return collect(r);
     });
     if (ptr === null) throw new PolicyError(diags);
     this._own(ptr, C.policy_free);
+    this._spec = spec;
+    this._args = args;
     /** Warnings found while compiling (allow-without-effect, duplicate-entry...). */
     this.diagnostics = Object.freeze(diags);
     this.compat = compat === undefined ? null : compat;

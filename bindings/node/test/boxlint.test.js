@@ -253,7 +253,8 @@ test('Python source files', async (t) => {
     assert.deepEqual(boxlint.applyFixes(PY_SOURCE, r.diagnostics), { text: PY_FIXED, applied: [true, true] });
     assert.equal(r.fixed(PY_SOURCE), PY_FIXED);
     assert.deepEqual(r.fixed(Buffer.from(PY_SOURCE)), Buffer.from(PY_FIXED));
-    assert.deepEqual(boxlint.checkPython(PY_FIXED).diagnostics, []);
+    // the fixed command is a command now, and the default config's warnings run on it
+    assert.deepEqual(rulesOf(boxlint.checkPython(PY_FIXED)), ['pip-no-cache-dir']);
   });
   await t.test('columns are code points, offsets bytes', () => {
     const src = 'from budai import Client\nclient = Client()\n' +
@@ -291,7 +292,7 @@ test('Python source files', async (t) => {
   await t.test('not-static and suppressions', () => {
     const src = 'import os\nfrom budai import Client\nclient = Client()\n' +
       "client.code_interpreter.templates.create(name=os.environ['N'], " +
-      "commands=['RUN pip install x'], cpu_count=2, memory_mb=4096)\n";
+      "commands=['RUN pip install --no-cache-dir x'], cpu_count=2, memory_mb=4096)\n";
     assert.deepEqual(boxlint.checkPython(src).diagnostics.map((d) => [d.rule, d.severity, d.path, d.line]),
       [['not-static', 'info', 'name', 4]]);
     // not-static cannot be silenced inline: the comment is the unused one
@@ -431,6 +432,24 @@ test('Config', async (t) => {
     const r = boxlint.checkTemplate({ ...GOOD, network_policy: SEED }, { config: cfg });
     assert.deepEqual([...new Set(r.diagnostics.filter((d) => d.rule === 'allow-without-effect')
       .map((d) => d.severity))], ['info']);
+    // a compiled NetworkPolicy is checked again under the call's config
+    const p = new boxlint.NetworkPolicy(SEED);
+    assert.deepEqual([...new Set(p.diagnostics.map((d) => d.severity))], ['warning']);
+    assert.deepEqual(boxlint.checkTemplate({ ...GOOD, network_policy: p }, { config: cfg })
+      .diagnostics.map((d) => [d.rule, d.severity, d.path]),
+    [['allow-without-effect', 'info', 'network_policy.allow_out[0]'],
+      ['allow-without-effect', 'info', 'network_policy.allow_out[1]']]);
+    p.close();
+    const off = new boxlint.Config({ severities: { 'allow-without-effect': 'off' } });
+    const q = new boxlint.NetworkPolicy(SEED, { config: off });
+    assert.deepEqual(q.diagnostics, []);
+    q.close();
+    assert.deepEqual(boxlint.checkBinding({ template_id: 't', network_policy: SEED }, { config: off })
+      .diagnostics, []);
+    off.close();
+    // errors stay errors whatever the config
+    assert.throws(() => new boxlint.Config({ severities: { 'invalid-policy-entry': 'warning' } }),
+      boxlint.ConfigError);
     cfg.close();
   });
   await t.test('fromObject reads the .boxlint.json shape', () => {
@@ -551,4 +570,54 @@ test('struct layouts match the C headers', { skip: !process.env.BOXLINT_LAYOUT &
   for (const name of Object.keys(layout).filter((n) => n.startsWith('enum '))) {
     assert.equal(layout[name].size, koffi.sizeof('int'), name);
   }
+});
+
+// The Quick Start of the README (examples/quickstart.py): its update's command keeps pip's cache.
+const QUICKSTART = `from budai import Client
+
+client = Client()
+tpl = client.code_interpreter.templates.create(
+    name="my-py-extra",
+    commands=["RUN pip install --no-cache-dir pydantic-ai"],
+    cpu_count=2,
+    memory_mb=4096,
+)
+client.code_interpreter.templates.update("my-py-extra", commands=["RUN pip install httpx"])
+`;
+
+test('no config is the built-in defaults, as the command', async (t) => {
+  const TPL = { name: 'my-py-extra', commands: ['RUN pip install httpx'], cpu_count: 2, memory_mb: 4096 };
+  await t.test('checkTemplate of the Quick Start reports pip-no-cache-dir', () => {
+    const r = boxlint.checkTemplate(TPL);
+    assert.deepEqual(r.diagnostics.map((d) => [d.rule, d.severity, d.command, d.line, d.column, d.endColumn]),
+      [['pip-no-cache-dir', 'warning', 0, 1, 5, 16]]);
+    assert.match(r.diagnostics[0].message, /pip install keeps its download cache in the image/);
+    assert.ok(r.ok);
+    assert.deepEqual(boxlint.checkTemplate(TPL, { config: null }).diagnostics, r.diagnostics);
+    const off = new boxlint.Config({ severities: { 'pip-no-cache-dir': 'off' } });
+    assert.deepEqual(boxlint.checkTemplate(TPL, { config: off }).diagnostics, []);
+    off.close();
+    const err = new boxlint.Config({ severities: { 'pip-no-cache-dir': 'error' } });
+    assert.deepEqual(boxlint.checkCommands(TPL.commands, { config: err }).diagnostics
+      .map((d) => [d.rule, d.severity]), [['pip-no-cache-dir', 'error']]);
+    err.close();
+    assert.deepEqual(rulesOf(boxlint.checkFragment('RUN pip install httpx\n')), ['pip-no-cache-dir']);
+  });
+  await t.test('the same findings as the command', { skip: !process.env.BOXLINT_CLI && 'BOXLINT_CLI not set' }, () => {
+    const fs = require('node:fs');
+    const os = require('node:os');
+    const path = require('node:path');
+    const got = boxlint.checkPython(QUICKSTART).diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]);
+    assert.deepEqual(got, [['pip-no-cache-dir', 'warning', 10, 72]]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxlint-defaults-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'quickstart.py'), QUICKSTART);
+      fs.writeFileSync(path.join(dir, '.boxlint.json'), '{}'); // the defaults, no parent's config
+      const out = JSON.parse(execFileSync(process.env.BOXLINT_CLI,
+        ['--format', 'json', path.join(dir, 'quickstart.py')], { encoding: 'utf8' }));
+      assert.deepEqual(out.files[0].diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]), got);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -126,7 +126,7 @@ class boxlint_policy_spec(Structure):
 
 class boxlint_policy_options(Structure):
     _fields_ = [("size", c_size_t), ("max_entries", c_size_t), ("unmatched", c_int),
-                ("compat", c_uint), ("path_prefix", boxlint_span)]
+                ("compat", c_uint), ("path_prefix", boxlint_span), ("config", c_void_p)]
 
 
 class boxlint_emit_options(Structure):

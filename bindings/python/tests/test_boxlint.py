@@ -309,7 +309,8 @@ class PythonSource(unittest.TestCase):
         self.assertEqual(fixed, (PY_FIXED, (True, True)))
         self.assertEqual(r.fixed(PY_SOURCE), PY_FIXED)
         self.assertEqual(r.fixed(PY_SOURCE.encode()), PY_FIXED.encode())
-        self.assertEqual(boxlint.check_python(PY_FIXED).diagnostics, ())
+        # the fixed command is a command now, and the default config's warnings run on it
+        self.assertEqual(rules_of(boxlint.check_python(PY_FIXED)), ["pip-no-cache-dir"])
 
     def test_columns_are_code_points_offsets_are_bytes(self):
         src = ('from budai import Client\nclient = Client()\n'
@@ -352,7 +353,8 @@ class PythonSource(unittest.TestCase):
         def work():
             for _ in range(100):
                 r = boxlint.check_python(PY_SOURCE)
-                if r.fixed(PY_SOURCE) != PY_FIXED or boxlint.check_python(PY_FIXED).diagnostics:
+                if r.fixed(PY_SOURCE) != PY_FIXED or \
+                        rules_of(boxlint.check_python(PY_FIXED)) != ["pip-no-cache-dir"]:
                     failures.append(1)
         threads = [threading.Thread(target=work) for _ in range(4)]
         for t in threads:
@@ -364,7 +366,7 @@ class PythonSource(unittest.TestCase):
     def test_not_static_and_suppression(self):
         src = ("import os\nfrom budai import Client\nclient = Client()\n"
                "client.code_interpreter.templates.create(name=os.environ['N'], "
-               "commands=['RUN pip install x'], cpu_count=2, memory_mb=4096)\n")
+               "commands=['RUN pip install --no-cache-dir x'], cpu_count=2, memory_mb=4096)\n")
         r = boxlint.check_python(src)
         self.assertEqual([(d.rule, d.severity, d.path, d.line) for d in r.diagnostics],
                          [("not-static", "info", "name", 4)])
@@ -517,7 +519,84 @@ class Configs(unittest.TestCase):
         r = boxlint.check_template(**GOOD, network_policy=Policies.SEED, config=cfg)
         self.assertEqual({d.severity for d in r.diagnostics if d.rule == "allow-without-effect"},
                          {"info"})
+        # a compiled NetworkPolicy is checked again under the call's config
+        with boxlint.NetworkPolicy(**Policies.SEED) as p:
+            self.assertEqual({d.severity for d in p.diagnostics}, {"warning"})
+            r = boxlint.check_template(**GOOD, network_policy=p, config=cfg)
+            self.assertEqual([(d.rule, d.severity, d.path) for d in r.diagnostics],
+                             [("allow-without-effect", "info", "network_policy.allow_out[0]"),
+                              ("allow-without-effect", "info", "network_policy.allow_out[1]")])
+        with boxlint.Config({"allow-without-effect": "off"}) as off:
+            with boxlint.NetworkPolicy(**Policies.SEED, config=off) as p:
+                self.assertEqual(p.diagnostics, ())
+            r = boxlint.check_binding(template_id="t", network_policy=Policies.SEED, config=off)
+            self.assertEqual(r.diagnostics, ())
+        # errors stay errors whatever the config
+        with self.assertRaises(boxlint.ConfigError):
+            boxlint.Config({"invalid-policy-entry": "warning"})
         cfg.close()
+
+
+# The Quick Start of the README (examples/quickstart.py): its update's command keeps pip's cache.
+QUICKSTART = """from budai import Client
+
+client = Client()
+tpl = client.code_interpreter.templates.create(
+    name="my-py-extra",
+    commands=["RUN pip install --no-cache-dir pydantic-ai"],
+    cpu_count=2,
+    memory_mb=4096,
+)
+client.code_interpreter.templates.update("my-py-extra", commands=["RUN pip install httpx"])
+"""
+
+
+class Defaults(unittest.TestCase):
+    """config=None is the built-in defaults, as the command without a .boxlint.json."""
+
+    def test_check_template_of_the_quick_start_reports_pip_no_cache_dir(self):
+        r = boxlint.check_template(name="my-py-extra", commands=["RUN pip install httpx"],
+                                   cpu_count=2, memory_mb=4096)
+        (d,) = r.diagnostics
+        self.assertEqual((d.rule, d.severity, d.command, d.line, d.column, d.end_column),
+                         ("pip-no-cache-dir", "warning", 0, 1, 5, 16))
+        self.assertIn("pip install keeps its download cache in the image", d.message)
+        self.assertEqual(r.diagnostics, boxlint.check_template(
+            name="my-py-extra", commands=["RUN pip install httpx"], cpu_count=2, memory_mb=4096,
+            config=None).diagnostics)
+        self.assertTrue(r.ok)
+        with boxlint.Config({"pip-no-cache-dir": "off"}) as off:
+            self.assertEqual(boxlint.check_template(
+                name="my-py-extra", commands=["RUN pip install httpx"], cpu_count=2,
+                memory_mb=4096, config=off).diagnostics, ())
+        with boxlint.Config({"pip-no-cache-dir": "error"}) as err:
+            r = boxlint.check_commands(["RUN pip install httpx"], config=err)
+            self.assertEqual([(d.rule, d.severity) for d in r.diagnostics],
+                             [("pip-no-cache-dir", "error")])
+        # the same answer for a fragment and a Python file
+        self.assertEqual(rules_of(boxlint.check_fragment("RUN pip install httpx\n")),
+                         ["pip-no-cache-dir"])
+
+    def test_the_same_findings_as_the_command(self):
+        r = boxlint.check_python(QUICKSTART)
+        got = [(d.rule, d.severity, d.line, d.column) for d in r.diagnostics]
+        self.assertEqual(got, [("pip-no-cache-dir", "warning", 10, 72)])
+        cli = os.environ.get("BOXLINT_CLI")
+        if not cli:
+            self.skipTest("BOXLINT_CLI not set (run through ctest)")
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "quickstart.py")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(QUICKSTART)
+            with open(os.path.join(d, ".boxlint.json"), "w", encoding="utf-8") as f:
+                f.write("{}")  # the defaults, and no config of a parent directory
+            out = subprocess.run([cli, "--format", "json", path], capture_output=True,
+                                 text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        (doc,) = json.loads(out.stdout)["files"]
+        self.assertEqual([(x["rule"], x["severity"], x["line"], x["column"])
+                          for x in doc["diagnostics"]], got)
 
     def test_from_dict_like_the_cli_file(self):
         with boxlint.Config.from_dict({"rules": {"unknown-field": "error"},
