@@ -647,6 +647,14 @@ static void to_file_offsets(boxlint_report *r, size_t first, const bl_pysrc *src
   }
 }
 
+/* unused-suppression's severity: the config's; without a config none is reported, as in
+ * fragments (the Dockerfile warnings a comment may name did not run). */
+static boxlint_severity unused_severity(const boxlint_options *opts) {
+  if (!opts->config) return BOXLINT_SEVERITY_OFF;
+  return boxlint_config_get_severity(opts->config, "unused-suppression", 18,
+                                     BOXLINT_SEVERITY_WARNING);
+}
+
 static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
                                  const boxlint_options *opts, const boxlint_policy_options *popts) {
   bl_pyreader rd;
@@ -673,7 +681,7 @@ static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
     goto out;
   }
   if (references(&k) || bl_py_order_and_place(r, first, rd.s, rd.n)) goto out;
-  if (bl_py_suppress(r, first, &rd)) goto out;
+  if (bl_py_suppress(r, first, &rd, unused_severity(opts))) goto out;
   /* what the suppressions reported goes in its place */
   if (rd.nsups && bl_py_order_and_place(r, first, rd.s, rd.n)) goto out;
   st = r->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
