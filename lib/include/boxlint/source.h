@@ -55,8 +55,14 @@ BOXLINT_API boxlint_status boxlint_check_binding(boxlint_report *report,
  * inside the literal that holds it, `command` the index in its call's `commands` or -1, `path`
  * the argument ("commands[1]", "network_policy.allow_out[0]"). A fix is an edit of the file
  * (`offset` and `length` in file bytes) in the literal's own syntax. An argument known only at
- * run time gives one `not-static` (info). `# boxlint: ignore=RULE,...` on the literal's line or
- * the line before suppresses non-errors; one that suppresses nothing is `unused-suppression`.
+ * run time gives one `not-static` (info). `# boxlint: ignore=RULE,...` (the older
+ * `# boxlint ignore=...` is the same; the syntax is boxlint_check_fragment's) on the literal's
+ * line, or alone on the line before, suppresses non-errors other than not-static; a listed
+ * rule that suppresses nothing, and a comment that starts as a boxlint directive but does not
+ * parse, are `unused-suppression` (reported only with a config, at its severity).
+ *
+ * Every finding is at the severity of `opts->config` (see boxlint_options.config): also the
+ * NetworkPolicy warnings, unless `popts->config` names another config.
  *
  * @param popts policy options (compat bits); NULL for the defaults.
  * @return BOXLINT_OK; BOXLINT_ESYNTAX when the file is not valid Python: the report then holds
