@@ -620,4 +620,31 @@ test('no config is the built-in defaults, as the command', async (t) => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+  await t.test('a config gives the same severities as the command', { skip: !process.env.BOXLINT_CLI && 'BOXLINT_CLI not set' }, () => {
+    // the library applies it, policy warnings and suppression reports included
+    const fs = require('node:fs');
+    const os = require('node:os');
+    const path = require('node:path');
+    const { spawnSync } = require('node:child_process');
+    const src = QUICKSTART +
+      'client.agents.add_code_interpreter("prm_abc", template_id="my-py-extra",\n' +
+      '    network_policy={"type": "filtered", "allow_out": ["pypi.org", "pypi.org"]})\n' +
+      'x = 1  # boxlint: ignroe=sudo-usage\n';
+    const rules = { 'pip-no-cache-dir': 'error', 'allow-without-effect': 'off', 'duplicate-entry': 'info' };
+    const cfg = new boxlint.Config({ severities: rules });
+    const got = boxlint.checkPython(src, { config: cfg }).diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]);
+    cfg.close();
+    assert.deepEqual(got, [['pip-no-cache-dir', 'error', 10, 72], ['duplicate-entry', 'info', 12, 67],
+      ['unused-suppression', 'warning', 13, 19]]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxlint-config-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'app.py'), src);
+      fs.writeFileSync(path.join(dir, '.boxlint.json'), JSON.stringify({ rules }));
+      const run = spawnSync(process.env.BOXLINT_CLI, ['--format', 'json', path.join(dir, 'app.py')], { encoding: 'utf8' });
+      assert.equal(run.status, 1, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout).files[0].diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]), got);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

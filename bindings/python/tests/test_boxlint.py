@@ -598,6 +598,41 @@ class Defaults(unittest.TestCase):
         self.assertEqual([(x["rule"], x["severity"], x["line"], x["column"])
                           for x in doc["diagnostics"]], got)
 
+    def test_a_config_gives_the_same_severities_as_the_command(self):
+        # the library applies it, policy warnings and suppression reports included
+        src = QUICKSTART + (
+            'client.agents.add_code_interpreter("prm_abc", template_id="my-py-extra",\n'
+            '    network_policy={"type": "filtered", "allow_out": ["pypi.org", "pypi.org"]})\n'
+            "x = 1  # boxlint: ignroe=sudo-usage\n")
+        rules = {"pip-no-cache-dir": "error", "allow-without-effect": "off",
+                 "duplicate-entry": "info"}
+        with boxlint.Config(rules) as cfg:
+            got = [(d.rule, d.severity, d.line, d.column)
+                   for d in boxlint.check_python(src, config=cfg).diagnostics]
+        self.assertEqual(got, [("pip-no-cache-dir", "error", 10, 72),
+                               ("duplicate-entry", "info", 12, 67),
+                               ("unused-suppression", "warning", 13, 19)])
+        cli = os.environ.get("BOXLINT_CLI")
+        if not cli:
+            self.skipTest("BOXLINT_CLI not set (run through ctest)")
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "app.py")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(src)
+            with open(os.path.join(d, ".boxlint.json"), "w", encoding="utf-8") as f:
+                json.dump({"rules": rules}, f)
+            out = subprocess.run([cli, "--format", "json", path], capture_output=True,
+                                 text=True)
+            with boxlint.Config.load(os.path.join(d, ".boxlint.json")) as loaded:
+                again = [(x.rule, x.severity, x.line, x.column)
+                         for x in boxlint.check_python(src, config=loaded).diagnostics]
+        self.assertEqual(out.returncode, 1, out.stderr)
+        (doc,) = json.loads(out.stdout)["files"]
+        self.assertEqual([(x["rule"], x["severity"], x["line"], x["column"])
+                          for x in doc["diagnostics"]], got)
+        self.assertEqual(again, got)
+
     def test_from_dict_like_the_cli_file(self):
         with boxlint.Config.from_dict({"rules": {"unknown-field": "error"},
                                        "user_rules": [{"id": "x", "pattern": "y"}]}) as c:
