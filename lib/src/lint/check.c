@@ -316,7 +316,7 @@ static int sup_unused(void *ctx, size_t a, size_t b) {
                                           : "(a suppression applies to the instruction right "
                                             "after its comment lines; a blank line or the end "
                                             "of the file follows this one)");
-  boxlint_diag *d = bl_emit(ck, "unused-suppression", a - u->ls, b - u->ls, "%s", m);
+  boxlint_diag *d = bl_emit(ck, BL_SUP_RULE, a - u->ls, b - u->ls, "%s", m);
   if (d) bl_hint(ck, d, "%s", bl_sup_unused_hint(ck->cx.r, f, a, b));
   return 0;
 }
@@ -334,7 +334,7 @@ static int sup_apply(sup_run *x, const sup *c) {
   if (sc.kind != BL_SUP_IGNORE) { /* malformed, or over the limit: it suppresses nothing */
     size_t a, b;
     bl_sup_bad_span(&sc, &a, &b);
-    boxlint_diag *d = bl_emit(ck, "unused-suppression", a - ls, b - ls, "%s",
+    boxlint_diag *d = bl_emit(ck, BL_SUP_RULE, a - ls, b - ls, "%s",
                               bl_sup_bad_message(r, f, &sc));
     bl_hint(ck, d, "%s", bl_sup_bad_hint(&sc));
     return 0;

@@ -651,7 +651,7 @@ static void to_file_offsets(boxlint_report *r, size_t first, const bl_pysrc *src
  * fragments (the Dockerfile warnings a comment may name did not run). */
 static boxlint_severity unused_severity(const boxlint_options *opts) {
   if (!opts->config) return BOXLINT_SEVERITY_OFF;
-  return boxlint_config_get_severity(opts->config, "unused-suppression", 18,
+  return boxlint_config_get_severity(opts->config, BL_SUP_RULE, sizeof BL_SUP_RULE - 1,
                                      BOXLINT_SEVERITY_WARNING);
 }
 

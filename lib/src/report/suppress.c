@@ -139,7 +139,7 @@ int bl_sup_table_silences(bl_sup_table *t, const boxlint_diag *d) {
 }
 
 int bl_sup_table_unused(bl_sup_table *t, int (*fn)(void *ctx, size_t a, size_t b), void *ctx) {
-  static const char us[] = "unused-suppression";
+  static const char us[] = BL_SUP_RULE;
   bl_sup_id *u = id_find(t, us, sizeof us - 1);
   size_t i = t->c->ids, a, b;
   while (bl_sup_next_id(t->s, &i, t->c->ids_end, &a, &b)) {

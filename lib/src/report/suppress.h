@@ -20,6 +20,9 @@
 
 #include "report/internal.h"
 
+/* The rule of every report about a suppression comment (its one spelling for these files). */
+#define BL_SUP_RULE "unused-suppression"
+
 /* At most this many rule ids in one comment (there are far fewer rules). */
 #define BL_SUP_MAX_IDS 256
 
