@@ -39,6 +39,8 @@ json_t *cli_diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev
     json_object_set_new(f, "offset", json_integer((json_int_t)d->fix->offset));
     json_object_set_new(f, "length", json_integer((json_int_t)d->fix->length));
     json_object_set_new(f, "replacement", json_stringn(d->fix->text, d->fix->text_len));
+    json_object_set_new(f, "applicability",
+                        json_string(d->fix->safety == BOXLINT_FIX_SAFE ? "safe" : "unsafe"));
     json_object_set_new(o, "fix", f);
   } else {
     json_object_set_new(o, "fix", json_null());

@@ -272,10 +272,17 @@ static json_t *sarif_fix(const unit *u, const boxlint_diag *d) {
   json_object_set_new(ch, "replacements", reps);
   json_t *changes = json_array();
   json_array_append_new(changes, ch);
-  json_t *fix = json_object(), *desc = json_object();
-  json_object_set_new(desc, "text", json_string(d->fix->description));
+  /* An unsafe fix says so where a viewer shows it (the description) and in the property bag. */
+  int safe = d->fix->safety == BOXLINT_FIX_SAFE;
+  json_t *fix = json_object(), *desc = json_object(), *props = json_object();
+  char dt[1024];
+  snprintf(dt, sizeof dt, "%s%s", d->fix->description ? d->fix->description : "",
+           safe ? "" : " (unsafe: applied by boxlint --fix only with --unsafe-fixes)");
+  json_object_set_new(desc, "text", json_string(dt));
+  json_object_set_new(props, "applicability", json_string(safe ? "safe" : "unsafe"));
   json_object_set_new(fix, "description", desc);
   json_object_set_new(fix, "artifactChanges", changes);
+  json_object_set_new(fix, "properties", props);
   json_t *fixes = json_array();
   json_array_append_new(fixes, fix);
   return fixes;

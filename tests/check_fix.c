@@ -25,7 +25,7 @@
  * Helpers
  *============================================================================================*/
 
-#define FX(o, l, t) ((boxlint_fix){(o), (l), (t), sizeof(t) - 1, "test"})
+#define FX(o, l, t) ((boxlint_fix){(o), (l), (t), sizeof(t) - 1, "test", BOXLINT_FIX_SAFE})
 
 /* Apply `n` fixes to the string `in`; checks the status is OK, the output is NUL-terminated and
  * its length is right, and returns it (malloc'd copy) for comparison. */
@@ -191,7 +191,8 @@ START_TEST(test_out_of_range) {
   ck_assert_int_eq(ap[3], 0);
   ck_assert_int_eq(ap[4], 1);
   /* A replacement text missing with a length: not applied; missing and empty: a deletion. */
-  boxlint_fix notext = {0, 1, NULL, 2, "bad"}, deletion = {1, 1, NULL, 0, "delete"};
+  boxlint_fix notext = {0, 1, NULL, 2, "bad", BOXLINT_FIX_SAFE},
+              deletion = {1, 1, NULL, 0, "delete", BOXLINT_FIX_SAFE};
   const boxlint_fix *fx2[] = {&notext, &deletion};
   got = apply("abc", fx2, 2, ap);
   ck_assert_str_eq(got, "ac");

@@ -50,14 +50,24 @@ typedef enum boxlint_severity {
 /** "error", "warning", "info" or "off". */
 BOXLINT_API const char *boxlint_severity_str(boxlint_severity severity);
 
+/** Whether applying a fix keeps what the template or policy does (the README's "Fixes").
+ *  Safe fixes are applied by `--fix`, the editor's "fix all" and the bindings' helpers;
+ *  unsafe ones are shown, marked, and applied only when asked for (`--unsafe-fixes`). */
+typedef enum boxlint_fix_safety {
+  BOXLINT_FIX_SAFE = 0,  /**< the fixed text does what the text evidently meant, nothing else */
+  BOXLINT_FIX_UNSAFE = 1 /**< the fix changes what the input does (e.g. egress, a name) */
+} boxlint_fix_safety;
+
 /** A machine-readable fix: replace bytes [offset, offset + length) of the command (or file, for
- *  fragments) with `text`. Only attached when the fix is certain. */
+ *  fragments) with `text`. Only attached when the replacement is certain; `safety` says whether
+ *  it may be applied without asking. */
 typedef struct boxlint_fix {
   size_t offset;
   size_t length;
   const char *text; /**< NUL-terminated replacement, `text_len` bytes */
   size_t text_len;
   const char *description; /**< NUL-terminated, e.g. "insert `RUN `" */
+  boxlint_fix_safety safety; /**< BOXLINT_FIX_SAFE (0, so a zeroed fix is safe) or _UNSAFE */
 } boxlint_fix;
 
 /**

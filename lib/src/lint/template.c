@@ -81,6 +81,7 @@ static void check_name(boxlint_report *r, boxlint_span name) {
                                   "use 1-63 characters of a-z, 0-9, '-' and '_', e.g. "
                                   "\"my-template\"", &slug);
   if (d && slug) boxlint__diag_fix(r, d, 0, name.len, slug, strlen(slug), "use the slug");
+  boxlint__diag_fix_safety(d, BOXLINT_FIX_UNSAFE); /* a name its author did not write */
 }
 
 static void check_number(boxlint_report *r, const boxlint_number *v, const char *path,

@@ -83,6 +83,8 @@ static void add_all_traffic_fix(vctx *c, boxlint_diag *d) {
   const char *desc = boxlint__rprintf(c->r, "add \"ALL_TRAFFIC\" to %s", vpath(c, "deny_out"));
   boxlint__diag_fix(c->r, d, c->spec->n_deny, 0, "ALL_TRAFFIC", 11,
                     desc ? desc : "add \"ALL_TRAFFIC\" to deny_out");
+  /* unsafe: the sandbox's egress goes from allow-all to deny-all but the allowed entries */
+  boxlint__diag_fix_safety(d, BOXLINT_FIX_UNSAFE);
 }
 
 /*==============================================================================================

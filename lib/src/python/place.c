@@ -166,6 +166,7 @@ static void fix(boxlint_report *to, const char *s, size_t n, const bl_pytarget *
   }
   if (ok) {
     boxlint__diag_fix(to, o, e.offset, e.length, e.text, e.text_len, desc ? desc : "");
+    boxlint__diag_fix_safety(o, f->safety); /* unsafe in the JSON: unsafe in the file */
   } else {
     const char *h = boxlint__rprintf(to, "%s%s(no automatic fix: %s)", o->hint ? o->hint : "",
                                      o->hint ? " " : "", why ? why : "the value is not one literal");

@@ -72,6 +72,9 @@ boxlint_diag *boxlint__report_add(boxlint_report *r, const char *rule, boxlint_s
 /* Attach a fix to `d`. */
 void boxlint__diag_fix(boxlint_report *r, boxlint_diag *d, size_t offset, size_t length,
                        const char *text, size_t text_len, const char *description);
+/* Mark d's fix (if it has one) as `safety`: a fix that changes what the input does is unsafe
+ * (boxlint_fix_safety); boxlint__diag_fix attaches a safe one. */
+void boxlint__diag_fix_safety(boxlint_diag *d, boxlint_fix_safety safety);
 /* Reserve a new instruction slot (zeroed); NULL on OOM. */
 boxlint_instruction *boxlint__report_add_instruction(boxlint_report *r); /* zeroed */
 boxlint_instruction *boxlint__report_push_instruction(boxlint_report *r); /* the caller fills it */
