@@ -324,6 +324,18 @@ check("python: unsafe fix marked", len(awe) == 2 and all(x["fix"]["applicability
       x["fix"]["replacement"] == '"ALL_TRAFFIC"' for x in awe) and
       [(x["line"], x["column"]) for x in awe] == [(16, 55), (16, 67)], awe)
 rc, out, err = run(["--format", "sarif", "qs.py"], cwd=d)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sarif_check  # noqa: E402  (the schema, and Microsoft's validator when installed)
+try:
+    (errs,) = sarif_check.validate_all([json.loads(out)])
+    check("sarif with an unsafe fix: valid SARIF 2.1.0", not errs, *errs)
+except sarif_check.MissingValidator as e:
+    check("SARIF schema validator (Debian's python3-jsonschema)", False, str(e))
+mt, why = sarif_check.multitool_validate([json.loads(out)])
+if why:
+    print("skipped: " + why)
+else:
+    check("sarif with an unsafe fix: Microsoft's validator", not mt[0], *mt[0])
 res = json.loads(out)["runs"][0]["results"]
 sf = {(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]):
       r.get("fixes", [{}])[0] for r in res}
