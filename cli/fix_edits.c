@@ -13,8 +13,8 @@
  *     missing list is added as a member after the policy's last one, in the same style.
  * Each edit carries the safety of the finding's fix (boxlint_fix_safety) and how many findings
  * propose it (identical edits of several findings are one edit); fix_run.c chooses which to
- * apply and counts them. Findings switched off by the config carry no edit. Called by fix_run.c; calls jsonpos.c, the
- * library's config lookup and jansson (decoding a literal). */
+ * apply and counts them. Findings switched off by the config carry no edit. Called by
+ * fix_run.c; calls jsonpos.c, the library's config lookup and jansson (decoding a literal). */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"

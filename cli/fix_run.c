@@ -1,16 +1,15 @@
-/* `boxlint --fix` and `--diff` on one path: read it, check it (lint_run.c's
- * cli_check_text), turn the findings' fixes into edits of the file (fix_edits.c), apply the safe
- * ones (and the unsafe ones too with --unsafe-fixes: boxlint_fix_safety) with
- * boxlint_apply_fixes, check the result again, and repeat while fixes apply, since fixes left
- * out for overlapping apply in the next pass (at most FIX_MAX_PASSES). A result that no longer
- * loads (invalid JSON, a Python syntax error) is never kept: nothing is written and stderr says
- * why. Then, --fix: the file, read through fix_write.c, is replaced by it atomically when the
- * user could write it in place and it did not change meanwhile (standard input: the text goes to
- * stdout) and the findings that remain are emitted; --diff: a unified diff (fix_diff.c), nothing
- * written. Owns the passes, their messages and the closing summary (found, fixed, remaining,
- * unsafe fixes left). Called by lint_cmd.c; calls lint_run.c,
- * fix_edits.c, fix_write.c, fix_diff.c, input.c, output.c and the library's
- * boxlint_apply_fixes. */
+/* `boxlint --fix` and `--diff` on one path: read it, check it (lint_run.c's cli_check_text),
+ * turn the findings' fixes into edits of the file (fix_edits.c), apply the safe ones (the
+ * unsafe ones too with --unsafe-fixes: boxlint_fix_safety) with boxlint_apply_fixes, check the
+ * result again, and repeat while fixes apply, since fixes left out for overlapping apply in the
+ * next pass (at most FIX_MAX_PASSES). A result that no longer loads (invalid JSON, a Python
+ * syntax error) is never kept: nothing is written and stderr says why. Then, --fix: the file,
+ * read through fix_write.c, is replaced by it atomically when the user could write it in place
+ * and it did not change meanwhile (standard input: the text goes to stdout) and the findings
+ * that remain are emitted; --diff: a unified diff (fix_diff.c), nothing written. Owns the
+ * passes, their messages and the closing summary (found, fixed, remaining, unsafe fixes left
+ * unapplied). Called by lint_cmd.c; calls lint_run.c, fix_edits.c, fix_write.c, fix_diff.c,
+ * input.c, output.c and the library's boxlint_apply_fixes. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>
