@@ -275,3 +275,19 @@ export class ConfigError extends BoxlintError {
   status: string;
 }
 export class ClosedError extends BoxlintError {}
+
+/** What the command found in one file (checkFile). */
+export interface FileResult {
+  path: string;
+  /** false when the command does not check this file (not a template, binding, policy,
+   *  fragment or Python file, or excluded): then `diagnostics` is empty. */
+  checked: boolean;
+  diagnostics: Diagnostic[];
+  errors: Diagnostic[];
+  ok: boolean;
+}
+
+/** Check a file exactly as `boxlint FILE` checks it in a directory walk (it runs the command
+ *  this package carries): kind, configuration, suppressions and positions are the command's. */
+export function checkFile(file: string,
+                          opts?: { text?: string | Uint8Array; config?: string; args?: string[] }): FileResult;

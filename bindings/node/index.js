@@ -1096,8 +1096,17 @@ function explain(id) {
     `Good:\n${ind(r.good)}`;
 }
 
+const fileCheck = require('./file');
+
+/** A file checked exactly as the command checks it (file.js): {path, checked, diagnostics,
+ *  errors, ok}. */
+function checkFile(file, opts) {
+  return fileCheck.checkFile(file, opts, BoxlintError);
+}
+
 module.exports = {
   version,
+  checkFile,
   checkTemplate,
   validateTemplate,
   checkCommands,

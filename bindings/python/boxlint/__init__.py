@@ -1206,3 +1206,12 @@ def explain(rule_id: str) -> str:
 
     return (f"{r.id} ({r.severity}): {r.summary}\n\n{r.description}\n\nBad:\n{ind(r.bad)}"
             f"Good:\n{ind(r.good)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Files, as the command checks them (_file.py)
+# ---------------------------------------------------------------------------------------------
+
+from ._file import FileResult, check_file  # noqa: E402  (needs the types above)
+
+__all__ += ["check_file", "FileResult"]
