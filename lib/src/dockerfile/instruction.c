@@ -34,7 +34,8 @@ boxlint_diag *bl_emit_l(bl_check *ck, const bl_read *rd, const char *rule, size_
 /* ---- Rules ------------------------------------------------------------------------------ */
 
 static void check_bytes(bl_check *ck) {
-  static const char *const rule[] = {NULL, BL_R_NUL, BL_R_BARE_CR, BL_R_CONTROL, BL_R_UTF8};
+  static const char *const rule[] = {NULL, BL_R_NUL_BYTE, BL_R_BARE_CR, BL_R_CONTROL_CHARACTER,
+                                     BL_R_INVALID_UTF8};
   size_t pos = 0, n;
   enum bl_byte_problem p = bl_lex_bytes(ck->cx.buf, ck->cx.len, &pos, &n);
   ck->bad_utf8 = 0;
@@ -127,7 +128,7 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
       best = i;
     }
   }
-  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_UNKNOWN, c->kw_l, c->kw_l + n,
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_UNKNOWN_INSTRUCTION, c->kw_l, c->kw_l + n,
                               "unknown instruction%s: %s", context, bl_q(ck, kw, n));
   if (!d) return;
   size_t s = bl_logical_to_input(&ck->cx, rd, c->kw_l);
@@ -192,7 +193,7 @@ static void denied(bl_check *ck, const bl_read *rd, const bl_cmdline *c, int tri
            "services as systemd units";
     break;
   }
-  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_DENIED, c->kw_l, c->kw_l + c->kw_n,
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_DENIED_INSTRUCTION, c->kw_l, c->kw_l + c->kw_n,
                               "%s%s is not allowed in a template: %s", pre, name, why);
   bl_hint(ck, d, "%s", hint);
 }
@@ -210,11 +211,11 @@ static void check_cmdline(bl_check *ck, const bl_read *rd, const bl_cmdline *c, 
   if (c->kw_nonascii) {
     boxlint_diag *d;
     if (c->folded)
-      d = bl_emit_l(ck, rd, BL_R_NONASCII, c->kw_l, c->kw_l + c->kw_n,
+      d = bl_emit_l(ck, rd, BL_R_NON_ASCII_SYNTAX, c->kw_l, c->kw_l + c->kw_n,
                     "non-ASCII letter in the keyword \"%s\": BuildKit reads it as %s",
                     bl_q(ck, L + c->kw_l, c->kw_n), boxlint_keyword_name(c->folded));
     else
-      d = bl_emit_l(ck, rd, BL_R_NONASCII, c->kw_l, c->kw_l + c->kw_n,
+      d = bl_emit_l(ck, rd, BL_R_NON_ASCII_SYNTAX, c->kw_l, c->kw_l + c->kw_n,
                     "non-ASCII character in the keyword \"%s\"", bl_q(ck, L + c->kw_l, c->kw_n));
     bl_hint(ck, d, "write the keyword in plain ASCII letters");
     if (!c->folded) unknown_instruction(ck, rd, c, ctx);
@@ -229,7 +230,7 @@ static void check_cmdline(bl_check *ck, const bl_read *rd, const bl_cmdline *c, 
       if (f->l_end > i) { end = f->l_end; }
     }
     while (end > i && (L[end - 1] == ' ' || L[end - 1] == '\t')) end--;
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NONASCII, i, end,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NON_ASCII_SYNTAX, i, end,
                                 "non-ASCII character in the flags: BuildKit splits flags at the "
                                 "bytes 0x85 and 0xA0, so a flag can hide inside another");
     bl_hint(ck, d, "keep flags ASCII; put non-ASCII text in the arguments");
@@ -251,14 +252,14 @@ static void check_onbuild(bl_check *ck, const bl_read *rd) {
   const bl_cmdline *c = &rd->cmd;
   const char *L = rd->logical;
   if (!rd->has_trigger) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_ONBUILD, c->kw_l, c->kw_l + c->kw_n,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ONBUILD, c->kw_l, c->kw_l + c->kw_n,
                                 "ONBUILD requires at least one argument");
     bl_hint(ck, d, "write ONBUILD RUN <command>");
     return;
   }
   const bl_cmdline *t = &rd->trig;
   if (t->kw_l > c->flags_end && has_nonascii(L + c->flags_end, t->kw_l - c->flags_end)) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NONASCII, c->flags_end, t->kw_l,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NON_ASCII_SYNTAX, c->flags_end, t->kw_l,
                                 "non-ASCII white space before the ONBUILD trigger: BuildKit "
                                 "trims it");
     bl_hint(ck, d, "use ASCII spaces");
@@ -267,10 +268,10 @@ static void check_onbuild(bl_check *ck, const bl_read *rd) {
   if (t->kw == BOXLINT_KW_ONBUILD || t->kw == BOXLINT_KW_FROM || t->kw == BOXLINT_KW_MAINTAINER) {
     boxlint_diag *d;
     if (t->kw == BOXLINT_KW_ONBUILD)
-      d = bl_emit_l(ck, rd, BL_R_ONBUILD, t->kw_l, t->kw_l + t->kw_n,
+      d = bl_emit_l(ck, rd, BL_R_INVALID_ONBUILD, t->kw_l, t->kw_l + t->kw_n,
                     "Chaining ONBUILD via `ONBUILD ONBUILD` isn't allowed");
     else
-      d = bl_emit_l(ck, rd, BL_R_ONBUILD, t->kw_l, t->kw_l + t->kw_n,
+      d = bl_emit_l(ck, rd, BL_R_INVALID_ONBUILD, t->kw_l, t->kw_l + t->kw_n,
                     "%s isn't allowed as an ONBUILD trigger", boxlint_keyword_name(t->kw));
     bl_hint(ck, d, "remove the ONBUILD");
   }
@@ -294,7 +295,7 @@ static void check_heredocs(bl_check *ck, const bl_read *rd) {
         i++;
       }
     }
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_UNTERMINATED, at, at + 2,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_UNTERMINATED_HEREDOC, at, at + 2,
                                 "heredoc \"%s\" is not closed in this command: BuildKit would "
                                 "read the next commands as its body",
                                 bl_q(ck, h->name.ptr, h->name.len));
@@ -304,7 +305,7 @@ static void check_heredocs(bl_check *ck, const bl_read *rd) {
     size_t at = rd->cmd.kw_l;
     for (size_t i = 0; i + 1 < rd->llen; i++)
       if (L[i] == '<' && L[i + 1] == '<') { at = i; break; }
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_AMBIGUOUS, at, at + 2,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_AMBIGUOUS_HEREDOC, at, at + 2,
                                 rd->hd_status == BL_HD_UNSURE
                                     ? "cannot tell whether BuildKit opens a heredoc here (non-ASCII "
                                       "text or a byte order mark in the shell words of the line)"
@@ -326,7 +327,7 @@ static void check_rest(bl_check *ck, const bl_read *rd) {
       while (s < e && (p[s - pos] == ' ' || p[s - pos] == '\t')) s++;
       boxlint_diag *d;
       if (bl_is_comment(ck->cx.buf + pos, ck->cx.buf + e)) {
-        d = bl_emit(ck, BL_R_MULTIPLE, s, e,
+        d = bl_emit(ck, BL_R_MULTIPLE_INSTRUCTIONS, s, e,
                     "a comment line after the instruction: the command must hold exactly one "
                     "instruction");
         bl_hint(ck, d, "remove the comment line");
@@ -334,7 +335,7 @@ static void check_rest(bl_check *ck, const bl_read *rd) {
         size_t k = s;
         while (k < e && ck->cx.buf[k] != ' ' && ck->cx.buf[k] != '\t') k++;
         boxlint_keyword kw = bl_lex_keyword(ck->cx.buf + s, k - s);
-        d = bl_emit(ck, BL_R_MULTIPLE, s, e,
+        d = bl_emit(ck, BL_R_MULTIPLE_INSTRUCTIONS, s, e,
                     "a second instruction (%s) after %s: the platform would build it as a separate "
                     "instruction that is not checked as its own command",
                     kw ? boxlint_keyword_name(kw) : bl_q(ck, (const char *)ck->cx.buf + s, k - s),
@@ -381,7 +382,7 @@ static int fill_instruction(bl_check *ck, const bl_read *rd, boxlint_instruction
 /* The limits on the command's size: the platform's, and BuildKit's 64 KiB line. */
 static void check_size(bl_check *ck) {
   if (ck->opts->max_command_bytes && ck->cx.len > ck->opts->max_command_bytes) {
-    boxlint_diag *d = bl_emit(ck, BL_R_TOO_LONG, ck->opts->max_command_bytes, ck->cx.len,
+    boxlint_diag *d = bl_emit(ck, BL_R_COMMAND_TOO_LONG, ck->opts->max_command_bytes, ck->cx.len,
                               "command is %zu bytes, more than the limit of %zu", ck->cx.len,
                               ck->opts->max_command_bytes);
     bl_hint(ck, d, "split it into several commands, or fetch a script with RUN curl -fsSL "
@@ -394,7 +395,7 @@ static void check_size(bl_check *ck) {
       next = lf ? (size_t)(lf - ck->cx.buf) + 1 : ck->cx.len;
       size_t line = next - pos - (lf != NULL);
       if (line >= 65536) {
-        boxlint_diag *d = bl_emit(ck, BL_R_TOO_LONG, pos, pos + 1,
+        boxlint_diag *d = bl_emit(ck, BL_R_COMMAND_TOO_LONG, pos, pos + 1,
                                   "a line of %zu bytes: BuildKit rejects the whole Dockerfile when "
                                   "a line reaches 64 KiB", line);
         bl_hint(ck, d, "split the line with line continuations");
@@ -411,7 +412,7 @@ static void empty_command(bl_check *ck, boxlint_instruction *in) {
     size_t e = bl_line_end(&ck->cx, pos, &next);
     comment = bl_is_comment(ck->cx.buf + pos, ck->cx.buf + e);
   }
-  boxlint_diag *d = bl_emit(ck, BL_R_EMPTY, 0, ck->cx.len,
+  boxlint_diag *d = bl_emit(ck, BL_R_EMPTY_COMMAND, 0, ck->cx.len,
                             comment ? "the command is only a comment" : "the command is empty");
   bl_hint(ck, d, "remove it, or write one instruction such as RUN <command>");
   if (in)
@@ -430,13 +431,13 @@ static void check_read(bl_check *ck, const bl_read *rd) {
   /* Leading white space: BuildKit trims Unicode white space, boxlint accepts only ASCII. */
   if (has_nonascii((const char *)ck->cx.buf + rd->start, rd->first - rd->start) ||
       has_nonascii(rd->logical, rd->cmd.kw_l)) {
-    boxlint_diag *d = bl_emit(ck, BL_R_NONASCII, rd->start, rd->first,
+    boxlint_diag *d = bl_emit(ck, BL_R_NON_ASCII_SYNTAX, rd->start, rd->first,
                               "non-ASCII white space before the instruction: BuildKit trims it "
                               "and reads the keyword after it");
     bl_hint(ck, d, "use ASCII spaces or tabs");
   }
   if (rd->dangling) {
-    boxlint_diag *d = bl_emit(ck, BL_R_DANGLING, rd->dangling_at, rd->dangling_at + 1,
+    boxlint_diag *d = bl_emit(ck, BL_R_DANGLING_CONTINUATION, rd->dangling_at, rd->dangling_at + 1,
                               "the command ends inside a line continuation: BuildKit would join "
                               "the next command onto this instruction");
     bl_hint(ck, d, "remove the trailing %c", ck->cx.esc);
