@@ -167,17 +167,7 @@ int bl_json_array(const char *s, size_t n, size_t *count) {
 
 static void put_utf8(const boxlint__mem *m, bl_buf *b, uint32_t c, int *err) {
   char u[4];
-  size_t l;
-  if (c < 0x80) { u[0] = (char)c; l = 1; }
-  else if (c < 0x800) { u[0] = (char)(0xC0 | (c >> 6)); u[1] = (char)(0x80 | (c & 0x3F)); l = 2; }
-  else if (c < 0x10000) {
-    u[0] = (char)(0xE0 | (c >> 12)); u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-    u[2] = (char)(0x80 | (c & 0x3F)); l = 3;
-  } else {
-    u[0] = (char)(0xF0 | (c >> 18)); u[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    u[2] = (char)(0x80 | ((c >> 6) & 0x3F)); u[3] = (char)(0x80 | (c & 0x3F)); l = 4;
-  }
-  if (bl_buf_put(m, b, u, l)) *err = 1;
+  if (bl_buf_put(m, b, u, boxlint__utf8_encode(c, u))) *err = 1;
 }
 
 static uint32_t hex4(const unsigned char *p) {

@@ -158,24 +158,6 @@ static void check_health_flag(bl_check *ck, const bl_read *rd, const bl_flag *f,
 
 /* ---- Names ------------------------------------------------------------------------------ */
 
-static size_t lev(const char *a, size_t an, const char *b, size_t bn) {
-  size_t row[32];
-  if (bn >= 32 || an >= 64) return 99;
-  for (size_t j = 0; j <= bn; j++) row[j] = j;
-  for (size_t i = 1; i <= an; i++) {
-    size_t prev = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= bn; j++) {
-      size_t cur = row[j];
-      size_t sub = prev + (a[i - 1] != b[j - 1]);
-      size_t del = row[j] + 1, ins = row[j - 1] + 1;
-      row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-      prev = cur;
-    }
-  }
-  return row[bn];
-}
-
 /* The flags `kw` takes (BuildKit's BFlags of its instruction). */
 static const flag_def *flag_defs(boxlint_keyword kw) {
   switch (kw) {
@@ -196,13 +178,13 @@ static size_t flag_find(const flag_def *defs, const char *name, size_t nl) {
   return k;
 }
 
-/* An unknown flag, with the closest known one (edit distance under 3) as a hint. */
+/* An unknown flag, with the closest known one (edit distance under 3, over bytes) as a hint. */
 static void flag_unknown(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
                          const flag_def *defs, const bl_flag *f, const char *name, size_t nl) {
   const char *best = NULL;
   size_t bd = 3;
   for (size_t j = 0; defs[j].name; j++) {
-    size_t d = lev(name, nl, defs[j].name, strlen(defs[j].name));
+    size_t d = boxlint__edit_distance(name, nl, defs[j].name, strlen(defs[j].name), 0, bd);
     if (d < bd) { bd = d; best = defs[j].name; }
   }
   boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end, "unknown flag: --%s",

@@ -77,52 +77,17 @@ static void check_bytes(bl_check *ck) {
   }
 }
 
-static const char KW_ORDER[][12] = {"add", "arg", "cmd", "copy", "entrypoint", "env", "expose",
-                                    "from", "healthcheck", "label", "maintainer", "onbuild",
-                                    "run", "shell", "stopsignal", "user", "volume", "workdir"};
-
-/* Levenshtein distance over code points, unit costs (agext/levenshtein as BuildKit uses it),
- * between the runes ra[0..n) (ASCII lower-cased) and the lower-case keyword b[0..bn), bn < 16;
- * `limit` or more once no cell of a row is below `limit` (the distance can only grow). */
-static size_t distance(const uint32_t *ra, size_t n, const char *b, size_t bn, size_t limit) {
-  size_t row[16];
-  for (size_t j = 0; j <= bn; j++) row[j] = j;
-  for (size_t i = 1; i <= n; i++) {
-    size_t prev = row[0], low = i;
-    row[0] = i;
-    for (size_t j = 1; j <= bn; j++) {
-      size_t cur = row[j];
-      size_t sub = prev + (ra[i - 1] != (unsigned char)b[j - 1]);
-      size_t del = row[j] + 1, ins = row[j - 1] + 1;
-      row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-      if (row[j] < low) low = row[j];
-      prev = cur;
-    }
-    if (low >= limit) return limit;
-  }
-  return row[bn];
-}
-
 static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
                                 const char *context) {
   const char *L = rd->logical;
   const char *kw = L + c->kw_l;
   size_t n = c->kw_n, best_d = 3, best = SIZE_MAX;
-  /* The keyword as runes, once; a keyword whose length differs by best_d or more cannot be
-   * nearer (the distance is at least the difference of the lengths). */
-  uint32_t ra[64];
-  size_t nr = 0;
-  for (size_t i = 0; i < n && nr <= 16;) {
-    uint32_t cp;
-    size_t w = boxlint__utf8_decode((const unsigned char *)kw + i, n - i, &cp);
-    if (!w) { cp = 0xFFFD; w = 1; }
-    ra[nr++] = cp < 0x80 ? boxlint__lower((unsigned char)cp) : cp;
-    i += w;
-  }
-  for (size_t i = 0; i < sizeof KW_ORDER / sizeof KW_ORDER[0] && nr <= 16; i++) {
-    size_t bn = strlen(KW_ORDER[i]);
-    if ((nr > bn ? nr - bn : bn - nr) >= best_d) continue;
-    size_t d = distance(ra, nr, KW_ORDER[i], bn, best_d);
+  /* The nearest keyword under distance 3, the first of a tie in alphabetical order: Levenshtein
+   * over code points with unit costs (agext/levenshtein as BuildKit uses it), ASCII letters
+   * case-blind. */
+  for (size_t i = 1; i < sizeof KW_NAMES / sizeof KW_NAMES[0]; i++) {
+    size_t d = boxlint__edit_distance(kw, n, KW_NAMES[i], strlen(KW_NAMES[i]),
+                                      BL_EDIT_RUNES | BL_EDIT_FOLD, best_d);
     if (d < best_d) {
       best_d = d;
       best = i;
@@ -137,9 +102,9 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
     char sug[12];
     int upper = 1;
     for (size_t i = 0; i < n; i++) upper &= !((unsigned char)(kw[i] - 'a') < 26);
-    size_t sl = strlen(KW_ORDER[best]);
+    size_t sl = strlen(KW_NAMES[best]);
     for (size_t i = 0; i < sl; i++)
-      sug[i] = upper ? (char)(KW_ORDER[best][i] - 32) : KW_ORDER[best][i];
+      sug[i] = upper ? KW_NAMES[best][i] : (char)boxlint__lower((unsigned char)KW_NAMES[best][i]);
     sug[sl] = 0;
     bl_hint(ck, d, "did you mean %s?", sug);
     if (contiguous) {
@@ -160,7 +125,8 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
   }
 }
 
-static int is_denied(boxlint_keyword k) {
+/* The keywords a template may not use (denied-instruction): the one list of them. */
+int boxlint_keyword_denied(boxlint_keyword k) {
   return k == BOXLINT_KW_FROM || k == BOXLINT_KW_COPY || k == BOXLINT_KW_ADD ||
          k == BOXLINT_KW_CMD || k == BOXLINT_KW_ENTRYPOINT;
 }
@@ -236,7 +202,7 @@ static void check_cmdline(bl_check *ck, const bl_read *rd, const bl_cmdline *c, 
     bl_hint(ck, d, "keep flags ASCII; put non-ASCII text in the arguments");
   }
   if (!c->folded) return;
-  if (is_denied(c->folded)) {
+  if (boxlint_keyword_denied(c->folded)) {
     denied(ck, rd, c, trigger);
     /* A non-string JSON element fails BuildKit's parser stage whatever the keyword. */
     if (c->json == BL_JSON_NONSTRING) bl_check_arguments(ck, rd, c);

@@ -104,24 +104,6 @@ static void check_number(boxlint_report *r, const boxlint_number *v, const char 
   d->hint = boxlint__rprintf(r, "use an integer from %lld to %lld", (long long)lo, (long long)hi);
 }
 
-static size_t edit_distance(const char *a, size_t an, const char *b) {
-  size_t bn = strlen(b), row[32];
-  if (an > 40 || bn > 30) return 99;
-  for (size_t j = 0; j <= bn; j++) row[j] = j;
-  for (size_t i = 1; i <= an; i++) {
-    size_t prev = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= bn; j++) {
-      size_t cur = row[j];
-      size_t sub = prev + (boxlint__lower((unsigned char)a[i - 1]) != (unsigned char)b[j - 1]);
-      size_t m = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
-      row[j] = sub < m ? sub : m;
-      prev = cur;
-    }
-  }
-  return row[bn];
-}
-
 /* "known fields: a, b, c" into the report's arena; NULL on OOM. */
 static const char *known_list(boxlint_report *r, const char *const *known, size_t nknown) {
   static const char head[] = "known fields: ";
@@ -153,8 +135,8 @@ void bl_unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *
   /* The nearest known key; a prefix or substring relation (cpus, memory) counts as close. */
   size_t best = 99, bi = 0;
   for (size_t i = 0; i < nknown; i++) {
-    size_t dist = edit_distance(f.ptr, f.len, known[i]);
     size_t kl = strlen(known[i]);
+    size_t dist = boxlint__edit_distance(f.ptr, f.len, known[i], kl, BL_EDIT_FOLD, 99);
     size_t pre = 0;
     while (pre < f.len && pre < kl && boxlint__lower((unsigned char)f.ptr[pre]) == known[i][pre]) pre++;
     if (pre >= 3) dist = dist < 2 ? dist : 2;
