@@ -10,14 +10,18 @@ rule by the BL_R_* char array the table gives (report/emit.h).
    is in rules.def; a second one is named with its file and line.
 3. Each row's NAME is its id in upper case with '_' for '-' (BL_R_DENIED_INSTRUCTION is
    "denied-instruction"), so that a call site's name says which id it emits.
+4. In SARIF, each rule's helpUri is one absolute base URL then "#" and an anchor of a README
+   heading: the rule's id for a built-in rule (its "### id" heading in the Rule reference).
 
 usage: rule_ids_test.py SOURCE_DIR BOXLINT"""
+import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
-SRC, BIN = os.path.abspath(sys.argv[1]), sys.argv[2]
+SRC, BIN = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 TABLE = os.path.join("lib", "src", "report", "rules.def")
 failures = []
 
@@ -106,9 +110,42 @@ for name, rid, _, _ in rows:
         fail("%s: the row of %s is named %s, not %s"
              % (TABLE, rid, name, rid.upper().replace("-", "_")))
 
+# ---- 4. SARIF's helpUri: the rule's heading -------------------------------------------------
+
+def anchor(heading):
+    """The anchor GitHub gives a heading: lower case, spaces to '-', punctuation dropped."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+anchors = {anchor(h) for h in re.findall(r"^#+ (.+)$", readme, re.M)}
+with tempfile.TemporaryDirectory() as tmp:
+    cfg = os.path.join(tmp, "boxlint.json")
+    with open(cfg, "w") as f:
+        json.dump({"user_rules": [{"id": "no-latest", "severity": "warning", "instruction": "RUN",
+                                   "pattern": ":latest", "message": "pin versions"}]}, f)
+    p = subprocess.run([BIN, "--format", "sarif", "--config", cfg, "-c", "FROM x",
+                        "-c", "RUN docker pull a:latest", "-c", "RUN sudo true"],
+                       capture_output=True, cwd=tmp)
+sarif_rules = json.loads(p.stdout)["runs"][0]["tool"]["driver"]["rules"]
+bases = set()
+for r in sarif_rules:
+    uri = r.get("helpUri", "")
+    base, _, frag = uri.partition("#")
+    bases.add(base)
+    if r["id"] in known and frag != r["id"]:
+        fail("SARIF rule %s: helpUri %r does not name its heading" % (r["id"], uri))
+    if frag not in anchors:
+        fail("SARIF rule %s: helpUri %r names no heading of the README" % (r["id"], uri))
+    if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", base):
+        fail("SARIF rule %s: helpUri %r is not an absolute URI" % (r["id"], uri))
+if len(bases) != 1 or len(sarif_rules) < 3 or all(r["id"] in known for r in sarif_rules):
+    fail("SARIF rules %s: expected three or more, a user rule among them, with one base URL (%s)"
+         % ([r["id"] for r in sarif_rules], sorted(bases)))
+
 if failures:
     for f in failures:
         print("rule_ids: FAIL: " + f)
     sys.exit(1)
 print("rule_ids: %d rules; `boxlint rules`, rules.def and the README's %d headings agree; each id "
-      "is one string literal in lib/src" % (len(cli_ids), len(readme_ids)))
+      "is one string literal in lib/src; %d SARIF helpUris name README headings"
+      % (len(cli_ids), len(readme_ids), len(sarif_rules)))
