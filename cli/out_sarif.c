@@ -15,6 +15,13 @@ static const char *sarif_level(boxlint_severity s) {
   return s == BOXLINT_SEVERITY_ERROR ? "error" : s == BOXLINT_SEVERITY_WARNING ? "warning" : "note";
 }
 
+/* helpUri: the rule's heading in the rule reference (BOXLINT_HELP_URL, set by CMake, then
+ * "#rule-id": the README's headings are the ids); a user rule links to where user rules are
+ * described. */
+static json_t *sarif_help_uri(const char *id, int builtin) {
+  return json_sprintf("%s#%s", BOXLINT_HELP_URL, builtin ? id : "configuration-and-suppressions");
+}
+
 static size_t sarif_rule_index(cli *c, const char *id) {
   json_t *idx = json_object_get(c->sarif_rules, id);
   if (idx) return (size_t)json_integer_value(idx);
@@ -33,6 +40,7 @@ static size_t sarif_rule_index(cli *c, const char *id) {
     json_object_set_new(r, "shortDescription", sd);
     json_object_set_new(r, "fullDescription", fd);
     json_object_set_new(r, "help", help);
+    json_object_set_new(r, "helpUri", sarif_help_uri(id, 1));
     json_object_set_new(r, "defaultConfiguration", dc);
   } else {
     json_t *sd = json_object(), *dc = json_object();
@@ -40,6 +48,7 @@ static size_t sarif_rule_index(cli *c, const char *id) {
     json_object_set_new(r, "shortDescription", sd);
     json_object_set_new(r, "fullDescription", json_deep_copy(sd));
     json_object_set_new(r, "help", json_deep_copy(sd));
+    json_object_set_new(r, "helpUri", sarif_help_uri(id, 0));
     json_object_set_new(dc, "level", json_string("warning"));
     json_object_set_new(r, "defaultConfiguration", dc);
   }

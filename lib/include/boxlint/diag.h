@@ -127,6 +127,27 @@ BOXLINT_API const boxlint_diag *boxlint_report_diag(const boxlint_report *report
 BOXLINT_API size_t boxlint_report_count_at_least(const boxlint_report *report,
                                                  boxlint_severity min);
 
+/*==============================================================================================
+ * MARK: Hints
+ *============================================================================================*/
+
+/**
+ * The word nearest to a text, for a "did you mean" hint: the word of `words` that the fewest
+ * single-byte insertions, deletions and substitutions turn `text` into (Levenshtein distance
+ * over bytes, unit costs, ASCII letters compared case-blind), the earlier word on a tie. This is
+ * the measure of boxlint's own hints for field names; keyword hints count code points, as
+ * BuildKit does.
+ * @param text,len the text (`len` bytes; NULL only with 0).
+ * @param words,n the candidates, NUL-terminated; NULL entries and words over 255 bytes are
+ *  skipped.
+ * @param distance receives the nearest word's distance, or SIZE_MAX when there is none; may be
+ *  NULL.
+ * @return the nearest word's index, or `n` when there is none (no candidate).
+ * @note Pure: no allocation, any thread.
+ */
+BOXLINT_API size_t boxlint_nearest_word(const char *text, size_t len, const char *const *words,
+                                        size_t n, size_t *distance);
+
 #ifdef __cplusplus
 }
 #endif

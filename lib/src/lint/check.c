@@ -149,7 +149,7 @@ boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span
   if (opts->max_commands && ncommands > opts->max_commands) {
     ck.em.command = (int32_t)(opts->max_commands > INT32_MAX ? INT32_MAX : opts->max_commands);
     set_input(&ck, (const unsigned char *)"", 0, 0, 1);
-    boxlint_diag *d = bl_emit(&ck, BL_R_TOO_MANY, 0, 0,
+    boxlint_diag *d = bl_emit(&ck, BL_R_TOO_MANY_COMMANDS, 0, 0,
                               "%zu commands, more than the limit of %zu", ncommands,
                               opts->max_commands);
     bl_hint(&ck, d, "join related steps into one RUN with && and line continuations");
@@ -214,13 +214,14 @@ static size_t file_prologue(bl_check *ck, uint32_t *line) {
     else break;
     size_t s = (size_t)((const unsigned char *)key.ptr - ck->cx.buf);
     if ((*seen)++) {
-      bl_emit(ck, BL_R_INVALID_ARGS, s, e, "only one %s parser directive can be used",
+      bl_emit(ck, BL_R_INVALID_ARGUMENTS, s, e, "only one %s parser directive can be used",
               bl_q(ck, key.ptr, key.len));
     } else if (seen == &seen_escape) {
       if (val.len == 1 && (val.ptr[0] == '\\' || val.ptr[0] == '`'))
         ck->cx.esc = val.ptr[0];
       else
-        bl_emit(ck, BL_R_INVALID_ARGS, s, e, "invalid escape token '%s' does not match ` or \\",
+        bl_emit(ck, BL_R_INVALID_ARGUMENTS, s, e,
+                "invalid escape token '%s' does not match ` or \\",
                 bl_q(ck, val.ptr, val.len));
     }
     pos = next;
@@ -292,10 +293,10 @@ static void sup_unused(bl_check *ck, size_t ls, size_t a, size_t b, int32_t comm
   boxlint_diag *d;
   ck->em.command = command;
   if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
-    d = bl_emit(ck, "unused-suppression", a, b, "%s is an error and cannot be suppressed",
+    d = bl_emit(ck, BL_R_UNUSED_SUPPRESSION, a, b, "%s is an error and cannot be suppressed",
                 bl_q(ck, (const char *)id, n));
   else
-    d = bl_emit(ck, "unused-suppression", a, b,
+    d = bl_emit(ck, BL_R_UNUSED_SUPPRESSION, a, b,
                 "the suppression of %s suppresses nothing on the next instruction",
                 bl_q(ck, (const char *)id, n));
   bl_hint(ck, d, "remove %s from the boxlint ignore comment", bl_q(ck, (const char *)id, n));
@@ -305,8 +306,8 @@ static void sup_unused(bl_check *ck, size_t ls, size_t a, size_t b, int32_t comm
  * same comment drops that report (as when each id was applied in turn). */
 static void sup_report(bl_check *ck, const unsigned char *buf, size_t ls, sup_id *t,
                        size_t mask, size_t ids, size_t ce, int32_t command) {
-  static const char us[] = "unused-suppression";
-  sup_id *u = sup_find(t, mask, buf, us, sizeof us - 1);
+  sup_id *u =
+      sup_find(t, mask, buf, BL_R_UNUSED_SUPPRESSION, sizeof BL_R_UNUSED_SUPPRESSION - 1);
   size_t a, b, p = ids;
   while (next_sup_id(buf, &p, ce, &a, &b)) {
     sup_id *x = sup_find(t, mask, buf, buf + a, b - a);
@@ -343,7 +344,7 @@ static int sup_apply(sup_run *x, const sup *c) {
   size_t ls = sup_line(x, c->s);
   if (n > BL_MAX_SUPPRESS_IDS) { /* a documented limit: the comment suppresses nothing */
     ck->em.command = c->index;
-    boxlint_diag *d = bl_emit(ck, "unused-suppression", ids - ls, p - ls,
+    boxlint_diag *d = bl_emit(ck, BL_R_UNUSED_SUPPRESSION, ids - ls, p - ls,
                               "a boxlint ignore comment lists %zu rule ids, more than the %d it "
                               "may: it suppresses nothing", n, BL_MAX_SUPPRESS_IDS);
     bl_hint(ck, d, "list only the rules the next instruction needs silenced");
@@ -517,22 +518,22 @@ boxlint_status boxlint_check_base(boxlint_base_info *out, boxlint_report *report
   if (!rc) {
     boxlint_diag *d = NULL;
     if (!out->instructions) {
-      d = bl_emit(&ck, BL_R_BASE, 0, ck.cx.len,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, 0, ck.cx.len,
                   "the base has no instruction: appended text could be read as a parser "
                   "directive");
       ok = 0;
     } else if (last.dangling) {
-      d = bl_emit(&ck, BL_R_BASE, last.dangling_at, last.dangling_at + 1,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, last.dangling_at, last.dangling_at + 1,
                   "the base ends inside a line continuation: the first command would be joined "
                   "onto its last instruction");
       ok = 0;
     } else if (last.hd_status == BL_HD_UNTERMINATED) {
-      d = bl_emit(&ck, BL_R_BASE, last.start, ck.cx.len,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, last.start, ck.cx.len,
                   "the base ends inside a heredoc: the commands would be read as its body");
       ok = 0;
     }
     if (ok && (ck.cx.len == 0 || ck.cx.buf[ck.cx.len - 1] != '\n')) {
-      d = bl_emit(&ck, BL_R_BASE, ck.cx.len, ck.cx.len,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, ck.cx.len, ck.cx.len,
                   "the base does not end with a newline: the first command would be joined onto "
                   "its last line");
       if (d) boxlint__diag_fix(report, d, ck.cx.len, 0, "\n", 1, "append a newline");

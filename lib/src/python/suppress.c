@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "python/python_int.h"
+#include "report/emit.h"
 #include "boxlint/diag.h"
 
 /* The next rule id of a suppression's list from *i (ids separated by commas): 1 with [*a, *b). */
@@ -18,7 +19,7 @@ static int next_id(const char *s, const bl_pysup *p, size_t *i, size_t *a, size_
 
 static int unused(boxlint_report *r, const bl_pyreader *rd, size_t a, size_t b) {
   const char *s = rd->s;
-  boxlint_diag *d = boxlint__report_add(r, "unused-suppression", BOXLINT_SEVERITY_WARNING, -1);
+  boxlint_diag *d = boxlint__report_add(r, BL_R_UNUSED_SUPPRESSION, BOXLINT_SEVERITY_WARNING, -1);
   if (!d) return -1;
   d->offset = a;
   d->end_offset = b;
@@ -26,7 +27,7 @@ static int unused(boxlint_report *r, const bl_pyreader *rd, size_t a, size_t b) 
   const boxlint_rule_info *ri = boxlint_rule_find(s + a, b - a);
   if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
     d->message = boxlint__rmsg(r, "%s is an error and cannot be suppressed", q ? q : "");
-  else if (b - a == 10 && !memcmp(s + a, "not-static", 10))
+  else if (b - a == sizeof BL_R_NOT_STATIC - 1 && !memcmp(s + a, BL_R_NOT_STATIC, b - a))
     d->message = boxlint__rmsg(r, "not-static cannot be suppressed inline: it is the only sign "
                                "that a value went unchecked (a config may turn it off for a "
                                "project)");
@@ -57,7 +58,7 @@ static int suppress_one(boxlint_report *r, const bl_pyreader *rd, const bl_pysup
   size_t n = 0, i = p->ids, a, b;
   while (next_id(s, p, &i, &a, &b)) n++;
   if (n > MAX_SUPPRESS_IDS) { /* a documented limit: the comment silences nothing */
-    boxlint_diag *d = boxlint__report_add(r, "unused-suppression", BOXLINT_SEVERITY_WARNING, -1);
+    boxlint_diag *d = boxlint__report_add(r, BL_R_UNUSED_SUPPRESSION, BOXLINT_SEVERITY_WARNING, -1);
     if (!d) return -1;
     d->offset = p->ids;
     d->end_offset = p->ids_end;
@@ -77,7 +78,7 @@ static int suppress_one(boxlint_report *r, const bl_pyreader *rd, const bl_pysup
   }
   for (size_t j = lo; j < hi; j++) {
     const boxlint_diag *d = &r->diags[j];
-    if (d->severity >= BOXLINT_SEVERITY_ERROR || !strcmp(d->rule, "not-static")) continue;
+    if (d->severity >= BOXLINT_SEVERITY_ERROR || !strcmp(d->rule, BL_R_NOT_STATIC)) continue;
     sup_id *e = id_find(t, cap - 1, s, d->rule, strlen(d->rule));
     if (e->b) {
       e->used = 1;
