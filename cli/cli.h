@@ -72,6 +72,10 @@ typedef struct cli {
   const char *stdin_name;    /* --stdin-filename: what standard input is named and read as */
   int walking;               /* set by walk.c around a found file: cli_read_file opens it only
                                 if it is a regular file, not through a link, never blocking */
+  int unsafe_fixes;          /* --unsafe-fixes: --fix and --diff apply unsafe fixes too */
+  struct cli_fix_tally {     /* --fix and --diff so far (fix_run.c): findings whose fix was */
+    size_t fixed, remaining, hidden; /* applied, findings left, unsafe fixes left unapplied */
+  } fix_tally;
 } cli;
 
 /*==============================================================================================
@@ -209,6 +213,11 @@ int cli_fix_text(cli *c, const char *path, const char *text, size_t len, char **
 /* A file found by a walk: as cli_fix_path, but JSON that is not a template, an array of
  * commands, a binding or a policy is skipped silently (0), as cli_lint_found skips it. */
 int cli_fix_found(cli *c, const char *path, enum fix_mode mode, FILE *text_out);
+/* After every path: one line on c->err, "boxlint: N found, M fixed, K remaining" (--diff:
+ * "fixed by the diff"), then "; J unsafe fix(es) available with --unsafe-fixes" when some were
+ * left unapplied for want of it; nothing when nothing was found. Found is fixed + remaining (a
+ * fix that reveals a finding adds one). */
+void cli_fix_summary(cli *c, enum fix_mode mode);
 
 /* fix_write.c: --fix's file, open from its reading to its replacement. */
 typedef struct cli_fix_file {
@@ -231,7 +240,9 @@ void cli_fix_close(cli_fix_file *f);
 
 /* A unit's fixes as edits of its file (fix_edits.c), ready for boxlint_apply_fixes. */
 typedef struct fix_edits {
-  boxlint_fix *fix;         /* `n` edits; each `text` malloc'd, owned here */
+  boxlint_fix *fix;         /* `n` edits; each `text` malloc'd, owned here; each with the
+                               safety of the fix it is made of */
+  size_t *nfind;            /* `n` counts: how many findings propose each edit */
   const boxlint_fix **ptr;  /* `n` pointers to them */
   size_t n, cap;
 } fix_edits;

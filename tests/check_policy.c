@@ -478,6 +478,7 @@ static void expect_alabel(const char *entry, const char *alabel, size_t off, siz
   ck_assert_uint_eq(d->fix->text_len, strlen(alabel));
   snprintf(want, sizeof want, "replace network_policy.allow_out[0] with \"%s\"", alabel);
   ck_assert_str_eq(d->fix->description, want);
+  ck_assert_int_eq(d->fix->safety, BOXLINT_FIX_SAFE); /* the name browsers look up: the same */
   ck_assert_uint_eq(d->offset, off);
   ck_assert_uint_eq(d->end_offset, end);
   boxlint_policy_entry e = parse(alabel);
@@ -864,6 +865,8 @@ START_TEST(test_policy_warn_allow_without_effect) {
   ck_assert_uint_eq(d->fix->offset, 0);
   ck_assert_uint_eq(d->fix->length, 0);
   ck_assert_str_eq(d->fix->description, "add \"ALL_TRAFFIC\" to network_policy.deny_out");
+  /* unsafe: it turns the sandbox's egress from allow-all into deny-all but allow_out */
+  ck_assert_int_eq(d->fix->safety, BOXLINT_FIX_UNSAFE);
   need("allow-without-effect", "network_policy.allow_out[1]");
   /* Fixed: no warning. */
   const char *deny[] = {"ALL_TRAFFIC", NULL};
@@ -1100,6 +1103,7 @@ START_TEST(test_policy_compat_e2b) {
                                            "all other traffic"));
   ck_assert_ptr_nonnull(strstr(d->message, "allow_out[0] 'pypi.org'"));
   ck_assert_str_eq(d->fix->text, "ALL_TRAFFIC");
+  ck_assert_int_eq(d->fix->safety, BOXLINT_FIX_UNSAFE);
   /* Satisfied by ALL in any spelling. */
   const char *deny_all[] = {"0.0.0.0/0", NULL};
   ck_assert_int_eq(compile_mode("filtered", allow, deny_all, BOXLINT_COMPAT_E2B,

@@ -276,8 +276,11 @@ for name, want in POS.items():
         continue
     # The contract's members stay (DESIGN §5); each diagnostic gains its position in FILE.
     members = set(doc) == {"ok", "diagnostics", "normalized", "decisions"} and all(
-        set(d) == {"rule", "severity", "path", "command", "line", "column", "end_line", "end_column",
-                   "offset", "message", "hint", "fix", "detail"} and d["command"] is None for d in doc["diagnostics"])
+        set(d) - {"file"} == {"rule", "severity", "path", "command", "line", "column", "end_line",
+                              "end_column", "offset", "message", "hint", "fix", "detail"}
+        and d["command"] is None
+        and d.get("file", {}).get("line") == d["line"] and d["file"]["column"] == d["column"]
+        for d in doc["diagnostics"])
     got = [(d["rule"], d["path"], d["severity"], (d["line"], d["column"], d["end_line"], d["end_column"]))
            for d in doc["diagnostics"]]
     check(name + ": json positions", rc == 1 and members and got == [w[:4] for w in want], rc, members, got)

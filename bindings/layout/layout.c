@@ -25,7 +25,7 @@ static void end(void) { printf("}}"); }
 int main(void) {
   S(boxlint_span); F(boxlint_span, ptr); F(boxlint_span, len); end();
   S(boxlint_fix); F(boxlint_fix, offset); F(boxlint_fix, length); F(boxlint_fix, text);
-  F(boxlint_fix, text_len); F(boxlint_fix, description); end();
+  F(boxlint_fix, text_len); F(boxlint_fix, description); F(boxlint_fix, safety); end();
   S(boxlint_diag); F(boxlint_diag, rule); F(boxlint_diag, severity); F(boxlint_diag, command);
   F(boxlint_diag, path); F(boxlint_diag, line); F(boxlint_diag, column);
   F(boxlint_diag, end_line); F(boxlint_diag, end_column); F(boxlint_diag, offset);
@@ -80,6 +80,7 @@ int main(void) {
   /* Enums: the bindings pass them as 32-bit ints. */
   begin("enum boxlint_status", sizeof(boxlint_status)); end();
   begin("enum boxlint_severity", sizeof(boxlint_severity)); end();
+  begin("enum boxlint_fix_safety", sizeof(boxlint_fix_safety)); end();
   begin("enum boxlint_keyword", sizeof(boxlint_keyword)); end();
   begin("enum boxlint_policy_list", sizeof(boxlint_policy_list)); end();
   begin("enum boxlint_policy_unmatched", sizeof(boxlint_policy_unmatched)); end();

@@ -63,8 +63,9 @@ const T = {};
 T.boxlint_span = koffi.struct('boxlint_span', { ptr: 'void *', len: 'size_t' });
 T.boxlint_fix = koffi.struct('boxlint_fix', {
   offset: 'size_t', length: 'size_t', text: 'void *', text_len: 'size_t',
-  description: 'const char *',
+  description: 'const char *', safety: 'int', // boxlint_fix_safety: 0 safe, 1 unsafe
 });
+const FIX_UNSAFE = 1;
 T.boxlint_diag = koffi.struct('boxlint_diag', {
   rule: 'const char *', severity: 'int', command: 'int32_t', path: 'const char *',
   line: 'uint32_t', column: 'uint32_t', end_line: 'uint32_t', end_column: 'uint32_t',
@@ -541,9 +542,11 @@ function diagFrom(ptr) {
   let fix = null;
   if (d.fix) {
     const f = koffi.decode(d.fix, T.boxlint_fix);
+    const unsafe = f.safety === FIX_UNSAFE;
     fix = {
       offset: Number(f.offset), length: Number(f.length),
       text: decodeString(f.text, f.text_len), description: f.description,
+      unsafe, applicability: unsafe ? 'unsafe' : 'safe',
     };
   }
   return {
@@ -610,11 +613,12 @@ function result(diagnostics, instr) {
 }
 
 /** A result whose positions and fixes are in the checked text (checkPython, checkFragment):
- *  it gets fixed(text), not enumerable, so results still compare as plain objects. */
+ *  it gets fixed(text, opts), not enumerable, so results still compare as plain objects. Safe
+ *  fixes only unless opts.unsafeFixes, as applyFixes. */
 function fileResult(diagnostics, instr) {
   const r = result(diagnostics, instr);
   Object.defineProperty(r, 'fixed', {
-    value: (text) => applyFixes(text, r.diagnostics).text, enumerable: false,
+    value: (text, opts) => applyFixes(text, r.diagnostics, opts).text, enumerable: false,
   });
   return r;
 }
@@ -790,8 +794,9 @@ function checkBinding(binding, { config = null, options = null } = {}) {
 const SIZE_MAX = 2n ** BigInt(8 * koffi.sizeof('size_t')) - 1n;
 
 /** Item `i` of applyFixes as a Buffer holding a boxlint_fix, or null (skipped by the library)
- *  for a diagnostic without a fix and for offsets no buffer has (negative, too large). */
-function cFix(item, i, keep) {
+ *  for a diagnostic without a fix, for offsets no buffer has (negative, too large) and for an
+ *  unsafe fix unless `unsafeFixes`. */
+function cFix(item, i, keep, unsafeFixes) {
   if (item === null || item === undefined) return null;
   if (typeof item !== 'object') {
     throw new TypeError(`fixes[${i}] must be a fix or a diagnostic, not ${typeName(item)}`);
@@ -811,10 +816,12 @@ function cFix(item, i, keep) {
   }
   const [offset, length] = nums;
   if (offset < 0n || length < 0n || offset > SIZE_MAX || length > SIZE_MAX) return null;
+  if (f.unsafe === true && !unsafeFixes) return null;
   const t = textBuffer(f.text, `fixes[${i}].text`);
   const buf = Buffer.alloc(koffi.sizeof(T.boxlint_fix));
   koffi.encode(buf, T.boxlint_fix, {
     offset, length, text: t.length ? t : null, text_len: t.length, description: null,
+    safety: f.unsafe === true ? FIX_UNSAFE : 0,
   });
   keep.push(t, buf);
   return buf;
@@ -827,15 +834,18 @@ function cFix(item, i, keep) {
  * text}) or diagnostics (those without a fix are skipped). Fixes are taken in offset order
  * (insertions first, then the order given); one that overlaps a fix already taken, a second
  * insertion at the same offset and one outside the text are not applied: `applied` says which
- * were. Check the new text again to get those.
+ * were. Check the new text again to get those. An unsafe fix (`fix.unsafe`: it changes what
+ * the template or policy does, such as adding ALL_TRAFFIC to deny_out) is not applied either
+ * unless `opts.unsafeFixes` is true, as `boxlint --fix` without `--unsafe-fixes`.
  */
-function applyFixes(text, fixes) {
+function applyFixes(text, fixes, opts) {
   const b = textBuffer(text, 'text');
   if (fixes === null || typeof fixes !== 'object' || typeof fixes[Symbol.iterator] !== 'function') {
     throw new TypeError(`fixes must be an iterable of fixes or diagnostics, not ${typeName(fixes)}`);
   }
   const keep = [];
-  const ptrs = Array.from(fixes, (f, i) => cFix(f, i, keep));
+  const unsafeFixes = !!(opts && opts.unsafeFixes);
+  const ptrs = Array.from(fixes, (f, i) => cFix(f, i, keep, unsafeFixes));
   const applied = new Uint8Array(Math.max(ptrs.length, 1));
   const out = [null];
   const outLen = [0];
@@ -1085,8 +1095,17 @@ function explain(id) {
     `Good:\n${ind(r.good)}`;
 }
 
+const fileCheck = require('./file');
+
+/** A file checked exactly as the command checks it (file.js): {path, checked, diagnostics,
+ *  errors, ok}. */
+function checkFile(file, opts) {
+  return fileCheck.checkFile(file, opts, BoxlintError);
+}
+
 module.exports = {
   version,
+  checkFile,
   checkTemplate,
   validateTemplate,
   checkCommands,

@@ -36,7 +36,8 @@ test('seed examples', async (t) => {
     assert.deepEqual([d.rule, d.severity, d.command, d.line, d.column, d.endColumn],
       ['unknown-instruction', 'error', 0, 1, 1, 4]);
     assert.match(d.hint, /did you forget RUN\?/);
-    assert.deepEqual(d.fix, { offset: 0, length: 0, text: 'RUN ', description: 'insert RUN' });
+    assert.deepEqual(d.fix, { offset: 0, length: 0, text: 'RUN ', description: 'insert RUN',
+      unsafe: false, applicability: 'safe' });
   });
   await t.test('a misspelt keyword', () => {
     const [d] = boxlint.checkCommands(['WORKDRI /app']).diagnostics;
@@ -129,6 +130,7 @@ test('NetworkPolicy', async (t) => {
       assert.ok(d);
       assert.match(d.hint, /ALL_TRAFFIC/);
       assert.equal(d.fix.text, 'ALL_TRAFFIC');
+      assert.deepEqual([d.fix.unsafe, d.fix.applicability], [true, 'unsafe']);
       assert.equal(p.decide({ host: 'github.com' }).verdict, 'allow');
     } finally {
       p.close();
@@ -221,8 +223,8 @@ client.agents.add_code_interpreter(
     network_policy=NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=[]),
 )
 `;
-const PY_FIXED = PY_SOURCE.replace('["pip install x"]', '["RUN pip install x"]')
-  .replace('deny_out=[])', 'deny_out=["ALL_TRAFFIC"])');
+const PY_SAFE_FIXED = PY_SOURCE.replace('["pip install x"]', '["RUN pip install x"]');
+const PY_FIXED = PY_SAFE_FIXED.replace('deny_out=[])', 'deny_out=["ALL_TRAFFIC"])');
 
 /** 1-based line and column (code points) of the first `needle`, and its UTF-8 byte offset. */
 function lineCol(text, needle) {
@@ -241,19 +243,31 @@ test('Python source files', async (t) => {
     assert.deepEqual([cmd.severity, cmd.command, cmd.path], ['error', 0, 'commands[0]']);
     assert.deepEqual([cmd.line, cmd.column, cmd.offset], lineCol(PY_SOURCE, 'pip install'));
     assert.deepEqual([cmd.line, cmd.column], [6, 16]);
-    assert.deepEqual(cmd.fix, { offset: cmd.offset, length: 0, text: 'RUN ', description: 'insert RUN' });
+    assert.deepEqual(cmd.fix, { offset: cmd.offset, length: 0, text: 'RUN ', description: 'insert RUN',
+      unsafe: false, applicability: 'safe' });
     assert.deepEqual([pol.severity, pol.command, pol.path], ['warning', null, 'network_policy.allow_out[0]']);
     assert.deepEqual([pol.line, pol.column, pol.offset], lineCol(PY_SOURCE, '"pypi.org"'));
     assert.equal(pol.fix.text, '"ALL_TRAFFIC"');
     assert.equal(pol.fix.offset, PY_SOURCE.indexOf('deny_out=[]') + 'deny_out=['.length);
+    // the flag survives into the file's fix: ALL_TRAFFIC changes egress, an unsafe fix
+    assert.deepEqual([pol.fix.unsafe, pol.fix.applicability], [true, 'unsafe']);
+    assert.equal(pol.message, "allow_out[0]: 'pypi.org' has no effect: no deny_out entry overlaps it, " +
+      'and destinations matched by neither list are allowed');
     assert.equal(r.ok, false);
   });
   await t.test('applyFixes gives the exact text; a second check is clean', () => {
     const r = boxlint.checkPython(PY_SOURCE);
-    assert.deepEqual(boxlint.applyFixes(PY_SOURCE, r.diagnostics), { text: PY_FIXED, applied: [true, true] });
-    assert.equal(r.fixed(PY_SOURCE), PY_FIXED);
-    assert.deepEqual(r.fixed(Buffer.from(PY_SOURCE)), Buffer.from(PY_FIXED));
+    // safe fixes only unless asked: the unsafe one is shown, not applied
+    assert.deepEqual(boxlint.applyFixes(PY_SOURCE, r.diagnostics), { text: PY_SAFE_FIXED, applied: [true, false] });
+    assert.equal(r.fixed(PY_SOURCE), PY_SAFE_FIXED);
     // the fixed command is a command now, and the default config's warnings run on it
+    assert.deepEqual(rulesOf(boxlint.checkPython(PY_SAFE_FIXED)), ['pip-no-cache-dir', 'allow-without-effect']);
+    const all = { unsafeFixes: true };
+    assert.deepEqual(boxlint.applyFixes(PY_SOURCE, r.diagnostics, all), { text: PY_FIXED, applied: [true, true] });
+    assert.equal(r.fixed(PY_SOURCE, all), PY_FIXED);
+    assert.deepEqual(r.fixed(Buffer.from(PY_SOURCE), all), Buffer.from(PY_FIXED));
+    assert.deepEqual(boxlint.applyFixes('ab', [{ offset: 0, length: 0, text: 'x', unsafe: true }]),
+      { text: 'ab', applied: [false] });
     assert.deepEqual(rulesOf(boxlint.checkPython(PY_FIXED)), ['pip-no-cache-dir']);
   });
   await t.test('columns are code points, offsets bytes', () => {

@@ -120,16 +120,29 @@ class Fix:
     the list the fix's description names (``allow-without-effect`` and
     ``domains-require-deny-all``: insert into ``deny_out`` at index ``offset``, ``length`` 0; a
     non-ASCII entry of ``invalid-policy-entry``: replace that entry with its A-label,
-    ``length`` 1)."""
+    ``length`` 1).
+
+    ``unsafe`` is True for a fix that changes what the template or policy does (adding
+    ``ALL_TRAFFIC`` to ``deny_out`` turns egress from allow-all into deny-all; the slug of
+    ``invalid-name`` renames the template): :meth:`Result.fixed` and :func:`apply_fixes` leave
+    it out unless given ``unsafe_fixes=True``, as ``boxlint --fix`` does without
+    ``--unsafe-fixes``. ``applicability`` says the same as ``"safe"`` or ``"unsafe"``, the
+    word of the command's JSON output."""
     offset: int
     length: int
     text: str
     description: Optional[str]
+    unsafe: bool = False
+
+    @property
+    def applicability(self) -> str:
+        return "unsafe" if self.unsafe else "safe"
 
     def apply(self, command: str) -> str:
         """The command with this fix applied (offsets are UTF-8 byte offsets), through the
-        library's :func:`apply_fixes`; a fix outside the text leaves it unchanged."""
-        return apply_fixes(command, (self,)).text
+        library's :func:`apply_fixes`; a fix outside the text leaves it unchanged. This one
+        fix is applied whatever its safety: calling this is the choice."""
+        return apply_fixes(command, (self,), unsafe_fixes=True).text
 
 
 @dataclass(frozen=True)
@@ -197,16 +210,17 @@ class Result:
         """The fix of every diagnostic that has one, in order."""
         return [d.fix for d in self.diagnostics if d.fix is not None]
 
-    def fixed(self, text: Union[str, bytes]) -> Union[str, bytes]:
-        """``text`` (the text this result checked, as str or bytes) with every fix applied in
-        one pass by :func:`apply_fixes`. A fix that conflicts with another is left out: check
-        the new text again and repeat (at most a few passes) to apply it too. ValueError for a
-        result whose fixes are not offsets into the checked text (``file_relative`` False)."""
+    def fixed(self, text: Union[str, bytes], unsafe_fixes: bool = False) -> Union[str, bytes]:
+        """``text`` (the text this result checked, as str or bytes) with every safe fix applied
+        in one pass by :func:`apply_fixes`, and the unsafe ones too when ``unsafe_fixes``
+        (:attr:`Fix.unsafe`). A fix that conflicts with another is left out: check the new text
+        again and repeat (at most a few passes) to apply it too. ValueError for a result whose
+        fixes are not offsets into the checked text (``file_relative`` False)."""
         if not self.file_relative:
             raise ValueError("fixed() needs a result of check_python or check_fragment: the "
                              "fixes of command and field checks are relative to a command or a "
                              "policy list (use Fix.apply on the command)")
-        return apply_fixes(text, self.diagnostics).text
+        return apply_fixes(text, self.diagnostics, unsafe_fixes=unsafe_fixes).text
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -517,7 +531,7 @@ def _diag_from(d: _ffi.boxlint_diag) -> Diagnostic:
         f = d.fix.contents
         raw = ctypes.string_at(f.text, f.text_len) if f.text and f.text_len else b""
         fix = Fix(offset=f.offset, length=f.length, text=raw.decode("utf-8", "surrogateescape"),
-                  description=_ffi.text(f.description))
+                  description=_ffi.text(f.description), unsafe=f.safety == _ffi.FIX_UNSAFE)
     return Diagnostic(
         rule=_ffi.text(d.rule) or "", severity=_ffi.SEVERITY_NAMES.get(d.severity, "error"),
         command=None if d.command < 0 else int(d.command), line=d.line, column=d.column,
@@ -852,9 +866,10 @@ class FixResult(NamedTuple):
 _SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
 
 
-def _c_fix(f: Any, i: int, keep: List[Any]) -> Optional[Any]:
+def _c_fix(f: Any, i: int, keep: List[Any], unsafe_fixes: bool) -> Optional[Any]:
     """A pointer to a boxlint_fix for item ``i``, or None (skipped by the library) for a
-    Diagnostic without a fix and for offsets no buffer has (negative or too large)."""
+    Diagnostic without a fix, for offsets no buffer has (negative or too large) and for an
+    unsafe fix unless ``unsafe_fixes``."""
     if isinstance(f, Diagnostic):
         f = f.fix
     if f is None:
@@ -869,15 +884,18 @@ def _c_fix(f: Any, i: int, keep: List[Any]) -> Optional[Any]:
         raise TypeError(f"fixes[{i}].text must be a str, not {_typename(f.text)}")
     if not (0 <= f.offset <= _SIZE_MAX and 0 <= f.length <= _SIZE_MAX):
         return None
+    if f.unsafe and not unsafe_fixes:
+        return None
     t = f.text.encode("utf-8", "surrogateescape")
     c = _ffi.boxlint_fix(offset=f.offset, length=f.length, text=_ffi.address(t),
-                         text_len=len(t), description=None)
+                         text_len=len(t), description=None,
+                         safety=_ffi.FIX_UNSAFE if f.unsafe else 0)
     keep.extend((t, c))
     return ctypes.pointer(c)
 
 
-def apply_fixes(text: Union[str, bytes], fixes: Iterable[Union[Fix, Diagnostic, None]]) \
-        -> FixResult:
+def apply_fixes(text: Union[str, bytes], fixes: Iterable[Union[Fix, Diagnostic, None]],
+                unsafe_fixes: bool = False) -> FixResult:
     """Apply fixes to ``text`` in one pass with the library's ``boxlint_apply_fixes``, the
     implementation the CLI's ``--fix`` uses. Offsets are byte offsets into the UTF-8 encoding
     of ``text`` (a str is encoded, edited and decoded again; bytes stay bytes). ``fixes`` are
@@ -886,8 +904,10 @@ def apply_fixes(text: Union[str, bytes], fixes: Iterable[Union[Fix, Diagnostic, 
     Fixes are taken in offset order (insertions first at one offset, then the order given); a
     fix that overlaps one already taken, a second insertion at the same offset, and a fix
     outside the text are not applied: ``applied`` says which were. Check the new text again to
-    get the ones left out. Only fixes whose offsets are in ``text`` make sense here: those of
-    :func:`check_python` and :func:`check_fragment` results (see :meth:`Result.fixed`)."""
+    get the ones left out. An unsafe fix (:attr:`Fix.unsafe`) is not applied either unless
+    ``unsafe_fixes`` is True, as ``boxlint --fix`` without ``--unsafe-fixes``. Only fixes whose
+    offsets are in ``text`` make sense here: those of :func:`check_python` and
+    :func:`check_fragment` results (see :meth:`Result.fixed`)."""
     b = _text_bytes(text, "text")
     if isinstance(fixes, (str, bytes, Fix, Diagnostic)):
         raise TypeError(f"fixes must be an iterable of Fix or Diagnostic, not {_typename(fixes)}")
@@ -896,7 +916,7 @@ def apply_fixes(text: Union[str, bytes], fixes: Iterable[Union[Fix, Diagnostic, 
     keep: List[Any] = []
     arr = (ctypes.POINTER(_ffi.boxlint_fix) * max(n, 1))()
     for i, f in enumerate(items):
-        p = _c_fix(f, i, keep)
+        p = _c_fix(f, i, keep, unsafe_fixes)
         if p is not None:
             arr[i] = p
     applied = (ctypes.c_ubyte * max(n, 1))()
@@ -1181,3 +1201,12 @@ def explain(rule_id: str) -> str:
 
     return (f"{r.id} ({r.severity}): {r.summary}\n\n{r.description}\n\nBad:\n{ind(r.bad)}"
             f"Good:\n{ind(r.good)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Files, as the command checks them (_file.py)
+# ---------------------------------------------------------------------------------------------
+
+from ._file import FileResult, check_file  # noqa: E402  (needs the types above)
+
+__all__ += ["check_file", "FileResult"]

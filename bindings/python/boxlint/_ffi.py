@@ -51,8 +51,12 @@ class boxlint_span(Structure):
 
 
 class boxlint_fix(Structure):
+    # safety: boxlint_fix_safety, 0 safe, 1 unsafe (an enum: int-sized)
     _fields_ = [("offset", c_size_t), ("length", c_size_t), ("text", c_void_p),
-                ("text_len", c_size_t), ("description", c_char_p)]
+                ("text_len", c_size_t), ("description", c_char_p), ("safety", c_int)]
+
+
+FIX_UNSAFE = 1
 
 
 class boxlint_diag(Structure):

@@ -152,6 +152,7 @@ class Policies(unittest.TestCase):
             d = next(d for d in p.diagnostics if d.rule == "allow-without-effect")
             self.assertIn("ALL_TRAFFIC", d.hint)
             self.assertEqual(d.fix.text, "ALL_TRAFFIC")
+            self.assertEqual((d.fix.unsafe, d.fix.applicability), (True, "unsafe"))
             self.assertEqual(p.decide(host="github.com").verdict, "allow")
 
     def test_seed_example_with_all_traffic_denied(self):
@@ -273,8 +274,8 @@ client.agents.add_code_interpreter(
     network_policy=NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=[]),
 )
 """
-PY_FIXED = PY_SOURCE.replace('["pip install x"]', '["RUN pip install x"]').replace(
-    "deny_out=[])", 'deny_out=["ALL_TRAFFIC"])')
+PY_SAFE_FIXED = PY_SOURCE.replace('["pip install x"]', '["RUN pip install x"]')
+PY_FIXED = PY_SAFE_FIXED.replace("deny_out=[])", 'deny_out=["ALL_TRAFFIC"])')
 
 
 def line_col(text, needle):
@@ -296,21 +297,35 @@ class PythonSource(unittest.TestCase):
         self.assertEqual((cmd.line, cmd.column), (6, 16))
         self.assertEqual((cmd.fix.offset, cmd.fix.length, cmd.fix.text),
                          (cmd.offset, 0, "RUN "))
+        self.assertEqual((cmd.fix.unsafe, cmd.fix.applicability), (False, "safe"))
         self.assertEqual((pol.severity, pol.command, pol.path),
                          ("warning", None, "network_policy.allow_out[0]"))
         self.assertEqual((pol.line, pol.column, pol.offset), line_col(PY_SOURCE, '"pypi.org"'))
         self.assertEqual(pol.fix.text, '"ALL_TRAFFIC"')
         self.assertEqual(pol.fix.offset, PY_SOURCE.index("deny_out=[]") + len("deny_out=["))
+        # the flag survives into the file's fix: ALL_TRAFFIC changes egress, an unsafe fix
+        self.assertEqual((pol.fix.unsafe, pol.fix.applicability), (True, "unsafe"))
+        self.assertEqual(pol.message, "allow_out[0]: 'pypi.org' has no effect: no deny_out entry "
+                         "overlaps it, and destinations matched by neither list are allowed")
         self.assertFalse(r.ok)
 
     def test_apply_fixes_gives_the_exact_text_and_a_second_check_is_clean(self):
         r = boxlint.check_python(PY_SOURCE)
-        fixed = boxlint.apply_fixes(PY_SOURCE, r.diagnostics)
-        self.assertEqual(fixed, (PY_FIXED, (True, True)))
-        self.assertEqual(r.fixed(PY_SOURCE), PY_FIXED)
-        self.assertEqual(r.fixed(PY_SOURCE.encode()), PY_FIXED.encode())
+        # safe fixes only, unless asked: the unsafe one is shown, not applied
+        self.assertEqual(boxlint.apply_fixes(PY_SOURCE, r.diagnostics), (PY_SAFE_FIXED, (True, False)))
+        self.assertEqual(r.fixed(PY_SOURCE), PY_SAFE_FIXED)
         # the fixed command is a command now, and the default config's warnings run on it
+        self.assertEqual([d.rule for d in boxlint.check_python(PY_SAFE_FIXED).diagnostics],
+                         ["pip-no-cache-dir", "allow-without-effect"])
+        fixed = boxlint.apply_fixes(PY_SOURCE, r.diagnostics, unsafe_fixes=True)
+        self.assertEqual(fixed, (PY_FIXED, (True, True)))
+        self.assertEqual(r.fixed(PY_SOURCE, unsafe_fixes=True), PY_FIXED)
+        self.assertEqual(r.fixed(PY_SOURCE.encode(), unsafe_fixes=True), PY_FIXED.encode())
         self.assertEqual(rules_of(boxlint.check_python(PY_FIXED)), ["pip-no-cache-dir"])
+        # Fix.apply applies the one fix it is called on, whatever its safety
+        unsafe = boxlint.Fix(0, 0, "x", None, unsafe=True)
+        self.assertEqual(unsafe.apply("ab"), "xab")
+        self.assertEqual(boxlint.apply_fixes("ab", [unsafe]), ("ab", (False,)))
 
     def test_columns_are_code_points_offsets_are_bytes(self):
         src = ('from budai import Client\nclient = Client()\n'
@@ -353,7 +368,7 @@ class PythonSource(unittest.TestCase):
         def work():
             for _ in range(100):
                 r = boxlint.check_python(PY_SOURCE)
-                if r.fixed(PY_SOURCE) != PY_FIXED or \
+                if r.fixed(PY_SOURCE, unsafe_fixes=True) != PY_FIXED or \
                         rules_of(boxlint.check_python(PY_FIXED)) != ["pip-no-cache-dir"]:
                     failures.append(1)
         threads = [threading.Thread(target=work) for _ in range(4)]

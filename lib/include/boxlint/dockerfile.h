@@ -27,6 +27,10 @@ typedef enum boxlint_keyword {
 /** Upper-case name of `kw` ("WORKDIR"), or "" for BOXLINT_KW_NONE. Static storage. */
 BOXLINT_API const char *boxlint_keyword_name(boxlint_keyword kw);
 
+/** Whether templates may not use `kw` (FROM, COPY, ADD, CMD and ENTRYPOINT: the rule
+ *  denied-instruction, for an instruction and for an ONBUILD trigger). 1 or 0. */
+BOXLINT_API int boxlint_keyword_denied(boxlint_keyword kw);
+
 /** A heredoc opened by RUN, COPY, ADD or an ONBUILD with one of those (BuildKit rules). */
 typedef struct boxlint_heredoc {
   boxlint_span name;  /**< terminator word, unquoted (owned by the report) */

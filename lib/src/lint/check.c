@@ -150,7 +150,7 @@ boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span
   if (opts->max_commands && ncommands > opts->max_commands) {
     ck.em.command = (int32_t)(opts->max_commands > INT32_MAX ? INT32_MAX : opts->max_commands);
     set_input(&ck, (const unsigned char *)"", 0, 0, 1);
-    boxlint_diag *d = bl_emit(&ck, BL_R_TOO_MANY, 0, 0,
+    boxlint_diag *d = bl_emit(&ck, BL_R_TOO_MANY_COMMANDS, 0, 0,
                               "%zu commands, more than the limit of %zu", ncommands,
                               opts->max_commands);
     bl_hint(&ck, d, "join related steps into one RUN with && and line continuations");
@@ -215,13 +215,14 @@ static size_t file_prologue(bl_check *ck, uint32_t *line) {
     else break;
     size_t s = (size_t)((const unsigned char *)key.ptr - ck->cx.buf);
     if ((*seen)++) {
-      bl_emit(ck, BL_R_INVALID_ARGS, s, e, "only one %s parser directive can be used",
+      bl_emit(ck, BL_R_INVALID_ARGUMENTS, s, e, "only one %s parser directive can be used",
               bl_q(ck, key.ptr, key.len));
     } else if (seen == &seen_escape) {
       if (val.len == 1 && (val.ptr[0] == '\\' || val.ptr[0] == '`'))
         ck->cx.esc = val.ptr[0];
       else
-        bl_emit(ck, BL_R_INVALID_ARGS, s, e, "invalid escape token '%s' does not match ` or \\",
+        bl_emit(ck, BL_R_INVALID_ARGUMENTS, s, e,
+                "invalid escape token '%s' does not match ` or \\",
                 bl_q(ck, val.ptr, val.len));
     }
     pos = next;
@@ -316,7 +317,7 @@ static int sup_unused(void *ctx, size_t a, size_t b) {
                                           : "(a suppression applies to the instruction right "
                                             "after its comment lines; a blank line or the end "
                                             "of the file follows this one)");
-  boxlint_diag *d = bl_emit(ck, BL_SUP_RULE, a - u->ls, b - u->ls, "%s", m);
+  boxlint_diag *d = bl_emit(ck, BL_R_UNUSED_SUPPRESSION, a - u->ls, b - u->ls, "%s", m);
   if (d) bl_hint(ck, d, "%s", bl_sup_unused_hint(ck->cx.r, f, a, b));
   return 0;
 }
@@ -334,7 +335,7 @@ static int sup_apply(sup_run *x, const sup *c) {
   if (sc.kind != BL_SUP_IGNORE) { /* malformed, or over the limit: it suppresses nothing */
     size_t a, b;
     bl_sup_bad_span(&sc, &a, &b);
-    boxlint_diag *d = bl_emit(ck, BL_SUP_RULE, a - ls, b - ls, "%s",
+    boxlint_diag *d = bl_emit(ck, BL_R_UNUSED_SUPPRESSION, a - ls, b - ls, "%s",
                               bl_sup_bad_message(r, f, &sc));
     bl_hint(ck, d, "%s", bl_sup_bad_hint(&sc));
     return 0;
@@ -485,22 +486,22 @@ boxlint_status boxlint_check_base(boxlint_base_info *out, boxlint_report *report
   if (!rc) {
     boxlint_diag *d = NULL;
     if (!out->instructions) {
-      d = bl_emit(&ck, BL_R_BASE, 0, ck.cx.len,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, 0, ck.cx.len,
                   "the base has no instruction: appended text could be read as a parser "
                   "directive");
       ok = 0;
     } else if (last.dangling) {
-      d = bl_emit(&ck, BL_R_BASE, last.dangling_at, last.dangling_at + 1,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, last.dangling_at, last.dangling_at + 1,
                   "the base ends inside a line continuation: the first command would be joined "
                   "onto its last instruction");
       ok = 0;
     } else if (last.hd_status == BL_HD_UNTERMINATED) {
-      d = bl_emit(&ck, BL_R_BASE, last.start, ck.cx.len,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, last.start, ck.cx.len,
                   "the base ends inside a heredoc: the commands would be read as its body");
       ok = 0;
     }
     if (ok && (ck.cx.len == 0 || ck.cx.buf[ck.cx.len - 1] != '\n')) {
-      d = bl_emit(&ck, BL_R_BASE, ck.cx.len, ck.cx.len,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, ck.cx.len, ck.cx.len,
                   "the base does not end with a newline: the first command would be joined onto "
                   "its last line");
       if (d) boxlint__diag_fix(report, d, ck.cx.len, 0, "\n", 1, "append a newline");

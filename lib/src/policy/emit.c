@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "policy/policy_int.h"
+#include "report/emit.h"
 #include "boxlint/version.h"
 
 enum { CLS_NONE = 0, CLS_ALLOW = 1, CLS_DENY = 2 };
@@ -163,7 +164,7 @@ static void refuse(boxlint_report *r, const boxlint_policy *p, const point *pt) 
   int32_t i;
   point_entry(p, pt, &l, &i);
   if ((size_t)i >= p->n[l]) return; /* a point is always an entry's name: not reached */
-  boxlint_diag *d = boxlint__report_add(r, "unenforceable-entry", BOXLINT_SEVERITY_ERROR, -1);
+  boxlint_diag *d = boxlint__report_add(r, BL_R_UNENFORCEABLE_ENTRY, BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return;
   const char *list = l ? "deny_out" : "allow_out";
   d->path = boxlint__rprintf(r, "network_policy.%s[%d]", list, (int)i);

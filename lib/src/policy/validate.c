@@ -7,15 +7,22 @@
 #include "policy_int.h"
 #include "report/emit.h"
 
-static const char R_TYPE[] = "invalid-policy-type", R_ENTRY[] = "invalid-policy-entry",
-                  R_LISTS[] = "lists-not-allowed", R_TOO_MANY[] = "too-many-entries",
-                  R_ALLOW_NOEFF[] = "allow-without-effect",
-                  R_DENY_NOEFF[] = "deny-without-effect",
-                  R_EMPTY_OPEN[] = "filtered-empty-is-open", R_DUP[] = "duplicate-entry",
-                  R_SHADOW[] = "shadowed-entry", R_BROAD[] = "broad-wildcard",
-                  R_ANY[] = "any-host", R_MAPPED[] = "mapped-address",
-                  R_DOMAINS_ALL[] = "domains-require-deny-all",
-                  R_COMPAT_DENY_DOMAIN[] = "compat-deny-domain", R_COMPAT_IPV6[] = "compat-ipv6";
+/* Short names for the rule ids this file emits (report/rules.def). */
+#define R_TYPE BL_R_INVALID_POLICY_TYPE
+#define R_ENTRY BL_R_INVALID_POLICY_ENTRY
+#define R_LISTS BL_R_LISTS_NOT_ALLOWED
+#define R_TOO_MANY BL_R_TOO_MANY_ENTRIES
+#define R_ALLOW_NOEFF BL_R_ALLOW_WITHOUT_EFFECT
+#define R_DENY_NOEFF BL_R_DENY_WITHOUT_EFFECT
+#define R_EMPTY_OPEN BL_R_FILTERED_EMPTY_IS_OPEN
+#define R_DUP BL_R_DUPLICATE_ENTRY
+#define R_SHADOW BL_R_SHADOWED_ENTRY
+#define R_BROAD BL_R_BROAD_WILDCARD
+#define R_ANY BL_R_ANY_HOST
+#define R_MAPPED BL_R_MAPPED_ADDRESS
+#define R_DOMAINS_ALL BL_R_DOMAINS_REQUIRE_DENY_ALL
+#define R_COMPAT_DENY_DOMAIN BL_R_COMPAT_DENY_DOMAIN
+#define R_COMPAT_IPV6 BL_R_COMPAT_IPV6
 
 static const char *const LIST_NAME[2] = {"allow_out", "deny_out"};
 
@@ -92,6 +99,8 @@ static void add_all_traffic_fix(vctx *c, boxlint_diag *d) {
   const char *desc = boxlint__rprintf(c->r, "add \"ALL_TRAFFIC\" to %s", vpath(c, "deny_out"));
   boxlint__diag_fix(c->r, d, c->spec->n_deny, 0, "ALL_TRAFFIC", 11,
                     desc ? desc : "add \"ALL_TRAFFIC\" to deny_out");
+  /* unsafe: the sandbox's egress goes from allow-all to deny-all but the allowed entries */
+  boxlint__diag_fix_safety(d, BOXLINT_FIX_UNSAFE);
 }
 
 /*==============================================================================================

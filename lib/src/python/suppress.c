@@ -10,7 +10,7 @@
 typedef struct py_unused { boxlint_report *r; const bl_pyreader *rd; boxlint_severity sev; } py_unused;
 
 static boxlint_diag *report_at(py_unused *u, size_t a, size_t b) {
-  boxlint_diag *d = boxlint__report_add(u->r, BL_SUP_RULE, u->sev, -1);
+  boxlint_diag *d = boxlint__report_add(u->r, BL_R_UNUSED_SUPPRESSION, u->sev, -1);
   if (d) {
     d->offset = a;
     d->end_offset = b;

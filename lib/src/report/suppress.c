@@ -131,7 +131,7 @@ void bl_sup_table_free(bl_sup_table *t, const boxlint__mem *m) {
 }
 
 int bl_sup_table_silences(bl_sup_table *t, const boxlint_diag *d) {
-  if (d->severity >= BOXLINT_SEVERITY_ERROR || !strcmp(d->rule, "not-static")) return 0;
+  if (d->severity >= BOXLINT_SEVERITY_ERROR || !strcmp(d->rule, BL_R_NOT_STATIC)) return 0;
   bl_sup_id *e = id_find(t, d->rule, strlen(d->rule));
   if (!e->b) return 0;
   e->used = 1;
@@ -139,13 +139,12 @@ int bl_sup_table_silences(bl_sup_table *t, const boxlint_diag *d) {
 }
 
 int bl_sup_table_unused(bl_sup_table *t, int (*fn)(void *ctx, size_t a, size_t b), void *ctx) {
-  static const char us[] = BL_SUP_RULE;
-  bl_sup_id *u = id_find(t, us, sizeof us - 1);
+  bl_sup_id *u = id_find(t, BL_R_UNUSED_SUPPRESSION, sizeof BL_R_UNUSED_SUPPRESSION - 1);
   size_t i = t->c->ids, a, b;
   while (bl_sup_next_id(t->s, &i, t->c->ids_end, &a, &b)) {
     bl_sup_id *x = id_find(t, t->s + a, b - a);
     if (x->used && x->a == a) continue;
-    if (u->b && u->a > a) { /* silenced by the later "unused-suppression" */
+    if (u->b && u->a > a) { /* silenced by the later unused-suppression */
       u->used = 1;
       continue;
     }
@@ -169,7 +168,7 @@ const char *bl_sup_unused_message(boxlint_report *r, const char *s, size_t a, si
   const boxlint_rule_info *ri = boxlint_rule_find(s + a, b - a);
   if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
     return boxlint__rmsg(r, "%s is an error and cannot be suppressed", q(r, s + a, b - a));
-  if (b - a == 10 && !memcmp(s + a, "not-static", 10))
+  if (b - a == sizeof BL_R_NOT_STATIC - 1 && !memcmp(s + a, BL_R_NOT_STATIC, b - a))
     return boxlint__rmsg(r, "not-static cannot be suppressed inline: it is the only sign that a "
                             "value went unchecked (a config may turn it off for a project)");
   return boxlint__rmsg(r, "the suppression of %s suppresses nothing %s", q(r, s + a, b - a),

@@ -9,19 +9,17 @@
  * `# boxlint ignore=...`, is read as the same thing. A comment that starts as a boxlint
  * directive (`boxlint:`; `boxlint` then a word and `=`; `boxlint ignore`; `boxlint` followed
  * at once by punctuation, as in `boxlint-ignore=`) but does not parse is malformed: it
- * suppresses nothing, and the caller reports it as `unused-suppression` with the problem
- * named. So is a list of more than BL_SUP_MAX_IDS ids (a documented limit). What a comment
- * applies to is the caller's: in a Python file the line it is on or, alone on its line, the
- * next; in a fragment the instruction that the comment lines right before it introduce.
+ * suppresses nothing, and the caller reports it as `unused-suppression`
+ * (BL_R_UNUSED_SUPPRESSION) with the problem named. So is a list of more than BL_SUP_MAX_IDS
+ * ids (a documented limit). What a comment applies to is the caller's: in a Python file the
+ * line it is on or, alone on its line, the next; in a fragment the instruction that the
+ * comment lines right before it introduce.
  * Errors and `not-static` are never suppressed. Everything here is linear in the comment and
  * in the findings it is applied to. */
 #ifndef boxlint_REPORT_SUPPRESS_H
 #define boxlint_REPORT_SUPPRESS_H
 
-#include "report/internal.h"
-
-/* The rule of every report about a suppression comment (its one spelling for these files). */
-#define BL_SUP_RULE "unused-suppression"
+#include "report/emit.h"
 
 /* At most this many rule ids in one comment (there are far fewer rules). */
 #define BL_SUP_MAX_IDS 256
