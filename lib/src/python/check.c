@@ -654,8 +654,8 @@ static void to_file_offsets(boxlint_report *r, size_t first, const bl_pysrc *src
  * fragments (the Dockerfile warnings a comment may name did not run). */
 static boxlint_severity unused_severity(const boxlint_options *opts) {
   if (!opts->config) return BOXLINT_SEVERITY_OFF;
-  return boxlint_config_get_severity(opts->config, BL_R_UNUSED_SUPPRESSION, sizeof BL_R_UNUSED_SUPPRESSION - 1,
-                                     BOXLINT_SEVERITY_WARNING);
+  return boxlint_config_get_severity(opts->config, BL_R_UNUSED_SUPPRESSION,
+                                     sizeof BL_R_UNUSED_SUPPRESSION - 1, BOXLINT_SEVERITY_WARNING);
 }
 
 static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,

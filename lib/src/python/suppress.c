@@ -7,7 +7,11 @@
 #include "boxlint/diag.h"
 
 /* What the suppressions of one file report: at severity `sev`, into `r`. */
-typedef struct py_unused { boxlint_report *r; const bl_pyreader *rd; boxlint_severity sev; } py_unused;
+typedef struct py_unused {
+  boxlint_report *r;
+  const bl_pyreader *rd;
+  boxlint_severity sev;
+} py_unused;
 
 static boxlint_diag *report_at(py_unused *u, size_t a, size_t b) {
   boxlint_diag *d = boxlint__report_add(u->r, BL_R_UNUSED_SUPPRESSION, u->sev, -1);
