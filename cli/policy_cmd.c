@@ -268,13 +268,16 @@ static void pol_unknown_fields(pol_cli *c, json_t *np) {
         bi = k;
       }
     }
-    if (!best) continue;
+    /* a finding of the command's: the config's severity applied here, as the library does */
+    boxlint_severity sev = boxlint_config_get_severity(c->opts.config, "unknown-field", 13,
+                                                       BOXLINT_SEVERITY_WARNING);
+    if (!best || sev == BOXLINT_SEVERITY_OFF) continue;
     pol_finding *nf = realloc(c->f, (c->nf + 1) * sizeof *c->f);
     if (!nf) return;
     c->f = nf;
     pol_finding *f = &c->f[c->nf++];
     f->rule = "unknown-field";
-    f->severity = BOXLINT_SEVERITY_WARNING;
+    f->severity = sev;
     f->path = pol_dupf("network_policy.%s%s", key, NULL);
     f->message = pol_dupf("unknown field '%s' in network_policy; it is ignored%s", key, NULL);
     f->hint = best <= 2 ? pol_dupf("did you mean '%s'?%s", known[bi], NULL)
