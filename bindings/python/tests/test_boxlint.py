@@ -648,6 +648,29 @@ class Defaults(unittest.TestCase):
                           for x in doc["diagnostics"]], got)
         self.assertEqual(again, got)
 
+    def test_boxlint_policy_uses_the_config_found_for_its_file(self):
+        policy = {"type": "filtered", "allow_out": ["pypi.org", "pypi.org"]}
+        rules = {"allow-without-effect": "off", "duplicate-entry": "error"}
+        with boxlint.Config(rules) as cfg, boxlint.NetworkPolicy(**policy, config=cfg) as p:
+            got = [(d.rule, d.severity, d.path) for d in p.diagnostics]
+        self.assertEqual(got, [("duplicate-entry", "error", "network_policy.allow_out[1]")])
+        cli = os.environ.get("BOXLINT_CLI")
+        if not cli:
+            self.skipTest("BOXLINT_CLI not set (run through ctest)")
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "policy.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(policy, f)
+            with open(os.path.join(d, ".boxlint.json"), "w", encoding="utf-8") as f:
+                json.dump({"rules": rules}, f)
+            out = subprocess.run([cli, "policy", "--format", "json", path], capture_output=True,
+                                 text=True)
+        self.assertEqual(out.returncode, 1, out.stderr)  # the raised warning fails the run
+        doc = json.loads(out.stdout)
+        self.assertEqual([(x["rule"], x["severity"], x["path"]) for x in doc["diagnostics"]], got)
+        self.assertEqual(doc["normalized"]["allow_out"], ["pypi.org", "pypi.org"])  # compiled
+
     def test_from_dict_like_the_cli_file(self):
         with boxlint.Config.from_dict({"rules": {"unknown-field": "error"},
                                        "user_rules": [{"id": "x", "pattern": "y"}]}) as c:
