@@ -627,7 +627,7 @@ class ErrorHandling(unittest.TestCase):
             self.assertIn("nftset=/pypi.org/4#inet#boxlint#allow4,6#inet#boxlint#allow6", conf)
             self.assertIn("address=/*.pypi.org/", conf)
             self.assertIn("address=/pythonhosted.org/", conf)
-            script = p.emit("nftables", table="sandbox", iifname="veth0")
+            script = p.emit("nftables", table="sandbox", iifname="veth0", resolvers=["198.51.100.53"])
             self.assertIn("table inet sandbox {", script)
             self.assertIn('iifname != "veth0" accept', script)
             self.assertIn("elements = { 0.0.0.0/0 }", script)
