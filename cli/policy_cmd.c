@@ -51,6 +51,7 @@ static const char POL_USAGE[] =
     "                         and drops every other address (deny_out ALL_TRAFFIC, --unmatched\n"
     "                         deny): rules without it would block all DNS, so none are written\n"
     "                         (exit 2). A policy that names no host needs none.\n"
+    "  -h, --help             this text\n"
     "--emit takes one policy: a Python FILE with several (or none) is refused (exit 2).\n"
     "\n"
     "Findings point into FILE: an entry's at its string, a list's at the list, a bad type at the\n"
