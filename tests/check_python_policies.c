@@ -80,9 +80,15 @@ START_TEST(test_not_static_and_invalid) {
      "c = NetworkPolicy('filtered', allow_out='pypi.org')\n"
      "d = NetworkPolicy(**opts)\n"
      "e = NetworkPolicy('filtered', None, [b'x'])\n"
-     "client.agents.add_code_interpreter('a', template_id='t', network_policy=None)\n",
+     "client.agents.add_code_interpreter('a', template_id='t', network_policy=None)\n"
+     "client.agents.add_code_interpreter('a', **kw)\n",
      BOXLINT_OK);
-  ck_assert_uint_eq(N, 6);
+  ck_assert_uint_eq(N, 7);
+  ck_assert_int_eq(P[6].state, BOXLINT_PYPOLICY_NOT_STATIC);
+  ck_assert_uint_eq(P[6].line, 9);
+  ck_assert_uint_eq(P[6].column, 1);
+  ck_assert_str_eq(P[6].why, "network_policy is possibly in unpacked arguments, known only when "
+                             "the code runs");
   ck_assert_int_eq(P[0].state, BOXLINT_PYPOLICY_NOT_STATIC);
   ck_assert_ptr_nonnull(strstr(P[0].why, "allow_out[0] is "));
   ck_assert_ptr_nonnull(strstr(P[0].why, "known only when the code runs"));

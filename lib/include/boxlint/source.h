@@ -78,7 +78,8 @@ typedef enum boxlint_python_policy_state {
 typedef struct boxlint_python_policy {
   size_t offset, end_offset;  /**< the policy's expression in the file, in bytes: the
                                    `NetworkPolicy(...)` call, the dict, or the expression
-                                   known only at run time */
+                                   known only at run time (the whole add_code_interpreter
+                                   call when unpacked arguments may give the policy) */
   uint32_t line, column;      /**< where `offset` is: 1-based, the column in code points */
   int in_binding;             /**< 1: the network_policy argument of add_code_interpreter */
   boxlint_python_policy_state state;

@@ -181,6 +181,14 @@ static boxlint_status read_all(pyp *k, const bl_pysrc *src) {
       } else if (c->kind == BL_CALL_BIND) {
         int star = 0;
         v = resolved(k, param(k, c->args, c->nargs, 4, "network_policy", &star));
+        if (!v && star) { /* a policy the unpacked arguments may give: at the call */
+          memset(&inner, 0, sizeof inner);
+          inner.kind = BL_PV_DYNAMIC;
+          inner.start = c->start;
+          inner.end = c->end;
+          inner.why = "possibly in unpacked arguments";
+          v = &inner;
+        }
       }
       if (k->rd->oom || add(k, v, c->kind == BL_CALL_BIND, src, cap)) return BOXLINT_ENOMEM;
     }
