@@ -110,27 +110,8 @@ static int pol_load_json(pol_cli *c, loaded_json *l, boxlint_policy_spec *spec,
   return 0;
 }
 
-/* Edit distance, case-blind: kept here until the library exports one. */
-static size_t pol_edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b), row[64];
-  if (la > 60 || lb > 60) return 99;
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t prev = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t cur = row[j];
-      int ca = a[i - 1] | 0x20, cb = b[j - 1] | 0x20; /* case-blind */
-      size_t best = prev + (ca != cb);
-      if (row[j] + 1 < best) best = row[j] + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      prev = cur;
-    }
-  }
-  return row[lb];
-}
-
+/* The policy object's keys that a NetworkPolicy does not have: unknown-field warnings, with the
+ * nearest field as the hint (the library's one edit distance, boxlint_nearest_word). */
 static void pol_unknown_fields(pol_cli *c, json_t *np) {
   static const char *const known[] = {"type", "allow_out", "deny_out"};
   const char *key;
@@ -138,17 +119,14 @@ static void pol_unknown_fields(pol_cli *c, json_t *np) {
   if (!json_is_object(np)) return;
   json_object_foreach(np, key, v) {
     (void)v;
-    size_t best = 99, bi = 0;
-    for (size_t k = 0; k < 3; k++) {
-      if (!strcmp(key, known[k])) best = 0;
-      size_t dd = pol_edit_distance(key, known[k]);
-      if (strlen(key) >= 4 && strstr(known[k], key)) dd = 1; /* "allow" for "allow_out" */
-      if (best && dd < best) {
-        best = dd;
+    if (!strcmp(key, known[0]) || !strcmp(key, known[1]) || !strcmp(key, known[2])) continue;
+    size_t best;
+    size_t bi = boxlint_nearest_word(key, strlen(key), known, 3, &best);
+    for (size_t k = 0; k < 3; k++)
+      if (best > 1 && strlen(key) >= 4 && strstr(known[k], key)) { /* "allow" for "allow_out" */
+        best = 1;
         bi = k;
       }
-    }
-    if (!best) continue;
     pol_finding *nf = realloc(c->f, (c->nf + 1) * sizeof *c->f);
     if (!nf) return;
     c->f = nf;
@@ -157,9 +135,9 @@ static void pol_unknown_fields(pol_cli *c, json_t *np) {
     f->severity = BOXLINT_SEVERITY_WARNING;
     f->path = pol_dupf("network_policy.%s%s", key, NULL);
     f->message = pol_dupf("unknown field '%s' in network_policy; it is ignored%s", key, NULL);
-    f->hint = best <= 2 ? pol_dupf("did you mean '%s'?%s", known[bi], NULL)
-                        : pol_dupf("a NetworkPolicy has 'type', 'allow_out' and 'deny_out'%s%s", "",
-                               NULL);
+    f->hint = best <= 2 && bi < 3
+                  ? pol_dupf("did you mean '%s'?%s", known[bi], NULL)
+                  : pol_dupf("a NetworkPolicy has 'type', 'allow_out' and 'deny_out'%s%s", "", NULL);
   }
 }
 

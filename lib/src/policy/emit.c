@@ -391,7 +391,7 @@ int boxlint_policy_needs_resolver(const boxlint_policy *policy) {
 static int resolver_refusal(const boxlint_policy *p, size_t nres, boxlint_report *r) {
   int32_t at = nres ? -1 : resolver_blocker(p);
   if (at < 0) return 0;
-  boxlint_diag *d = boxlint__report_add(r, "unenforceable-entry", BOXLINT_SEVERITY_ERROR, -1);
+  boxlint_diag *d = boxlint__report_add(r, BL_R_UNENFORCEABLE_ENTRY, BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return -1;
   int entry = at != INT32_MAX;
   d->path = entry ? boxlint__rprintf(r, "network_policy.deny_out[%d]", (int)at) : "network_policy.type";
