@@ -168,6 +168,12 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, doc, err = policy_json(p)
     d = doc and diag(doc, "unknown-field", "network_policy.allowOut")
     check("unknown-field", d and d["hint"] == "did you mean 'allow_out'?" and d["severity"] == "warning", doc)
+    json.dump({"Type": "filtered", "allow": ["pypi.org"], "xyzzy": 1}, open(p, "w"))
+    rc, doc, err = policy_json(p)
+    hints = doc and [(d["path"], d["hint"]) for d in doc["diagnostics"] if d["rule"] == "unknown-field"]
+    check("unknown-field: case, prefix, nothing near", hints == [
+        ("network_policy.Type", "did you mean 'type'?"), ("network_policy.allow", "did you mean 'allow_out'?"),
+        ("network_policy.xyzzy", "a NetworkPolicy has 'type', 'allow_out' and 'deny_out'")], hints)
 
 # E2B compatibility.
 rc, doc, err = policy_json(data("seed.json"), "--compat", "e2b")
