@@ -523,6 +523,22 @@ with tempfile.TemporaryDirectory() as tmp:
     check("python json: decisions, why", pols and pols[0]["decisions"][0]["verdict"] == "allow" and pols[1]["decisions"] == []
           and "known only when the code runs" in pols[1]["why"] and pols[0]["normalized"]["deny_out"] == ["0.0.0.0/0"], pols)
     check("python json: diagnostics", doc and sorted(d["rule"] for d in doc["diagnostics"]) == ["duplicate-entry", "not-static"], doc)
+    check("python json: the members", doc and set(doc) == {"ok", "diagnostics", "policies"} and pols and all(
+        set(p) == {"line", "column", "offset", "binding", "static", "why", "normalized", "decisions"} for p in pols), doc)
+    rc, out, err = run("policy", app, "--format", "github", "--host", "pypi.org")
+    lines = out.splitlines()
+    check("python github: annotations, then labelled decisions", rc == 0 and err == ""
+          and lines[0].startswith("::warning file=%s,line=3,col=59," % app.replace(",", "%2C"))
+          and lines[-1].startswith(app + ":6:77: decision: host pypi.org: allow"), rc, err, lines)
+    rc, out, err = run("policy", app, "--format", "sarif", "--host", "pypi.org")
+    try:
+        res = json.loads(out)["runs"][0]["results"]
+    except (ValueError, KeyError, IndexError):
+        res = None
+    check("python sarif: the log on stdout, decisions on stderr", rc == 0 and res is not None
+          and sorted(r["ruleId"] for r in res) == ["duplicate-entry", "not-static"]
+          and (app + ":3:10: decision: host pypi.org: allow by allow_out[0] 'pypi.org' [rule]") in err.splitlines(),
+          rc, err, out[:300])
     rc, out, err = run("policy", app, "--emit", "nftables", "--resolver", "198.51.100.53")
     check("python --emit: three policies refused (exit 2)", rc == 2 and out == "" and
           "--emit writes the rules of one policy, and the file has 3 (at 3:10, 4:9, 6:77)" in err, rc, err)
