@@ -530,15 +530,19 @@ test('error handling', async (t) => {
     assert.ok(conf.includes('server=198.51.100.53'));
     assert.ok(conf.includes('nftset=/pypi.org/4#inet#boxlint#allow4,6#inet#boxlint#allow6'));
     assert.ok(conf.includes('address=/*.pypi.org/'));
-    const script = p.emit('nftables', { table: 'sandbox', iifname: 'veth0' });
+    const script = p.emit('nftables', { table: 'sandbox', iifname: 'veth0', resolvers: ['198.51.100.53'] });
     assert.ok(script.includes('table inet sandbox {') && script.includes('iifname != "veth0" accept'));
     assert.throws(() => p.emit('iptables'), RangeError);
     assert.throws(() => p.emit('nftables', { table: 'two words' }), RangeError);
     p.close();
     const q = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org', '10.0.0.0/8'], deny_out: ['ALL_TRAFFIC'] });
-    assert.throws(() => q.emit('nftables'), (e) => e instanceof boxlint.PolicyError &&
+    assert.throws(() => q.emit('nftables', { resolvers: ['198.51.100.53'] }), (e) => e instanceof boxlint.PolicyError &&
       e.errors.length === 1 && e.errors[0].rule === 'unenforceable-entry' && e.errors[0].path === 'network_policy.allow_out[0]');
     q.close();
+    const r = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org'], deny_out: ['ALL_TRAFFIC'] });
+    assert.throws(() => r.emit('nftables'), (e) => e instanceof boxlint.PolicyError && // no resolver: DNS would be cut
+      e.errors[0].path === 'network_policy.deny_out[0]' && /no resolver given/.test(e.errors[0].message));
+    r.close();
   });
   await t.test('decide needs a destination; options are checked', () => {
     const p = new boxlint.NetworkPolicy({ type: 'open' });

@@ -763,7 +763,7 @@ class ErrorHandling(unittest.TestCase):
             self.assertIn("nftset=/pypi.org/4#inet#boxlint#allow4,6#inet#boxlint#allow6", conf)
             self.assertIn("address=/*.pypi.org/", conf)
             self.assertIn("address=/pythonhosted.org/", conf)
-            script = p.emit("nftables", table="sandbox", iifname="veth0")
+            script = p.emit("nftables", table="sandbox", iifname="veth0", resolvers=["198.51.100.53"])
             self.assertIn("table inet sandbox {", script)
             self.assertIn('iifname != "veth0" accept', script)
             self.assertIn("elements = { 0.0.0.0/0 }", script)
@@ -772,9 +772,14 @@ class ErrorHandling(unittest.TestCase):
             self.assertRaises(ValueError, p.emit, "dnsmasq", resolvers=["pypi.org"])
         with boxlint.NetworkPolicy("filtered", ["pypi.org", "10.0.0.0/8"], ["ALL_TRAFFIC"]) as p:
             with self.assertRaises(boxlint.PolicyError) as cm:
-                p.emit("nftables")
+                p.emit("nftables", resolvers=["198.51.100.53"])
             self.assertEqual([d.rule for d in cm.exception.errors], ["unenforceable-entry"])
             self.assertEqual(cm.exception.errors[0].path, "network_policy.allow_out[0]")
+        with boxlint.NetworkPolicy("filtered", ["pypi.org"], ["ALL_TRAFFIC"]) as p:
+            with self.assertRaises(boxlint.PolicyError) as cm:  # DNS would be cut: no resolver
+                p.emit("nftables")
+            self.assertEqual(cm.exception.errors[0].path, "network_policy.deny_out[0]")
+            self.assertIn("no resolver given", cm.exception.errors[0].message)
 
     def test_bad_option_values(self):
         self.assertRaises(ValueError, boxlint.NetworkPolicy, "open", unmatched="maybe")

@@ -282,6 +282,17 @@ typedef struct boxlint_emit_options {
 BOXLINT_API void boxlint_emit_options_init(boxlint_emit_options *opts);
 
 /**
+ * Do the enforcement rules of `policy` need the resolver's address (boxlint_emit_options
+ * resolvers)? True for a `filtered` policy whose lists name a host (a name, a wildcard or `*`),
+ * whose allow_out has no ALL_TRAFFIC, and that drops addresses it does not name: deny_out has
+ * ALL_TRAFFIC, `0.0.0.0/0` or `::/0`, or unmatched destinations are denied. Such rules would
+ * drop DNS to every resolver they are not told of, while its answers are what lets the allowed
+ * names through. boxlint_policy_emit refuses such a policy without resolvers. NULL: 0.
+ * @note Re-entrant; the policy is only read.
+ */
+BOXLINT_API int boxlint_policy_needs_resolver(const boxlint_policy *policy);
+
+/**
  * Write the rules that make the kernel and the resolver enforce a compiled policy exactly as
  * boxlint_policy_decide decides it (DESIGN §9): the nftables script, or the dnsmasq
  * configuration whose `nftset=` lines fill the script's sets with the addresses of allowed and
@@ -290,6 +301,14 @@ BOXLINT_API void boxlint_emit_options_init(boxlint_emit_options *opts);
  * subdomains that the policy treats differently are expressible only when one side can be
  * refused by the resolver), nothing is written and each entry that cannot be expressed gets an
  * error `unenforceable-entry` in `report`, naming the reason.
+ *
+ * DNS is never cut by surprise: the script accepts DNS (port 53) only to `opts->resolvers`, so
+ * when boxlint_policy_needs_resolver(policy) is true and no resolver is given, nothing is
+ * written and `report` gets one `unenforceable-entry` error (path: the deny_out entry that drops
+ * every address, or "network_policy.type" for BOXLINT_UNMATCHED_DENY) that says so, with the
+ * fix as its hint. A policy that names no host name (only addresses, networks, ALL_TRAFFIC,
+ * `disabled`, `open`) needs no resolver: the sandbox resolves nothing through the rules, and
+ * its rules are written without one.
  *
  * @param policy the compiled policy; required.
  * @param format BOXLINT_EMIT_NFTABLES or BOXLINT_EMIT_DNSMASQ.
