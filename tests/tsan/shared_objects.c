@@ -191,13 +191,19 @@ static void round_policy(const env *e, boxlint_report *r, const boxlint_alloc *a
       d->failed = 1;
     dput(d, "%d/%d/%d/%d;", (int)dec.verdict, (int)dec.reason, (int)dec.list, (int)dec.index);
   }
+  /* a resolver's address, so that a policy of names and a deny-all is emitted, not refused */
+  const char *const resolvers[] = {"198.51.100.53"};
+  boxlint_emit_options eo;
+  boxlint_emit_options_init(&eo);
+  eo.resolvers = resolvers;
+  eo.nresolvers = 1;
   for (int f = 0; f < 2; f++) {
     char *out = NULL;
     size_t len = 0;
     boxlint_report_clear(r);
     boxlint_status st = boxlint_policy_emit(e->policy, f ? BOXLINT_EMIT_DNSMASQ
                                                          : BOXLINT_EMIT_NFTABLES,
-                                            NULL, r, &out, &len, a);
+                                            &eo, r, &out, &len, a);
     dreport(d, r, st);
     dput(d, "%zu:%016llx;", len, out ? (unsigned long long)fnv(out, len) : 0ull);
     boxlint_buffer_free(out, a);
