@@ -737,6 +737,33 @@ END_TEST
  * Suite
  *============================================================================================*/
 
+
+/* The field lists the checks report by, as the command reads a file with them. */
+START_TEST(test_field_lists) {
+  const char *const t[] = {"name", "commands", "cpu_count", "memory_mb", "network_policy"};
+  const char *const b[] = {"template_id", "version", "lifespan_seconds", "network_policy"};
+  for (size_t i = 0; i < 5; i++) ck_assert_str_eq(boxlint_template_field(i), t[i]);
+  ck_assert_ptr_null(boxlint_template_field(5));
+  ck_assert_ptr_null(boxlint_template_field((size_t)-1));
+  for (size_t i = 0; i < 4; i++) ck_assert_str_eq(boxlint_binding_field(i), b[i]);
+  ck_assert_ptr_null(boxlint_binding_field(4));
+  /* an unknown field's hint names the nearest of these */
+  boxlint_binding bd;
+  memset(&bd, 0, sizeof bd);
+  bd.has_template_id = 1;
+  bd.template_id.ptr = "py";
+  bd.template_id.len = 2;
+  boxlint_span extra = {"lifespan_secs", 13};
+  bd.extra_fields = &extra;
+  bd.nextra_fields = 1;
+  ck_assert_int_eq(boxlint_check_binding(R, &bd, NULL), BOXLINT_OK);
+  const boxlint_diag *d = boxlint_report_diag(R, 0);
+  ck_assert_ptr_nonnull(d);
+  ck_assert_str_eq(d->rule, "unknown-field");
+  ck_assert_str_eq(d->hint, "did you mean \"lifespan_seconds\"?");
+}
+END_TEST
+
 static Suite *binding_suite(void) {
   Suite *s = suite_create("binding");
   TCase *tc = tcase_create("template_id");
@@ -765,6 +792,7 @@ static Suite *binding_suite(void) {
   tcase_add_test(tc, test_unknown_field_nearest);
   tcase_add_test(tc, test_unknown_field_far);
   tcase_add_test(tc, test_unknown_field_config);
+  tcase_add_test(tc, test_field_lists);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("report");

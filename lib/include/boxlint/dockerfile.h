@@ -209,6 +209,11 @@ BOXLINT_API boxlint_status boxlint_check_template(boxlint_report *report,
                                                   const boxlint_template *tpl,
                                                   const boxlint_options *opts);
 
+/** The fields of a template object, the names boxlint_check_template reports them by: 0
+ *  "name", 1 "commands", 2 "cpu_count", 3 "memory_mb" (templates.create()'s parameters, in its
+ *  order), 4 "network_policy"; NULL for `i` past the last. Static storage. */
+BOXLINT_API const char *boxlint_template_field(size_t i);
+
 /*==============================================================================================
  * MARK: Rules
  *============================================================================================*/

@@ -41,6 +41,11 @@ BOXLINT_API boxlint_status boxlint_check_binding(boxlint_report *report,
                                                  const boxlint_binding *binding,
                                                  const boxlint_options *opts);
 
+/** The fields of an agent binding, the names boxlint_check_binding reports them by: 0
+ *  "template_id", 1 "version", 2 "lifespan_seconds", 3 "network_policy" (add_code_interpreter's
+ *  parameters after agent_id, in its order); NULL for `i` past the last. Static storage. */
+BOXLINT_API const char *boxlint_binding_field(size_t i);
+
 /*==============================================================================================
  * MARK: Python source
  *============================================================================================*/

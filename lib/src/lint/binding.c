@@ -11,8 +11,16 @@
 #define LIFESPAN_MIN 60
 #define LIFESPAN_MAX 86400
 
-static const char *const KNOWN[] = {"template_id", "version", "lifespan_seconds",
-                                    "network_policy"};
+const char *const bl_binding_params[BL_BP_N] = {"agent_id", "template_id", "version",
+                                                "lifespan_seconds", "network_policy"};
+/* A binding's fields: add_code_interpreter's parameters after agent_id. */
+#define KNOWN (bl_binding_params + 1)
+#define NKNOWN (BL_BP_N - 1)
+#define F_TEMPLATE_ID bl_binding_params[BL_BP_TEMPLATE_ID]
+#define F_VERSION bl_binding_params[BL_BP_VERSION]
+#define F_LIFESPAN bl_binding_params[BL_BP_LIFESPAN_SECONDS]
+
+const char *boxlint_binding_field(size_t i) { return i < NKNOWN ? KNOWN[i] : NULL; }
 
 /* A message that the report could not hold is the empty string, never NULL. */
 static void set_message(boxlint_diag *d, const char *m) { d->message = m ? m : ""; }
@@ -20,7 +28,7 @@ static void set_message(boxlint_diag *d, const char *m) { d->message = m ? m : "
 static void check_template_id(boxlint_report *r, const boxlint_binding *b) {
   boxlint_diag *d;
   if (!b->has_template_id) {
-    d = bl_field_diag(r, BL_R_MISSING_FIELD, BOXLINT_SEVERITY_ERROR, "template_id");
+    d = bl_field_diag(r, BL_R_MISSING_FIELD, BOXLINT_SEVERITY_ERROR, F_TEMPLATE_ID);
     if (!d) return;
     d->message = "the binding has no \"template_id\"";
     d->hint = "add \"template_id\": a builtin id such as \"python-4g\" or the name of one of "
@@ -28,7 +36,7 @@ static void check_template_id(boxlint_report *r, const boxlint_binding *b) {
     return;
   }
   if (b->template_id_not_string) {
-    d = bl_field_diag(r, BL_R_INVALID_TEMPLATE_ID, BOXLINT_SEVERITY_ERROR, "template_id");
+    d = bl_field_diag(r, BL_R_INVALID_TEMPLATE_ID, BOXLINT_SEVERITY_ERROR, F_TEMPLATE_ID);
     if (!d) return;
     set_message(d, boxlint__rprintf(r, "template_id must be a string, not %s",
                                     b->template_text ? b->template_text : "this value"));
@@ -38,7 +46,7 @@ static void check_template_id(boxlint_report *r, const boxlint_binding *b) {
   }
   const char *slug;
   /* No fix: the id names a template that exists elsewhere, and the slug is only a guess. */
-  (void)bl_check_slug(r, b->template_id, BL_R_INVALID_TEMPLATE_ID, "template_id", "template_id",
+  (void)bl_check_slug(r, b->template_id, BL_R_INVALID_TEMPLATE_ID, F_TEMPLATE_ID, F_TEMPLATE_ID,
                       "use a builtin id such as \"python-4g\" or a template name: 1-63 "
                       "characters of a-z, 0-9, '-' and '_'",
                       &slug);
@@ -58,9 +66,9 @@ static void check_version(boxlint_report *r, const boxlint_number *v) {
   if (!v->present) return;
   boxlint_diag *d;
   if (!v->is_integer) {
-    if (!(d = not_integer(r, BL_R_INVALID_VERSION, "version", v))) return;
+    if (!(d = not_integer(r, BL_R_INVALID_VERSION, F_VERSION, v))) return;
   } else if (v->value < 1) {
-    if (!(d = bl_field_diag(r, BL_R_INVALID_VERSION, BOXLINT_SEVERITY_ERROR, "version"))) return;
+    if (!(d = bl_field_diag(r, BL_R_INVALID_VERSION, BOXLINT_SEVERITY_ERROR, F_VERSION))) return;
     set_message(d, boxlint__rprintf(r, "version is %lld: agent versions are numbered from 1",
                                     (long long)v->value));
   } else {
@@ -74,13 +82,13 @@ static void check_lifespan(boxlint_report *r, const boxlint_number *v,
   if (!v->present) return;
   boxlint_diag *d;
   if (!v->is_integer) {
-    if (!(d = not_integer(r, BL_R_INVALID_LIFESPAN, "lifespan_seconds", v))) return;
+    if (!(d = not_integer(r, BL_R_INVALID_LIFESPAN, F_LIFESPAN, v))) return;
     d->hint = "give the idle timeout in whole seconds, e.g. 1200 (the default)";
     return;
   }
   long long s = (long long)v->value;
   if (s <= 0) {
-    if (!(d = bl_field_diag(r, BL_R_INVALID_LIFESPAN, BOXLINT_SEVERITY_ERROR, "lifespan_seconds")))
+    if (!(d = bl_field_diag(r, BL_R_INVALID_LIFESPAN, BOXLINT_SEVERITY_ERROR, F_LIFESPAN)))
       return;
     set_message(d, boxlint__rprintf(r, "lifespan_seconds is %lld: the idle timeout must be a "
                                        "positive number of seconds", s));
@@ -92,7 +100,7 @@ static void check_lifespan(boxlint_report *r, const boxlint_number *v,
                                                      sizeof BL_R_UNUSUAL_LIFESPAN - 1,
                                                      BOXLINT_SEVERITY_WARNING);
   if (sev == BOXLINT_SEVERITY_OFF) return;
-  if (!(d = bl_field_diag(r, BL_R_UNUSUAL_LIFESPAN, sev, "lifespan_seconds"))) return;
+  if (!(d = bl_field_diag(r, BL_R_UNUSUAL_LIFESPAN, sev, F_LIFESPAN))) return;
   if (s < LIFESPAN_MIN) {
     set_message(d, boxlint__rprintf(r, "lifespan_seconds is %lld: under a minute, the sandbox "
                                        "is killed after %lld s idle, before a slow cell finishes "
@@ -123,7 +131,7 @@ boxlint_status boxlint_check_binding(boxlint_report *r, const boxlint_binding *b
   check_version(r, &b->version);
   check_lifespan(r, &b->lifespan_seconds, opts);
   for (size_t i = 0; i < b->nextra_fields; i++)
-    bl_unknown_field(r, b->extra_fields[i], opts, KNOWN, sizeof KNOWN / sizeof KNOWN[0],
+    bl_unknown_field(r, b->extra_fields[i], opts, KNOWN, NKNOWN,
                      "add_code_interpreter does not take it");
   boxlint__report_sort(r, first);
   boxlint_status st = r->oom ? BOXLINT_ENOMEM : BOXLINT_OK;

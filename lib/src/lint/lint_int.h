@@ -7,6 +7,17 @@
 
 #include "report/internal.h"
 
+/* The fields of a template: templates.create()'s parameters in its order, then the binding's
+ * network_policy, which a template file may carry; and add_code_interpreter()'s parameters in
+ * its order, whose body (all but agent_id) is an agent binding's fields. One list each, for the
+ * checks here, the SDK's signatures in Python files and the places of their findings, and the
+ * command (boxlint_template_field, boxlint_binding_field). */
+enum { BL_TF_NAME, BL_TF_COMMANDS, BL_TF_CPU_COUNT, BL_TF_MEMORY_MB, BL_TF_NETWORK_POLICY, BL_TF_N };
+extern const char *const bl_template_fields[BL_TF_N];
+enum { BL_BP_AGENT_ID, BL_BP_TEMPLATE_ID, BL_BP_VERSION, BL_BP_LIFESPAN_SECONDS,
+       BL_BP_NETWORK_POLICY, BL_BP_N };
+extern const char *const bl_binding_params[BL_BP_N];
+
 /* Append a diagnostic of `rule` about a field: command -1, `path` the field's name (static
  * storage). NULL on OOM. */
 boxlint_diag *bl_field_diag(boxlint_report *r, const char *rule, boxlint_severity sev,

@@ -152,10 +152,13 @@ void bl_unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *
     d->hint = known_list(r, known, nknown);
 }
 
+const char *const bl_template_fields[BL_TF_N] = {"name", "commands", "cpu_count", "memory_mb",
+                                                 "network_policy"};
+
+const char *boxlint_template_field(size_t i) { return i < BL_TF_N ? bl_template_fields[i] : NULL; }
+
 static void unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *opts) {
-  static const char *const known[] = {"name", "commands", "cpu_count", "memory_mb",
-                                      "network_policy"};
-  bl_unknown_field(r, f, opts, known, sizeof known / sizeof known[0], "the platform ignores it");
+  bl_unknown_field(r, f, opts, bl_template_fields, BL_TF_N, "the platform ignores it");
 }
 
 boxlint_status boxlint_check_template(boxlint_report *r, const boxlint_template *t,
@@ -167,7 +170,7 @@ boxlint_status boxlint_check_template(boxlint_report *r, const boxlint_template 
     opts = &def;
   }
   size_t first = r->ndiags;
-  static const char *const names[] = {"name", "commands", "cpu_count", "memory_mb"};
+  const char *const *names = bl_template_fields;
   int present[4] = {t->has_name, t->has_commands, t->cpu_count.present, t->memory_mb.present};
   for (int i = 0; i < 4; i++) {
     if (present[i]) continue;
@@ -180,8 +183,9 @@ boxlint_status boxlint_check_template(boxlint_report *r, const boxlint_template 
   }
   for (size_t i = 0; i < t->nextra_fields; i++) unknown_field(r, t->extra_fields[i], opts);
   if (t->has_name) check_name(r, t->name);
-  check_number(r, &t->cpu_count, "cpu_count", opts->cpu_min, opts->cpu_max, " vCPUs");
-  check_number(r, &t->memory_mb, "memory_mb", opts->memory_min, opts->memory_max, " MiB");
+  check_number(r, &t->cpu_count, names[BL_TF_CPU_COUNT], opts->cpu_min, opts->cpu_max, " vCPUs");
+  check_number(r, &t->memory_mb, names[BL_TF_MEMORY_MB], opts->memory_min, opts->memory_max,
+               " MiB");
   boxlint__report_sort(r, first);
   boxlint_status st = boxlint_check_commands(r, t->commands, t->has_commands ? t->ncommands : 0,
                                              opts);

@@ -6,6 +6,7 @@
  * reader.c, scan.c, place.c, lint/ and policy/ through the public API. */
 #include <string.h>
 #include "python/python_int.h"
+#include "lint/lint_int.h"
 #include "report/emit.h"
 #include "python/encoding.h"
 #include "boxlint/source.h"
@@ -263,10 +264,11 @@ typedef struct bl_sig {
   size_t nparams, nrequired;
 } bl_sig;
 
-static const char *const SIG_CREATE[] = {"name", "commands", "cpu_count", "memory_mb"};
+/* create(): the template's fields but network_policy (lint_int.h); add_code_interpreter():
+ * agent_id, then a binding's fields. */
+#define SIG_CREATE bl_template_fields
 static const char *const SIG_UPDATE[] = {"template_id", "commands"};
-static const char *const SIG_BIND[] = {"agent_id", "template_id", "version", "lifespan_seconds",
-                                       "network_policy"};
+#define SIG_BIND bl_binding_params
 static const char *const SIG_POLICY[] = {"type", "allow_out", "deny_out"};
 static const bl_sig SIGS[] = {{SIG_CREATE, 4, 4}, {SIG_UPDATE, 2, 2}, {SIG_BIND, 5, 2},
                               {SIG_POLICY, 3, 0}};

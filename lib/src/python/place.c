@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "python/python_int.h"
+#include "lint/lint_int.h"
 #include "report/emit.h"
 
 static int starts(const char *path, const char *prefix, const char **rest) {
@@ -36,8 +37,12 @@ static int policy_path(const char *path, int *list, size_t *idx) {
 
 /* The value a field finding is about, or NULL (then the call's name). */
 static const bl_pyval *field_value(const bl_pytarget *t, const boxlint_diag *d, size_t *file_idx) {
-  static const char *const tpl[] = {"name", "commands", "cpu_count", "memory_mb"};
-  static const char *const bind[] = {"template_id", "", "version", "lifespan_seconds"};
+  /* t->field[] holds create()'s arguments in order; for a binding, [0] template_id, [2] version
+   * and [3] lifespan_seconds (lint_int.h's lists) */
+  const char *const *tpl = bl_template_fields;
+  const char *const bind[] = {bl_binding_params[BL_BP_TEMPLATE_ID], "",
+                              bl_binding_params[BL_BP_VERSION],
+                              bl_binding_params[BL_BP_LIFESPAN_SECONDS]};
   const char *p = d->path;
   *file_idx = SIZE_MAX;
   if (!p || !strcmp(d->rule, BL_R_MISSING_FIELD) || !strcmp(d->rule, BL_R_UNKNOWN_FIELD))
