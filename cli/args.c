@@ -120,6 +120,8 @@ static int parse_arg(cli *c, int argc, char **argv, int *i, lint_args *a) {
   if (m > 0) return set_option(c, a, (enum lint_opt)o, val);
   if (!strcmp(arg, "--no-color")) {
     c->color = 0;
+  } else if (!strcmp(arg, "--force-exclude")) {
+    a->force_exclude = 1;
   } else if (!strcmp(arg, "--fix") || !strcmp(arg, "--diff")) {
     int mode = arg[2] == 'f' ? FIX_APPLY : FIX_DIFF;
     if (a->fix && a->fix != mode)

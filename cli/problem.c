@@ -1,0 +1,42 @@
+/* Problems as data: why an input or its configuration could not be checked (a file that cannot
+ * be read, invalid JSON, a malformed template member, an invalid .boxlint.json, a Python syntax
+ * error), as a record with its path, position, rule and message. The loaders (input.c,
+ * template_load.c) and lint_run.c make the records; the command prints each on standard error
+ * as `boxlint: PATH:LINE:COLUMN: MESSAGE` (exit code 2), the language server (lsp.c) takes them
+ * through c->on_problem and publishes them as diagnostics. Calls nothing of the command's. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+void cli_problem_print(FILE *f, const cli_problem *p) {
+  if (p->line)
+    fprintf(f, "boxlint: %s:%u:%u: %s\n", p->path, p->line, p->column, p->message);
+  else if (p->path)
+    fprintf(f, "boxlint: %s: %s\n", p->path, p->message);
+  else
+    fprintf(f, "boxlint: %s\n", p->message);
+}
+
+void cli_problem_report(cli *c, const cli_problem *p) {
+  if (c->on_problem) c->on_problem(c, p, c->problem_ctx);
+  else cli_problem_print(c->err, p);
+}
+
+void cli_problemf(cli *c, const char *path, uint32_t line, uint32_t column, size_t offset,
+                  const char *rule, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  char *big = NULL;
+  if (n >= (int)sizeof buf && (big = malloc((size_t)n + 1))) {
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
+  cli_problem p = {path, line, line ? column : 0, offset, offset, rule, big ? big : buf};
+  cli_problem_report(c, &p);
+  free(big);
+}
