@@ -375,8 +375,9 @@ void cli_configs_free(cli *c);
  *============================================================================================*/
 
 /* What the calls between cli_capture_begin and cli_capture_end print on c->err, kept instead
- * (the language server's checks, --fix's re-checks): the text, malloc'd and NUL-terminated, or
- * NULL when nothing was printed or it could not be kept. The caller frees it. */
+ * (--fix's re-checks, fix_run.c, which quote it): the text, malloc'd and NUL-terminated, or
+ * NULL when nothing was printed or it could not be kept. The caller frees it. The language
+ * server does not use it: it takes problems as records (c->on_problem). */
 typedef struct cli_capture {
   FILE *saved, *mem;
   char *text;

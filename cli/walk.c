@@ -427,9 +427,10 @@ static size_t named_base(const char *rdir) {
 }
 
 /* The directories of w->abs (a real path) below byte `base` (the directory a walk would start
- * from) and the file `name`, as a walk meets them, with the frames of the git work tree whose
- * root ends at byte `root` (SIZE_MAX: none): 1 when one is passed over (a skipped directory, a
- * virtual environment, an --exclude glob, what git ignores), else 0. */
+ * from, which a walk enters whatever it is) and the file `name`, as a walk meets them, with the
+ * frames of the git work tree whose root ends at byte `root` (SIZE_MAX: none): 1 when one is
+ * passed over (a skipped directory, a virtual environment, an --exclude glob, what git
+ * ignores), else 0. */
 static int named_skipped(walk *w, size_t base, size_t root, const char *name) {
   char *abs = w->abs.s;
   size_t n = w->abs.len;
@@ -444,7 +445,8 @@ static int named_skipped(walk *w, size_t base, size_t root, const char *name) {
       skip = pb_setn(&d, abs, k) == 0 &&
              (skipped_name(last) || glob_hit(w->excl, w->nexcl, last, abs + w->rel_off, 1) ||
               holds(&d, "pyvenv.cfg", 'f') || holds(&d, "conda-meta", 'd'));
-    if (!skip && root != SIZE_MAX && k > root) skip = gi_stack_ignored(&w->gi, abs, k, 1);
+    if (!skip && root != SIZE_MAX && k > root && k > base)
+      skip = gi_stack_ignored(&w->gi, abs, k, 1);
     int oom = !skip && root != SIZE_MAX && k >= root &&
               push_frame(w, abs, k + (abs[k - 1] != '/'), k == root);
     abs[k] = ch;
