@@ -132,7 +132,8 @@ cli_kind cli_json_kind(json_t *root, int walk);
  * c->err when it looks like Python or JSON). `walk`: the walk's rules (a name that is not ours
  * unless a "fragments" glob names it, JSON by its content, invalid JSON NONE); else the reading
  * of a file named on the command line (JSON by its root, invalid JSON a TEMPLATE for the loader
- * to report, any other name a FRAGMENT). CONFIG in both. Returns 0, or -1 when the config that
+ * to report, any other name a FRAGMENT). CONFIG in both. `text` NULL: by the name alone (JSON
+ * for a *.json), to pass over a file without reading it. Returns 0, or -1 when the config that
  * would give its "fragments" could not be loaded (reported). */
 int cli_file_kind(cli *c, const char *path, const char *text, size_t len, int walk,
                   cli_kind *out);

@@ -198,7 +198,7 @@ int cli_file_kind(cli *c, const char *path, const char *text, size_t len, int wa
     int hit = fragment_glob(c, name);
     if (hit < 0) return -1;
     k = hit ? CLI_KIND_FRAGMENT : CLI_KIND_NONE;
-  } else if (k == CLI_KIND_JSON) {
+  } else if (k == CLI_KIND_JSON && text) {
     json_error_t e;
     json_t *root = json_loadb(text, len, JSON_ALLOW_NUL, &e);
     k = root ? cli_json_kind(root, walk) : walk ? CLI_KIND_NONE : CLI_KIND_TEMPLATE;

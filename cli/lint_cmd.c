@@ -34,7 +34,11 @@ static int lint_input(cli *c, const lint_args *a, const char *path, FILE *text_o
     return cli_walk(c, path, a->excludes, a->nexcludes, found, &in);
   int is_stdin = !strcmp(path, "-");
   if (a->force_exclude && (!is_stdin || c->stdin_name)) { /* standard input: by its name */
-    if (cli_walk_skips(c, is_stdin ? c->stdin_name : path, a->excludes, a->nexcludes)) return 0;
+    const char *name = is_stdin ? c->stdin_name : path;
+    cli_kind k;
+    if (cli_file_kind(c, name, NULL, 0, 1, &k)) return -1;
+    if (k == CLI_KIND_NONE || k == CLI_KIND_CONFIG) return 0; /* by its name: not even read */
+    if (cli_walk_skips(c, name, a->excludes, a->nexcludes)) return 0;
     return found(c, path, &in);
   }
   return a->fix ? cli_fix_path(c, path, (enum fix_mode)a->fix, text_out) : cli_lint_path(c, path);
