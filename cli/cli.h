@@ -61,6 +61,7 @@ typedef struct cli_problem {
   const char *rule;            /* "invalid-input", "invalid-config", "io-error", or the
                                   library's rule of a Python syntax error */
   const char *message;         /* the text after "boxlint: PATH:LINE:COLUMN: " */
+  const char *hint;            /* what to do (the editor shows it; not printed), or NULL */
 } cli_problem;
 
 typedef struct cli {

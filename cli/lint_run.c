@@ -58,7 +58,8 @@ static int check_python(cli *c, unit *u, const boxlint_options *opts, boxlint_re
   boxlint_status st = boxlint_check_python(r, u->text, u->len, opts, &po);
   if (st == BOXLINT_ESYNTAX && boxlint_report_diag_count(r)) {
     const boxlint_diag *d = boxlint_report_diag(r, boxlint_report_diag_count(r) - 1);
-    cli_problem p = {u->path, d->line, d->column, d->offset, d->end_offset, d->rule, d->message};
+    cli_problem p = {u->path,       d->line, d->column, d->offset,
+                     d->end_offset, d->rule, d->message, d->hint};
     cli_problem_report(c, &p);
     return -1;
   }

@@ -96,6 +96,7 @@ static void on_problem(cli *c, const cli_problem *p, void *ctx) {
   np[l->n].path = dup_or_null(p->path);
   np[l->n].rule = dup_or_null(p->rule);
   np[l->n].message = dup_or_null(p->message);
+  np[l->n].hint = dup_or_null(p->hint);
   l->n++;
 }
 
@@ -112,6 +113,7 @@ void lsp_problems_free(lsp_problems *l) {
     free((char *)l->p[i].path);
     free((char *)l->p[i].rule);
     free((char *)l->p[i].message);
+    free((char *)l->p[i].hint);
   }
   free(l->p);
   l->p = NULL;
@@ -232,7 +234,7 @@ static json_t *problem_diag(server *s, const cli_problem *p, const char *text, s
   char *m = strdup(p->message);
   if (m) m[strcspn(m, "\n")] = 0;
   json_t *j = lsp_diag_json(&tmp, s->enc, a, b, 1, p->rule ? p->rule : "invalid-input",
-                            m ? m : p->message, NULL);
+                            m ? m : p->message, p->hint);
   free(m);
   if (j && !text && p->line) {
     json_t *pos = json_pack("{sIsI}", "line", (json_int_t)p->line - 1, "character",
@@ -275,7 +277,7 @@ static void publish_config_doc(server *s, lsp_doc *d) {
   boxlint_config *cfg = cli_load_config_text(s->c, d->path, d->text, d->len, NULL);
   lsp_problems_end(s);
   boxlint_config_free(cfg);
-  cli_problem none = {d->path, 0, 0, SIZE_MAX, SIZE_MAX, "invalid-config", "invalid config"};
+  cli_problem none = {d->path, 0, 0, SIZE_MAX, SIZE_MAX, "invalid-config", "invalid config", NULL};
   publish_config(s, d->path, cfg ? NULL : why.n ? &why.p[0] : &none, d->text, d->len);
   lsp_problems_free(&why);
 }
@@ -285,7 +287,7 @@ static void publish_config_doc(server *s, lsp_doc *d) {
  * naming it. */
 static void add_failure(server *s, const lsp_doc *d, const lsp_check *dc, json_t *arr) {
   cli_problem none = {d->path, 0, 0, SIZE_MAX, SIZE_MAX, "invalid-input",
-                      "the file could not be checked"};
+                      "the file could not be checked", NULL};
   for (size_t i = 0; i < (dc->why.n ? dc->why.n : 1); i++) {
     const cli_problem *p = dc->why.n ? &dc->why.p[i] : &none;
     if (!p->path || !strcmp(p->path, d->path)) {
@@ -537,7 +539,7 @@ static void reload_configs(server *s) {
     if (!cli_read_file(s->c, path, &text, &len))
       cfg = cli_load_config_text(s->c, path, text, len, NULL);
     lsp_problems_end(s);
-    cli_problem none = {path, 0, 0, SIZE_MAX, SIZE_MAX, "invalid-config", "invalid config"};
+    cli_problem none = {path, 0, 0, SIZE_MAX, SIZE_MAX, "invalid-config", "invalid config", NULL};
     publish_config(s, path, cfg || !text ? NULL : why.n ? &why.p[0] : &none, text, len);
     boxlint_config_free(cfg);
     free(text);

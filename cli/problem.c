@@ -36,7 +36,7 @@ void cli_problemf(cli *c, const char *path, uint32_t line, uint32_t column, size
     vsnprintf(big, (size_t)n + 1, fmt, ap);
     va_end(ap);
   }
-  cli_problem p = {path, line, line ? column : 0, offset, offset, rule, big ? big : buf};
+  cli_problem p = {path, line, line ? column : 0, offset, offset, rule, big ? big : buf, NULL};
   cli_problem_report(c, &p);
   free(big);
 }
