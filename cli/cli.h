@@ -3,7 +3,8 @@
  *   argv -> main.c (picks the sub-command) -> a command: lint_cmd.c, render_cmd.c, rules_cmd.c,
  *   policy_cmd.c, lsp.c (the language server; lsp_actions.c, lsp_io.c, lsp_doc.c, lsp.h) -> args.c (the lint/render command line), walk.c (a directory's files, handed
  *   back to lint_cmd.c through a callback; gitignore.c), lint_run.c (one input through
- *   input.c's files and configs, template_load.c's JSON-to-spans, the library) -> output.c, the
+ *   kind.c's decision of what it is, input.c's files and configs, template_load.c's
+ *   JSON-to-spans, the library; problem.c's records of what stopped it) -> output.c, the
  *   one door into the formats (out_text.c, out_json.c, out_sarif.c, out_github.c, which share
  *   out_int.h and out_position.c; `boxlint policy` also takes out_json.c's cli_diag_json for its
  *   own document) -> standard output.
