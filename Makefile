@@ -1,11 +1,15 @@
 # Thin wrapper around CMake (as cmark does). The real build is CMakeLists.txt.
-#   make run    install what is missing, build, lint the bundled example template
+#   make run    install what is missing, build, lint the bundled example template, say where
+#               the built command is
 #   make test   install what is missing, build with ASan+UBSan, run every test through ctest
+#   make install   the release build installed under PREFIX (default /usr/local): boxlint in
+#               PREFIX/bin, the library, headers, pkg-config and CMake files, the man page
 #   make build  release build only          make clean   remove build trees
 #   make fuzz   build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
 #   make coverage  tests + corpus replay with gcc --coverage; line and branch coverage of lib/
 SHELL := /bin/bash
 BUILD_DIR ?= build/release
+PREFIX    ?= /usr/local
 TEST_DIR  ?= build/test
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 # -Werror in CI (CI=true), plain warnings at a desk.
@@ -26,7 +30,7 @@ FUZZ_TARGETS ?= commands fragment base policy_compile policy_decide config templ
 FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=25 -max_len=8192 -print_final_stats=1
 COV_DIR      ?= build/cov
 
-.PHONY: all run test build deps clean bench peers fuzz coverage package
+.PHONY: all run test build deps clean bench peers fuzz coverage package install
 
 all: build
 
@@ -81,6 +85,15 @@ run: build
 	@$(BUILD_DIR)/cli/boxlint examples/bad-template.json; echo "exit code $$? (1: findings)"
 	@echo "== boxlint examples/quickstart.py (the platform's Quick Start, as SDK calls)"
 	@$(BUILD_DIR)/cli/boxlint examples/quickstart.py; echo "exit code $$? (0: warnings only)"
+	@echo "== the command is built at $(abspath $(BUILD_DIR))/cli/boxlint"
+	@echo "   make install puts it on PATH: $(PREFIX)/bin/boxlint (make install PREFIX=DIR for another)"
+
+# The release build installed under PREFIX (cmake --install: every component).
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+	@echo "== installed $(PREFIX)/bin/boxlint"; \
+	case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; \
+	  *) echo "   $(PREFIX)/bin is not on PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\")";; esac
 
 test: deps package
 	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DBOXLINT_SANITIZER=address,undefined \

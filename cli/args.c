@@ -10,10 +10,10 @@ void cli_usage(FILE *f) {
   fputs("usage: boxlint [lint] [options] FILE...    lint templates and Dockerfile fragments\n"
         "       boxlint [lint] [options] DIR...     lint what a directory tree holds\n"
         "       boxlint [lint] [options] -c CMD...   lint commands given inline (repeatable)\n"
-        "       boxlint policy FILE [--host H] [--ip A] [--compat e2b] [--unmatched allow|deny]\n"
+        "       boxlint policy FILE [policy options] validate and decide a NetworkPolicy\n"
         "       boxlint render --base FILE TEMPLATE  print the Dockerfile the platform builds\n"
-        "       boxlint lsp [--debounce MS]         a language server on stdio, for editors\n"
-        "       boxlint rules | explain RULE | version\n"
+        "       boxlint lsp [--stdio] [--debounce MS]  a language server on stdio, for editors\n"
+        "       boxlint rules | explain RULE | version | help\n"
         "\n"
         "A .json FILE is a template object {name, commands, cpu_count, memory_mb,\n"
         "network_policy} or an array of command strings; any other FILE is a Dockerfile\n"
@@ -22,22 +22,40 @@ void cli_usage(FILE *f) {
         "*.Dockerfile and Dockerfile.* files, skipping hidden directories, node_modules,\n"
         "virtual environments and what git ignores.\n"
         "\n"
-        "options:\n"
+        "lint options (render takes the same; it needs --base):\n"
         "  --format text|json|sarif|github   output format (default text)\n"
         "  --config FILE        configuration (default: .boxlint.json searched upward)\n"
         "  --base FILE          the platform's base Dockerfile (appendability, escape)\n"
         "  --exclude GLOB       skip what GLOB matches in a walked DIR: a name, or with '/' a\n"
         "                       path from DIR (repeatable)\n"
+        "  --force-exclude      apply --exclude and the walk's rules to FILEs named on the\n"
+        "                       command line too (pre-commit passes every candidate)\n"
         "  --fail-on error|warning|info   lowest severity that makes the exit code 1\n"
         "  --compat e2b         add E2B's own NetworkPolicy rejections\n"
         "  --no-color           no colours (also NO_COLOR=1)\n"
         "  --stdin-filename NAME  the name of standard input (-): its kind (NAME.py is Python,\n"
         "                       NAME.json JSON), its config, and the path in the findings\n"
-        "  --fix                apply every fix in place (atomically, never leaving a file that\n"
-        "                       no longer parses), then report what remains; with -, the fixed\n"
-        "                       text goes to standard output and the findings to standard error\n"
+        "  -c CMD               a command to lint, given inline (repeatable)\n"
+        "  --fix                apply every safe fix in place (atomically, never leaving a file\n"
+        "                       that no longer parses), then report what remains, with a\n"
+        "                       summary on standard error; with -, the fixed text goes to\n"
+        "                       standard output and the findings to standard error\n"
         "  --diff               print the fixes as a unified diff (patch -p1) and write nothing;\n"
         "                       exit code 1 when a file would change\n"
+        "  --unsafe-fixes       with --fix or --diff, also the fixes that change what a template\n"
+        "                       or policy does (such as adding ALL_TRAFFIC to deny_out)\n"
+        "  -h, --help           this text\n"
+        "\n"
+        "policy options (boxlint policy --help says more):\n"
+        "  --host H  --ip A     decide a host name, an address, or a host at an address\n"
+        "  --compat e2b  --unmatched allow|deny  --max-entries N\n"
+        "  --format text|json|sarif|github  --fail-on error|warning|info  --no-color\n"
+        "  --emit nftables|dnsmasq  the rules that enforce the policy; with --nft-table NAME,\n"
+        "                       --nft-iifname NAME and --resolver ADDR (needed when the policy\n"
+        "                       names hosts and drops every other address)\n"
+        "lsp options: --debounce MS (default 150), --stdio (the default; accepted), --help\n"
+        "rules, explain RULE, version and help take no options.\n"
+        "\n"
         "exit codes: 0 nothing at or above --fail-on, 1 findings, 2 usage, I/O or malformed input\n",
         f);
 }
@@ -122,6 +140,8 @@ static int parse_arg(cli *c, int argc, char **argv, int *i, lint_args *a) {
     c->color = 0;
   } else if (!strcmp(arg, "--force-exclude")) {
     a->force_exclude = 1;
+  } else if (!strcmp(arg, "--unsafe-fixes")) {
+    c->unsafe_fixes = 1;
   } else if (!strcmp(arg, "--fix") || !strcmp(arg, "--diff")) {
     int mode = arg[2] == 'f' ? FIX_APPLY : FIX_DIFF;
     if (a->fix && a->fix != mode)

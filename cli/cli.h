@@ -90,6 +90,10 @@ typedef struct cli {
   /* Where problems go (problem.c): NULL, printed on `err`; the language server keeps them. */
   void (*on_problem)(struct cli *c, const struct cli_problem *p, void *ctx);
   void *problem_ctx;
+  int unsafe_fixes;          /* --unsafe-fixes: --fix and --diff apply unsafe fixes too */
+  struct cli_fix_tally {     /* --fix and --diff so far (fix_run.c): findings whose fix was */
+    size_t fixed, remaining, hidden; /* applied, findings left, unsafe fixes left unapplied */
+  } fix_tally;
 } cli;
 
 /*==============================================================================================
@@ -120,6 +124,8 @@ typedef enum cli_kind {
  * *.py, JSON for another *.json, FRAGMENT for *.Dockerfile, Dockerfile.*, *.dockerfrag or when
  * `frag_hit` (a "fragments" glob names it), else NONE (an ordinary `Dockerfile` among them). */
 cli_kind cli_name_kind(const char *path, int frag_hit);
+/* Is `path` (or standard input's --stdin-filename) a Python source file, by its name? */
+int cli_is_python(const cli *c, const char *path);
 /* Does a glob of `frag` name the file: `name` its last component, `rel` its path from
  * frag->dir (NULL when it is not below it: the globs with a '/' match nothing)? */
 int cli_fragments_hit(const cli_fragments *frag, const char *name, const char *rel);
@@ -282,6 +288,11 @@ int cli_fix_text(cli *c, const char *path, const char *text, size_t len, char **
 /* A file found by a walk: as cli_fix_path, but JSON that is not a template, an array of
  * commands, a binding or a policy is skipped silently (0), as cli_lint_found skips it. */
 int cli_fix_found(cli *c, const char *path, enum fix_mode mode, FILE *text_out);
+/* After every path: one line on c->err, "boxlint: N found, M fixed, K remaining" (--diff:
+ * "fixed by the diff"), then "; J unsafe fix(es) available with --unsafe-fixes" when some were
+ * left unapplied for want of it; nothing when nothing was found. Found is fixed + remaining (a
+ * fix that reveals a finding adds one). */
+void cli_fix_summary(cli *c, enum fix_mode mode);
 
 /* fix_write.c: --fix's file, open from its reading to its replacement. */
 typedef struct cli_fix_file {
@@ -304,7 +315,9 @@ void cli_fix_close(cli_fix_file *f);
 
 /* A unit's fixes as edits of its file (fix_edits.c), ready for boxlint_apply_fixes. */
 typedef struct fix_edits {
-  boxlint_fix *fix;         /* `n` edits; each `text` malloc'd, owned here */
+  boxlint_fix *fix;         /* `n` edits; each `text` malloc'd, owned here; each with the
+                               safety of the fix it is made of */
+  size_t *nfind;            /* `n` counts: how many findings propose each edit */
   const boxlint_fix **ptr;  /* `n` pointers to them */
   size_t n, cap;
 } fix_edits;
@@ -395,8 +408,7 @@ void cli_begin(cli *c);
 void cli_emit_unit(cli *c, const unit *u);
 /* Print what was collected (json, sarif). */
 void cli_finish(cli *c);
-/* The severity `d` is shown with: its own for an error, else the unit's config's choice
- * (BOXLINT_SEVERITY_OFF: not shown). */
+/* The severity `d` is shown with: its own (the library applied the unit's config). */
 boxlint_severity cli_shown_severity(const unit *u, const boxlint_diag *d);
 /* Each finding of the unit that is shown (its reports', then its own), with its severity. */
 typedef void (*cli_shown_fn)(const unit *u, const boxlint_diag *d, boxlint_severity sev,

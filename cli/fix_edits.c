@@ -11,8 +11,10 @@
  *     `text` the new entry, in the list the fix's description names ("allow_out", "deny_out");
  *     a replaced entry's literal is re-encoded, an inserted one keeps the list's layout, and a
  *     missing list is added as a member after the policy's last one, in the same style.
- * Findings switched off by the config carry no edit. Called by fix_run.c; calls jsonpos.c, the
- * library's config lookup and jansson (decoding a literal). */
+ * Each edit carries the safety of the finding's fix (boxlint_fix_safety) and how many findings
+ * propose it (identical edits of several findings are one edit); fix_run.c chooses which to
+ * apply and counts them. Findings switched off by the config carry no edit. Called by
+ * fix_run.c; calls jsonpos.c, the library's config lookup and jansson (decoding a literal). */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -95,19 +97,23 @@ static int add_edit(fix_edits *e, size_t off, size_t len, sbuf *b) {
   if (e->n == e->cap) {
     size_t cap = e->cap ? e->cap * 2 : 16;
     boxlint_fix *v = realloc(e->fix, cap * sizeof *v);
-    if (!v) {
+    if (v) e->fix = v;
+    size_t *nf = v ? realloc(e->nfind, cap * sizeof *nf) : NULL;
+    if (!nf) {
       free(b->p);
       return -1;
     }
-    e->fix = v;
+    e->nfind = nf;
     e->cap = cap;
   }
+  e->nfind[e->n] = 1;
   boxlint_fix *f = &e->fix[e->n++];
   f->offset = off;
   f->length = len;
   f->text = b->p;
   f->text_len = b->n;
   f->description = "";
+  f->safety = BOXLINT_FIX_SAFE; /* diag_edit gives it the finding's */
   return 0;
 }
 
@@ -116,11 +122,13 @@ static int edit_cmp(const void *a, const void *b) {
   if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
   if (x->length != y->length) return x->length < y->length ? -1 : 1;
   if (x->text_len != y->text_len) return x->text_len < y->text_len ? -1 : 1;
+  if (x->safety != y->safety) return x->safety < y->safety ? -1 : 1;
   int r = memcmp(x->text, y->text, x->text_len);
   return r ? r : x < y ? -1 : x > y; /* equal edits in the order they were added */
 }
 
-/* Keep each identical edit once (the first added), the others in their order: sorted, so
+/* Keep each identical edit once (the first added; the same text and safety), counting the
+ * findings of the others in it, the others in their order: sorted, so
  * that 400,000 fixes cost n log n, not a scan of the list per edit (issue 23). Returns 0, or
  * -1 out of memory. */
 static int drop_repeats(fix_edits *e) {
@@ -137,15 +145,20 @@ static int drop_repeats(fix_edits *e) {
   for (size_t i = 1; i < e->n; i++) {
     const boxlint_fix *x = by[i - 1], *y = by[i];
     if (x->offset == y->offset && x->length == y->length && x->text_len == y->text_len &&
-        !memcmp(x->text, y->text, x->text_len)) {
+        x->safety == y->safety && !memcmp(x->text, y->text, x->text_len)) {
       dup[by[i] - e->fix] = 1;
+      e->nfind[x - e->fix] += e->nfind[y - e->fix];
       by[i] = by[i - 1]; /* the next one compares with the kept edit: the same text */
     }
   }
   size_t k = 0;
   for (size_t i = 0; i < e->n; i++) {
-    if (dup[i]) free((char *)e->fix[i].text);
-    else e->fix[k++] = e->fix[i];
+    if (dup[i]) {
+      free((char *)e->fix[i].text);
+    } else {
+      e->nfind[k] = e->nfind[i];
+      e->fix[k++] = e->fix[i];
+    }
   }
   e->n = k;
   free(by);
@@ -156,6 +169,7 @@ static int drop_repeats(fix_edits *e) {
 void cli_fix_edits_free(fix_edits *e) {
   for (size_t i = 0; i < e->n; i++) free((char *)e->fix[i].text);
   free(e->fix);
+  free(e->nfind);
   free(e->ptr);
   memset(e, 0, sizeof *e);
 }
@@ -412,7 +426,7 @@ static int is_policy(const unit *u, const boxlint_diag *d) {
          (!p[14] || p[14] == '.' || p[14] == '[');
 }
 
-static int diag_edit(const unit *u, const boxlint_diag *d, fix_edits *e) {
+static int diag_edit1(const unit *u, const boxlint_diag *d, fix_edits *e) {
   const boxlint_fix *f = d->fix;
   if (u->kind != UNIT_JSON && u->kind != UNIT_POLICY) {
     sbuf b = {0};
@@ -426,6 +440,14 @@ static int diag_edit(const unit *u, const boxlint_diag *d, fix_edits *e) {
   else if (d->command < 0 && d->path)
     lit = jp_ix_path_at(fx_ix, u->text, u->len, 0, d->path);
   return lit == SIZE_MAX ? 0 : string_edit(u, lit, f, e);
+}
+
+/* d's fix as an edit (or none), with the fix's safety. */
+static int diag_edit(const unit *u, const boxlint_diag *d, fix_edits *e) {
+  size_t n0 = e->n;
+  int rc = diag_edit1(u, d, e);
+  for (size_t i = n0; i < e->n; i++) e->fix[i].safety = d->fix->safety;
+  return rc;
 }
 
 static int edits_ptr(fix_edits *e) {

@@ -40,6 +40,11 @@ cli_kind cli_name_kind(const char *path, int frag_hit) {
   return CLI_KIND_NONE;
 }
 
+int cli_is_python(const cli *c, const char *path) {
+  if (!strcmp(path, "-") && c->stdin_name) path = c->stdin_name;
+  return cli_name_kind(path, 0) == CLI_KIND_PYTHON;
+}
+
 int cli_fragments_hit(const cli_fragments *frag, const char *name, const char *rel) {
   for (size_t i = 0; frag && i < frag->n; i++) {
     const char *g = frag->globs[i];

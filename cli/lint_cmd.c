@@ -67,6 +67,7 @@ static int lint_all(cli *c, const lint_args *a) {
   for (size_t k = 0; k < a->npaths; k++)
     if (lint_input(c, a, a->paths[k], text_out)) io_error = 1;
   cli_finish(c);
+  if (a->fix) cli_fix_summary(c, (enum fix_mode)a->fix);
   c->out = text_out;
   return io_error ? EXIT_USAGE : c->worst;
 }

@@ -11,12 +11,13 @@
 
 /* Validate the template's network_policy into its own report. */
 static int check_policy(cli *c, const char *path, const char *text, size_t len, loaded_json *l,
-                        boxlint_report *r) {
+                        const boxlint_config *config, boxlint_report *r) {
   boxlint_policy_spec spec;
   if (cli_load_policy_spec(c, path, text, len, l, &spec)) return -1;
   boxlint_policy_options po;
   boxlint_policy_options_init(&po);
   po.compat = c->compat;
+  po.config = config;
   boxlint_policy *pol = NULL;
   boxlint_status st = boxlint_policy_new(&pol, r, &spec, &po, NULL);
   boxlint_policy_free(pol);
@@ -43,7 +44,7 @@ static int check_json(cli *c, unit *u, const boxlint_options *opts, loaded_json 
                                 : boxlint_check_commands(r, l->cmds, l->ncmds, opts);
   if (*st == BOXLINT_OK && l->policy) {
     if (boxlint_report_new(pr, NULL) != BOXLINT_OK ||
-        check_policy(c, u->path, u->text, u->len, l, *pr))
+        check_policy(c, u->path, u->text, u->len, l, opts->config, *pr))
       return -1;
   }
   return 0;
@@ -54,6 +55,7 @@ static int check_python(cli *c, unit *u, const boxlint_options *opts, boxlint_re
   boxlint_policy_options po;
   boxlint_policy_options_init(&po);
   po.compat = c->compat;
+  po.config = opts->config;
   u->kind = UNIT_PYTHON;
   boxlint_status st = boxlint_check_python(r, u->text, u->len, opts, &po);
   if (st == BOXLINT_ESYNTAX && boxlint_report_diag_count(r)) {

@@ -1,6 +1,7 @@
 /* Code actions and hover of `boxlint lsp` (DESIGN §8). A quick fix is the edit the command
- * makes of one finding's fix (fix_edits.c), "fix all" the command's passes (fix_run.c) as one
- * edit over what changed; hover explains the rules whose findings lie under the position, or
+ * makes of one finding's fix (fix_edits.c; an unsafe one titled "(unsafe)" and never
+ * preferred), "fix all" the command's passes (fix_run.c: safe fixes only) as one edit over
+ * what changed; hover explains the rules whose findings lie under the position, or
  * says whether a fragment's instruction keyword is allowed. Calls lsp.c's checking of a
  * document, lsp_doc.c's positions, fix_edits.c, fix_run.c and the library's rule table. */
 #define _POSIX_C_SOURCE 200809L
@@ -82,19 +83,23 @@ static void add_quickfix(const unit *u, const boxlint_diag *d, boxlint_severity 
                       : lsp_diag_json(x->doc, x->s->enc, a, b, lsp_severity(sev), d->rule,
                                   d->message, d->hint);
     const char *desc = d->fix->description && *d->fix->description ? d->fix->description : NULL;
+    /* an unsafe fix (it changes what the template or policy does) says so, and is never the
+     * preferred one an editor applies without a look */
+    int safe = d->fix->safety == BOXLINT_FIX_SAFE;
     char title[256];
-    snprintf(title, sizeof title, "%s%s (boxlint %s)", desc ? "" : "Fix: ", desc ? desc : d->message,
-             d->rule);
+    snprintf(title, sizeof title, "%s%s%s (boxlint %s)", desc ? "" : "Fix: ",
+             desc ? desc : d->message, safe ? "" : " (unsafe)", d->rule);
     json_array_append_new(x->actions,
                           json_pack("{sssss[o]sbso}", "title", title, "kind", "quickfix",
-                                    "diagnostics", diag, "isPreferred", 1, "edit",
+                                    "diagnostics", diag, "isPreferred", safe, "edit",
                                     workspace_edit(x->doc->uri, text_edits(x->s, x->doc, &e))));
   }
   cli_fix_edits_free(&e);
   json_decref(range);
 }
 
-/* "Fix all boxlint findings": the command's passes; one edit over what differs. */
+/* "Fix all boxlint findings": the command's passes, which apply safe fixes only (the server
+ * never sets --unsafe-fixes); one edit over what differs. */
 static void add_fix_all(server *s, const lsp_doc *d, json_t *actions) {
   char *fixed = NULL;
   size_t fl = 0;

@@ -32,5 +32,9 @@ void out_github_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_sever
     fputs("%0Ahint: ", c->out);
     gh_escape(c->out, d->hint, 0);
   }
+  if (d->fix && d->fix->description && d->fix->description[0]) {
+    fputs(d->fix->safety == BOXLINT_FIX_SAFE ? "%0Afix: " : "%0Afix (unsafe): ", c->out);
+    gh_escape(c->out, d->fix->description, 0);
+  }
   fputc('\n', c->out);
 }

@@ -31,6 +31,18 @@ json_t *cli_diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev
     json_object_set_new(o, "end_column", jint_or_null(p.has, p.end_col));
     json_object_set_new(o, "offset", jint_or_null(p.has, (json_int_t)p.off));
   }
+  /* Where the finding is in the file, as the text and SARIF formats and the editor show it
+   * (for a command of a JSON template, "line" and "column" above are in the command). */
+  if (u && u->text) {
+    fpos f = {0, 0, 0, 0, 0, 0, 0};
+    cli_position(u, d, &f);
+    if (f.has)
+      json_object_set_new(o, "file", json_pack("{sIsIsIsIsIsI}", "line", (json_int_t)f.line,
+                                               "column", (json_int_t)f.col, "end_line",
+                                               (json_int_t)f.end_line, "end_column",
+                                               (json_int_t)f.end_col, "offset", (json_int_t)f.off,
+                                               "end_offset", (json_int_t)f.end_off));
+  }
   json_object_set_new(o, "message", json_string(d->message));
   json_object_set_new(o, "hint", d->hint ? json_string(d->hint) : json_null());
   if (d->fix) {
@@ -39,6 +51,8 @@ json_t *cli_diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev
     json_object_set_new(f, "offset", json_integer((json_int_t)d->fix->offset));
     json_object_set_new(f, "length", json_integer((json_int_t)d->fix->length));
     json_object_set_new(f, "replacement", json_stringn(d->fix->text, d->fix->text_len));
+    json_object_set_new(f, "applicability",
+                        json_string(d->fix->safety == BOXLINT_FIX_SAFE ? "safe" : "unsafe"));
     json_object_set_new(o, "fix", f);
   } else {
     json_object_set_new(o, "fix", json_null());

@@ -15,6 +15,13 @@ static const char *sarif_level(boxlint_severity s) {
   return s == BOXLINT_SEVERITY_ERROR ? "error" : s == BOXLINT_SEVERITY_WARNING ? "warning" : "note";
 }
 
+/* helpUri: the rule's heading in the rule reference (BOXLINT_HELP_URL, set by CMake, then
+ * "#rule-id": the README's headings are the ids); a user rule links to where user rules are
+ * described. */
+static json_t *sarif_help_uri(const char *id, int builtin) {
+  return json_sprintf("%s#%s", BOXLINT_HELP_URL, builtin ? id : "configuration-and-suppressions");
+}
+
 static size_t sarif_rule_index(cli *c, const char *id) {
   json_t *idx = json_object_get(c->sarif_rules, id);
   if (idx) return (size_t)json_integer_value(idx);
@@ -33,6 +40,7 @@ static size_t sarif_rule_index(cli *c, const char *id) {
     json_object_set_new(r, "shortDescription", sd);
     json_object_set_new(r, "fullDescription", fd);
     json_object_set_new(r, "help", help);
+    json_object_set_new(r, "helpUri", sarif_help_uri(id, 1));
     json_object_set_new(r, "defaultConfiguration", dc);
   } else {
     json_t *sd = json_object(), *dc = json_object();
@@ -40,6 +48,7 @@ static size_t sarif_rule_index(cli *c, const char *id) {
     json_object_set_new(r, "shortDescription", sd);
     json_object_set_new(r, "fullDescription", json_deep_copy(sd));
     json_object_set_new(r, "help", json_deep_copy(sd));
+    json_object_set_new(r, "helpUri", sarif_help_uri(id, 0));
     json_object_set_new(dc, "level", json_string("warning"));
     json_object_set_new(r, "defaultConfiguration", dc);
   }
@@ -272,10 +281,17 @@ static json_t *sarif_fix(const unit *u, const boxlint_diag *d) {
   json_object_set_new(ch, "replacements", reps);
   json_t *changes = json_array();
   json_array_append_new(changes, ch);
-  json_t *fix = json_object(), *desc = json_object();
-  json_object_set_new(desc, "text", json_string(d->fix->description));
+  /* An unsafe fix says so where a viewer shows it (the description) and in the property bag. */
+  int safe = d->fix->safety == BOXLINT_FIX_SAFE;
+  json_t *fix = json_object(), *desc = json_object(), *props = json_object();
+  char dt[1024];
+  snprintf(dt, sizeof dt, "%s%s", d->fix->description ? d->fix->description : "",
+           safe ? "" : " (unsafe: applied by boxlint --fix only with --unsafe-fixes)");
+  json_object_set_new(desc, "text", json_string(dt));
+  json_object_set_new(props, "applicability", json_string(safe ? "safe" : "unsafe"));
   json_object_set_new(fix, "description", desc);
   json_object_set_new(fix, "artifactChanges", changes);
+  json_object_set_new(fix, "properties", props);
   json_t *fixes = json_array();
   json_array_append_new(fixes, fix);
   return fixes;

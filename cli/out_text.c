@@ -80,6 +80,11 @@ void out_text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_severit
   if (d->hint)
     fprintf(c->out, "    %shint:%s %s\n", c->color ? "\033[1m" : "", c->color ? "\033[0m" : "",
             d->hint);
+  /* the fix --fix applies ("fix:"), or one it applies only with --unsafe-fixes */
+  if (d->fix && d->fix->description && d->fix->description[0])
+    fprintf(c->out, "    %sfix%s:%s %s\n", c->color ? "\033[1m" : "",
+            d->fix->safety == BOXLINT_FIX_SAFE ? "" : " (unsafe)", c->color ? "\033[0m" : "",
+            d->fix->description);
 }
 
 void out_text_secrets(const unit *u, out_secrets *sec) {

@@ -1,6 +1,6 @@
 /* The one door into the output formats: cli_begin, cli_emit_unit (once per linted input) and
- * cli_finish. Owns what every format shares: which findings are shown (a config may switch a
- * warning off or change its severity; errors stay errors), the exit code they make (c->worst
+ * cli_finish. Owns what every format shares: the findings shown (at the severities the
+ * library gave them under the unit's config), the exit code they make (c->worst
  * against --fail-on), and printing the collected JSON documents. Called by the commands; calls
  * the format modules (out_text.c, out_json.c, out_sarif.c, out_github.c), which never call back. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
@@ -8,10 +8,12 @@
 #include <string.h>
 #include "out_int.h"
 
-/* The severity `d` is shown with: its own for errors, the config's choice for the others. */
+/* The severity `d` is shown with: its own. The library applied the unit's config to every
+ * finding it made (a warning switched off was not reported at all), so the command, the
+ * language server and the bindings show the same severities without applying it again. */
 boxlint_severity cli_shown_severity(const unit *u, const boxlint_diag *d) {
-  if (d->severity == BOXLINT_SEVERITY_ERROR) return d->severity;
-  return boxlint_config_get_severity(u->config, d->rule, strlen(d->rule), d->severity);
+  (void)u;
+  return d->severity;
 }
 
 void cli_capture_begin(cli *c, cli_capture *cap) {

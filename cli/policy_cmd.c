@@ -1,28 +1,30 @@
-/* `boxlint policy FILE [--host H] [--ip A] ...`: validate a NetworkPolicy (DESIGN §3) and print
- * decisions, as text, as the JSON object of DESIGN §5, as SARIF or as GitHub annotations. Every
- * finding carries its position in FILE (a UNIT_POLICY unit: out_position.c resolves the
- * finding's path from the policy object). Owns the policy command whole: its options and usage,
- * reading FILE, its own findings (unknown fields), the decisions and its JSON document. Called by
- * main.c; calls the library, jsonpos.c, and output.c (text, SARIF, GitHub) and out_json.c's
- * cli_diag_json (each diagnostic of its JSON document). jansson reads the file and builds every
- * JSON value. */
+/* `boxlint policy FILE [--host H] [--ip A] ...`: validate a NetworkPolicy and print decisions,
+ * as text, as the JSON object the README documents, as SARIF or as GitHub annotations; or
+ * --emit the rules that enforce it. FILE is read and loaded as `boxlint lint` reads and loads
+ * it (input.c's cli_read_file, template_load.c's cli_load_json and cli_load_policy_spec: the
+ * same limits and the same messages); a .py FILE goes to policy_py.c. Every finding carries
+ * its position in FILE (a UNIT_POLICY unit: out_position.c resolves the finding's path from
+ * the policy object) and is printed by output.c. Owns the policy command's options and usage,
+ * its own findings (unknown fields of the policy object), the decisions and its JSON document.
+ * Called by main.c; calls input.c, template_load.c, jsonpos.c, output.c and out_json.c's
+ * cli_diag_json, and policy_py.c. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <jansson.h>
 #include "boxlint/boxlint.h"
-#include "cli.h"
 #include "jsonpos.h"
-
-enum { POL_EXIT_CLEAN = 0, POL_EXIT_FINDINGS = 1, POL_EXIT_USAGE = 2 };
+#include "policy_cmd.h"
 
 static const char POL_USAGE[] =
     "usage: boxlint policy FILE [options]\n"
     "Validate a NetworkPolicy and decide destinations under it.\n"
     "FILE is a JSON NetworkPolicy {\"type\", \"allow_out\", \"deny_out\"} or a template object\n"
-    "with a \"network_policy\" member; - reads standard input.\n"
+    "with a \"network_policy\" member; - reads standard input. A Python FILE (.py) holds a\n"
+    "policy in each NetworkPolicy(...) call and network_policy= argument: each is validated\n"
+    "and decided, labelled FILE:line:column; one whose values are known only when the code\n"
+    "runs is reported as not static, never guessed.\n"
     "\n"
     "  --host H               decide the host name H (an IP literal counts as the address)\n"
     "  --ip A                 decide the address A\n"
@@ -35,7 +37,9 @@ static const char POL_USAGE[] =
     "  --max-entries N        entries allowed per list (default 1024)\n"
     "  --format text|json|sarif|github  output format (default text); decisions are printed\n"
     "                         after the findings (text, github), in \"decisions\" (json), or on\n"
-    "                         standard error (sarif, so that standard output is the log)\n"
+    "                         standard error (sarif, so that standard output is the log); for\n"
+    "                         a Python FILE, json has \"policies\": each one's line, column,\n"
+    "                         binding, static, why, normalized and decisions\n"
     "  --fail-on error|warning|info  exit 1 when a finding is at least this severe (default error)\n"
     "  --no-color             no colours (also NO_COLOR=1)\n"
     "  --emit nftables|dnsmasq  write the rules that enforce the policy on standard output:\n"
@@ -45,43 +49,18 @@ static const char POL_USAGE[] =
     "  --nft-iifname NAME     filter what a host forwards from interface NAME (forward hook)\n"
     "                         instead of what the namespace itself sends (output hook)\n"
     "  --resolver ADDR        an upstream DNS server, kept reachable and used by dnsmasq\n"
-    "                         (repeatable, up to 16)\n"
+    "                         (repeatable, up to 16); required when the policy names hosts\n"
+    "                         and drops every other address (deny_out ALL_TRAFFIC, --unmatched\n"
+    "                         deny): rules without it would block all DNS, so none are written\n"
+    "                         (exit 2). A policy that names no host needs none.\n"
+    "  -h, --help             this text\n"
+    "--emit takes one policy: a Python FILE with several (or none) is refused (exit 2).\n"
     "\n"
     "Findings point into FILE: an entry's at its string, a list's at the list, a bad type at the\n"
     "type, one about the whole policy (filtered-empty-is-open) at its type.\n"
     "Exit status: 0 nothing at or above --fail-on, 1 findings, 2 usage, I/O or malformed JSON.\n"
     "Decision reasons: rule, default, policy-disabled, policy-open, invalid-destination,\n"
     "needs-ip (a host-only question whose answer depends on the address: give --ip too).\n";
-
-/* A finding of the command itself (the library never sees JSON keys). */
-typedef struct pol_finding {
-  const char *rule;
-  boxlint_severity severity;
-  char *path, *message, *hint;
-} pol_finding;
-
-typedef struct pol_query {
-  const char *host, *ip;
-} pol_query;
-
-typedef struct pol_cli {
-  FILE *out, *err;
-  const char *file, *shown;
-  enum format format;
-  int color;
-  boxlint_severity fail_on;
-  boxlint_policy_options opts;
-  pol_query *q;
-  size_t nq;
-  pol_finding *f;
-  size_t nf;
-  char *text;        /* the file's bytes, kept for positions */
-  size_t len;
-  size_t policy_off; /* offset of the policy object in `text`, or SIZE_MAX */
-  int emit;          /* -1, or the boxlint_emit_format of --emit */
-  boxlint_emit_options eo;
-  const char *resolvers[16];
-} pol_cli;
 
 static char *pol_dupf(const char *fmt, const char *a, const char *b) {
   size_t n = strlen(fmt) + strlen(a) + (b ? strlen(b) : 0) + 1;
@@ -91,166 +70,48 @@ static char *pol_dupf(const char *fmt, const char *a, const char *b) {
 }
 
 /*==============================================================================================
- * MARK: Reading the policy
+ * MARK: Loading the policy (as `boxlint lint` loads a .json file)
  *============================================================================================*/
 
-static char *pol_read_all(const char *path, size_t *len, FILE *err, const char *shown) {
-  FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-  if (!fp) {
-    fprintf(err, "boxlint policy: %s: %s\n", shown, strerror(errno));
-    return NULL;
-  }
-  /* The lint path's limit (CLI_MAX_INPUT_BYTES): past it nothing more is read (issue 23:
-   * `boxlint policy /dev/zero` read 2 GB before running out of memory). */
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  int big = 0;
-  while (buf) {
-    if (n == cap) {
-      if (n > CLI_MAX_INPUT_BYTES) {
-        big = 1;
-        break;
-      }
-      char *nb = realloc(buf, cap * 2 > CLI_MAX_INPUT_BYTES + 1u ? CLI_MAX_INPUT_BYTES + 1u : cap * 2);
-      if (!nb) {
-        free(buf);
-        buf = NULL;
-        break;
-      }
-      buf = nb;
-      cap = cap * 2 > CLI_MAX_INPUT_BYTES + 1u ? CLI_MAX_INPUT_BYTES + 1u : cap * 2;
-    }
-    size_t k = fread(buf + n, 1, cap - n, fp);
-    n += k;
-    if (k == 0) break;
-  }
-  int bad = !buf || ferror(fp);
-  if (fp != stdin) fclose(fp);
-  if (big) {
-    fprintf(err, "boxlint policy: %s: input larger than the %u-byte limit; not read\n", shown,
-            CLI_MAX_INPUT_BYTES);
-    free(buf);
-    return NULL;
-  }
-  if (bad) {
-    fprintf(err, "boxlint policy: %s: %s\n", shown, buf ? "read error" : "out of memory");
-    free(buf);
-    return NULL;
-  }
-  *len = n;
-  return buf;
-}
-
-/* Malformed input (exit 2): FILE:line:column of offset `off` (the start when unknown), then
- * `path[idx]: what` (path NULL: `what` alone; idx SIZE_MAX: no index). */
-static void pol_bad(const pol_cli *c, size_t off, const char *what, const char *path, size_t idx) {
-  uint32_t line = 1, col = 1;
-  if (off != SIZE_MAX) jp_line_col(c->text, c->len, off, &line, &col);
-  fprintf(c->err, "%s:%u:%u: error: ", c->shown, line, col);
-  if (path) fprintf(c->err, "%s", path);
-  if (path && idx != SIZE_MAX) fprintf(c->err, "[%zu]", idx);
-  fprintf(c->err, "%s%s\n", path ? ": " : "", what);
-}
-
-static const char *pol_kind(const json_t *e) {
-  return json_is_object(e) ? "an object" : json_is_array(e) ? "an array"
-         : json_is_number(e) ? "a number" : json_is_boolean(e) ? "a boolean" : "null";
-}
-
-/* Spans of the list `key` of the policy object `np` (absent or null: empty). Returns 0, or -1
- * with a message. */
-static int pol_get_list(const pol_cli *c, const json_t *np, const char *key, boxlint_span **out,
-                        size_t *n) {
-  char path[32];
-  snprintf(path, sizeof path, "network_policy.%s", key);
-  const json_t *v = json_object_get(np, key);
-  size_t at = c->policy_off == SIZE_MAX ? SIZE_MAX : jp_member(c->text, c->len, c->policy_off, key, NULL);
-  *out = NULL;
-  *n = 0;
-  if (!v || json_is_null(v)) return 0;
-  if (!json_is_array(v)) {
-    pol_bad(c, at, "expected an array of strings", path, SIZE_MAX);
-    return -1;
-  }
-  size_t k = json_array_size(v);
-  if (!k) return 0;
-  boxlint_span *s = calloc(k, sizeof *s);
-  if (!s) {
-    fprintf(c->err, "boxlint policy: out of memory\n");
-    return -1;
-  }
-  for (size_t i = 0; i < k; i++) {
-    const json_t *e = json_array_get(v, i);
-    if (!json_is_string(e)) {
-      char what[64];
-      snprintf(what, sizeof what, "expected a string, not %s", pol_kind(e));
-      pol_bad(c, at == SIZE_MAX ? at : jp_element(c->text, c->len, at, i), what, path, i);
-      free(s);
-      return -1;
-    }
-    s[i].ptr = json_string_value(e);
-    s[i].len = json_string_length(e);
-  }
-  *out = s;
-  *n = k;
+/* Does the object have a key of a template or a binding (that a NetworkPolicy has not)? */
+static int pol_has_template_key(const json_t *o) {
+  static const char *const keys[] = {"name",      "commands",       "cpu_count",
+                                     "memory_mb", "network_policy", "template_id"};
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    if (json_object_get(o, keys[i])) return 1;
   return 0;
 }
 
-typedef struct pol_in {
-  boxlint_policy_spec spec;
-  boxlint_span *allow, *deny;
-} pol_in;
-
-/* Fill `in` from the policy object `np` (NULL or null: absent). */
-static int pol_get_policy(const pol_cli *c, pol_in *in, const json_t *np) {
-  memset(in, 0, sizeof *in);
-  if (!np || json_is_null(np)) return 0;
-  if (!json_is_object(np)) {
-    pol_bad(c, c->policy_off, "expected an object", "network_policy", SIZE_MAX);
+/* Load c->text with cli_load_json, then find the policy: the object itself, or a template's
+ * (a binding's) network_policy (absent: the empty spec, a disabled policy). Returns 0 with
+ * *spec filled (its lists owned by `l`) and *policy_off set (SIZE_MAX: no policy object), or
+ * -1 with the problem printed at its line and column (exit 2). */
+static int pol_load_json(pol_cli *c, loaded_json *l, boxlint_policy_spec *spec,
+                         size_t *policy_off) {
+  memset(l, 0, sizeof *l);
+  memset(spec, 0, sizeof *spec);
+  *policy_off = SIZE_MAX;
+  size_t root_off = jp_ws(c->text, c->len, 0);
+  if (root_off < c->len && c->text[root_off] == '[') { /* lint's list of commands, not ours */
+    uint32_t line = 1, col = 1;
+    jp_line_col(c->text, c->len, root_off, &line, &col);
+    fprintf(c->err, "boxlint: %s:%u:%u: expected a JSON object (a NetworkPolicy or a template), "
+                    "not an array\n", c->shown, line, col);
     return -1;
   }
-  const json_t *t = json_object_get(np, "type");
-  if (t && !json_is_null(t)) {
-    if (!json_is_string(t)) {
-      pol_bad(c, jp_member(c->text, c->len, c->policy_off, "type", NULL), "expected a string",
-              "network_policy.type", SIZE_MAX);
-      return -1;
-    }
-    in->spec.type.ptr = json_string_value(t);
-    in->spec.type.len = json_string_length(t);
+  if (cli_load_json(c->base, c->shown, c->text, c->len, l)) return -1;
+  if (!l->policy && l->kind == LJ_TEMPLATE && !pol_has_template_key(l->root)) {
+    l->policy = l->root; /* a policy object with keys of its own (reported as unknown-field) */
+    l->policy_off = root_off;
   }
-  if (pol_get_list(c, np, "allow_out", &in->allow, &in->spec.n_allow) ||
-      pol_get_list(c, np, "deny_out", &in->deny, &in->spec.n_deny)) {
-    free(in->allow); /* and forgotten: the caller frees `in` again */
-    free(in->deny);
-    in->allow = in->deny = NULL;
-    return -1;
-  }
-  in->spec.allow_out = in->allow;
-  in->spec.deny_out = in->deny;
+  if (!l->policy) return 0;
+  if (cli_load_policy_spec(c->base, c->shown, c->text, c->len, l, spec)) return -1;
+  *policy_off = l->policy_off;
   return 0;
 }
 
-static size_t pol_edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b), row[64];
-  if (la > 60 || lb > 60) return 99;
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t prev = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t cur = row[j];
-      int ca = a[i - 1] | 0x20, cb = b[j - 1] | 0x20; /* case-blind */
-      size_t best = prev + (ca != cb);
-      if (row[j] + 1 < best) best = row[j] + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      prev = cur;
-    }
-  }
-  return row[lb];
-}
-
+/* The policy object's keys that a NetworkPolicy does not have: unknown-field warnings, with the
+ * nearest field as the hint (the library's one edit distance, boxlint_nearest_word). */
 static void pol_unknown_fields(pol_cli *c, json_t *np) {
   static const char *const known[] = {"type", "allow_out", "deny_out"};
   const char *key;
@@ -258,28 +119,29 @@ static void pol_unknown_fields(pol_cli *c, json_t *np) {
   if (!json_is_object(np)) return;
   json_object_foreach(np, key, v) {
     (void)v;
-    size_t best = 99, bi = 0;
-    for (size_t k = 0; k < 3; k++) {
-      if (!strcmp(key, known[k])) best = 0;
-      size_t dd = pol_edit_distance(key, known[k]);
-      if (strlen(key) >= 4 && strstr(known[k], key)) dd = 1; /* "allow" for "allow_out" */
-      if (best && dd < best) {
-        best = dd;
+    if (!strcmp(key, known[0]) || !strcmp(key, known[1]) || !strcmp(key, known[2])) continue;
+    size_t best;
+    size_t bi = boxlint_nearest_word(key, strlen(key), known, 3, &best);
+    for (size_t k = 0; k < 3; k++)
+      if (best > 1 && strlen(key) >= 4 && strstr(known[k], key)) { /* "allow" for "allow_out" */
+        best = 1;
         bi = k;
       }
-    }
-    if (!best) continue;
+    /* a finding of the command's: the config's severity applied here, as the library does */
+    boxlint_severity sev = boxlint_config_get_severity(c->opts.config, "unknown-field", 13,
+                                                       BOXLINT_SEVERITY_WARNING);
+    if (sev == BOXLINT_SEVERITY_OFF) continue;
     pol_finding *nf = realloc(c->f, (c->nf + 1) * sizeof *c->f);
     if (!nf) return;
     c->f = nf;
     pol_finding *f = &c->f[c->nf++];
     f->rule = "unknown-field";
-    f->severity = BOXLINT_SEVERITY_WARNING;
+    f->severity = sev;
     f->path = pol_dupf("network_policy.%s%s", key, NULL);
     f->message = pol_dupf("unknown field '%s' in network_policy; it is ignored%s", key, NULL);
-    f->hint = best <= 2 ? pol_dupf("did you mean '%s'?%s", known[bi], NULL)
-                        : pol_dupf("a NetworkPolicy has 'type', 'allow_out' and 'deny_out'%s%s", "",
-                               NULL);
+    f->hint = best <= 2 && bi < 3
+                  ? pol_dupf("did you mean '%s'?%s", known[bi], NULL)
+                  : pol_dupf("a NetworkPolicy has 'type', 'allow_out' and 'deny_out'%s%s", "", NULL);
   }
 }
 
@@ -287,8 +149,8 @@ static void pol_unknown_fields(pol_cli *c, json_t *np) {
  * MARK: Output
  *============================================================================================*/
 
-static void pol_text_decision(FILE *f, const pol_query *q, const boxlint_decision *d) {
-  fputs("decision: ", f);
+void pol_text_decision(FILE *f, const char *label, const pol_query *q, const boxlint_decision *d) {
+  fprintf(f, "%sdecision: ", label);
   if (q->host) fprintf(f, "host %s", q->host);
   if (q->host && q->ip) fputs(", ", f);
   if (q->ip) fprintf(f, "ip %s", q->ip);
@@ -299,17 +161,17 @@ static void pol_text_decision(FILE *f, const pol_query *q, const boxlint_decisio
   fprintf(f, " [%s]\n", boxlint_decision_reason_str(d->reason));
 }
 
-static json_t *pol_normalized_json(const pol_in *in, const boxlint_policy *p) {
+json_t *pol_normalized_json(const boxlint_policy_spec *spec, const boxlint_policy *p) {
   json_t *o = json_object();
   boxlint_policy_type t = BOXLINT_POLICY_DISABLED;
   int type_ok = 1;
   if (p) {
     t = boxlint_policy_get_type(p);
-  } else if (in->spec.type.ptr) {
+  } else if (spec->type.ptr) {
     type_ok = 0;
     for (int k = 0; k < 3; k++) {
       const char *name = boxlint_policy_type_str((boxlint_policy_type)k);
-      if (in->spec.type.len == strlen(name) && !memcmp(in->spec.type.ptr, name, strlen(name))) {
+      if (spec->type.len == strlen(name) && !memcmp(spec->type.ptr, name, strlen(name))) {
         t = (boxlint_policy_type)k;
         type_ok = 1;
       }
@@ -318,11 +180,11 @@ static json_t *pol_normalized_json(const pol_in *in, const boxlint_policy *p) {
   json_object_set_new(o, "type", type_ok ? json_string(boxlint_policy_type_str(t)) : json_null());
   for (int l = 0; l < 2; l++) {
     json_t *a = json_array();
-    const boxlint_span *s = l ? in->spec.deny_out : in->spec.allow_out;
-    size_t n = l ? in->spec.n_deny : in->spec.n_allow;
+    const boxlint_span *s = l ? spec->deny_out : spec->allow_out;
+    size_t n = l ? spec->n_deny : spec->n_allow;
     for (size_t i = 0; i < n; i++) {
       boxlint_policy_entry e;
-      if (boxlint_policy_entry_parse(&e, s[i].ptr, s[i].len) == BOXLINT_OK)
+      if (s[i].ptr && boxlint_policy_entry_parse(&e, s[i].ptr, s[i].len) == BOXLINT_OK)
         json_array_append_new(a, json_stringn(e.text, e.text_len));
       else
         json_array_append_new(a, json_null()); /* invalid: see its diagnostic */
@@ -332,7 +194,7 @@ static json_t *pol_normalized_json(const pol_in *in, const boxlint_policy *p) {
   return o;
 }
 
-static json_t *pol_decision_json(const pol_query *q, const boxlint_decision *d) {
+json_t *pol_decision_json(const pol_query *q, const boxlint_decision *d) {
   json_t *o = json_object();
   json_object_set_new(o, "host", q->host ? json_string(q->host) : json_null());
   json_object_set_new(o, "ip", q->ip ? json_string(q->ip) : json_null());
@@ -350,8 +212,16 @@ static json_t *pol_decision_json(const pol_query *q, const boxlint_decision *d) 
   return o;
 }
 
-/* DESIGN §5's policy object; each diagnostic as the lint command's, with its position. */
-static int pol_emit_json(const pol_cli *c, const unit *u, const pol_in *in,
+void pol_decide_all(const pol_cli *c, const boxlint_policy *p, boxlint_decision *ds) {
+  for (size_t i = 0; p && i < c->nq; i++) {
+    const pol_query *q = &c->q[i];
+    boxlint_policy_decide(&ds[i], p, q->host, q->host ? strlen(q->host) : 0, q->ip,
+                          q->ip ? strlen(q->ip) : 0);
+  }
+}
+
+/* The README's policy object; each diagnostic as the lint command's, with its position. */
+static int pol_emit_json(const pol_cli *c, const unit *u, const boxlint_policy_spec *spec,
                          const boxlint_policy *p, const boxlint_decision *ds, int ok) {
   json_t *o = json_object();
   json_object_set_new(o, "ok", json_boolean(ok));
@@ -366,7 +236,7 @@ static int pol_emit_json(const pol_cli *c, const unit *u, const pol_in *in,
     json_array_append_new(diags, cli_diag_json(u, &u->extra[i], u->extra[i].severity));
   cli_positions_end();
   json_object_set_new(o, "diagnostics", diags);
-  json_object_set_new(o, "normalized", pol_normalized_json(in, p));
+  json_object_set_new(o, "normalized", pol_normalized_json(spec, p));
   json_t *dec = json_array();
   for (size_t i = 0; p && i < c->nq; i++) json_array_append_new(dec, pol_decision_json(&c->q[i], &ds[i]));
   json_object_set_new(o, "decisions", dec);
@@ -377,23 +247,28 @@ static int pol_emit_json(const pol_cli *c, const unit *u, const pol_in *in,
   return rc;
 }
 
-/* Text, SARIF and GitHub output through output.c, exactly as `boxlint FILE` prints a file; then
- * the decisions (on standard error for SARIF, whose standard output is the log alone). */
-static void pol_emit_formatted(const pol_cli *c, const unit *u, const boxlint_policy *p,
-                               const boxlint_decision *ds) {
+int pol_print_findings(const pol_cli *c, FILE *to, const unit *u) {
   cli k;
   memset(&k, 0, sizeof k);
   k.format = c->format;
   k.fail_on = c->fail_on;
   k.color = c->color;
-  k.out = c->out;
+  k.out = to;
   k.err = c->err;
   cli_begin(&k);
   cli_emit_unit(&k, u);
   cli_finish(&k);
+  return k.worst >= EXIT_FINDINGS;
+}
+
+/* Text, SARIF and GitHub output through output.c, exactly as `boxlint FILE` prints a file; then
+ * the decisions (on standard error for SARIF, whose standard output is the log alone). */
+static void pol_emit_formatted(const pol_cli *c, const unit *u, const boxlint_policy *p,
+                               const boxlint_decision *ds) {
+  pol_print_findings(c, c->out, u);
   FILE *f = c->format == FMT_SARIF ? c->err : c->out;
   if (!p && c->nq) fprintf(f, "%s: no decisions: the policy has errors\n", c->shown);
-  for (size_t i = 0; p && i < c->nq; i++) pol_text_decision(f, &c->q[i], &ds[i]);
+  for (size_t i = 0; p && i < c->nq; i++) pol_text_decision(f, "", &c->q[i], &ds[i]);
 }
 
 /*==============================================================================================
@@ -553,35 +428,6 @@ static int pol_parse_args(pol_cli *c, int argc, char **argv) {
  * MARK: The command
  *============================================================================================*/
 
-/* Read and parse FILE, find the policy (the object itself, or a template's network_policy) and
- * its offset, and fill `in`. Returns 0, or -1 with a message. */
-static int pol_load(pol_cli *c, json_t **root, pol_in *in) {
-  c->text = pol_read_all(c->file, &c->len, c->err, c->shown);
-  if (!c->text) return -1;
-  json_error_t je;
-  *root = json_loadb(c->text, c->len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
-  if (!*root) {
-    fprintf(c->err, "%s:%d:%d: error: invalid JSON: %s\n", c->shown, je.line, je.column, je.text);
-    return -1;
-  }
-  size_t root_off = jp_ws(c->text, c->len, 0);
-  if (!json_is_object(*root)) {
-    pol_bad(c, root_off, "expected a JSON object (a NetworkPolicy or a template)", NULL, SIZE_MAX);
-    return -1;
-  }
-  /* A template carries the policy in "network_policy"; anything else is the policy itself. */
-  json_t *np = *root;
-  c->policy_off = root_off;
-  if (json_object_get(np, "network_policy") || json_object_get(np, "commands") ||
-      json_object_get(np, "name")) {
-    np = json_object_get(*root, "network_policy");
-    c->policy_off = np ? jp_member(c->text, c->len, root_off, "network_policy", NULL) : SIZE_MAX;
-  }
-  if (pol_get_policy(c, in, np)) return -1;
-  if (np) pol_unknown_fields(c, np);
-  return 0;
-}
-
 /* The command's own findings as diagnostics (freed by the caller; NULL when there are none). */
 static boxlint_diag *pol_extra(const pol_cli *c) {
   boxlint_diag *x = c->nf ? calloc(c->nf, sizeof *x) : NULL;
@@ -596,13 +442,11 @@ static boxlint_diag *pol_extra(const pol_cli *c) {
   return x;
 }
 
-/* --emit: the rules on standard output when the policy compiled and every entry can be
- * enforced; the findings (unenforceable-entry among them) on standard error. */
-static int pol_emit_rules(pol_cli *c, const unit *u, boxlint_report *r, const boxlint_policy *p,
-                          int rc) {
+int pol_emit_rules(pol_cli *c, const unit *u, boxlint_report *r, const boxlint_policy *p, int rc) {
   char *text = NULL;
   size_t len = 0;
   c->eo.resolvers = c->resolvers;
+  size_t before = boxlint_report_diag_count(r);
   if (p) {
     boxlint_status st = boxlint_policy_emit(p, (boxlint_emit_format)c->emit, &c->eo, r, &text,
                                             &len, NULL);
@@ -617,24 +461,35 @@ static int pol_emit_rules(pol_cli *c, const unit *u, boxlint_report *r, const bo
       return POL_EXIT_USAGE;
     }
   }
-  FILE *out = c->out;
-  c->out = c->err; /* standard output is the rules */
-  pol_emit_formatted(c, u, p, NULL);
-  c->out = out;
+  int findings = pol_print_findings(c, c->err, u); /* standard output is the rules */
+  /* the refusals of a Python file's policy: its position is the policy's (the unit has none) */
+  for (size_t i = before; u->kind == UNIT_PYTHON && i < boxlint_report_diag_count(r); i++) {
+    const boxlint_diag *d = boxlint_report_diag(r, i);
+    fprintf(c->err, "%s: error: %s [%s]\n", u->path, d->message, d->rule);
+    if (d->hint) fprintf(c->err, "    hint: %s\n", d->hint);
+  }
+  const char *what = c->emit ? "dnsmasq configuration" : "nftables script";
+  if (!text && p && !c->eo.nresolvers && boxlint_policy_needs_resolver(p)) {
+    fprintf(c->err, "boxlint policy: %s: no %s written: the policy names hosts and drops every "
+                    "other address, DNS to the resolver too; give the resolver's address with "
+                    "--resolver ADDR\n", c->shown, what);
+    return POL_EXIT_USAGE;
+  }
   if (!text) {
-    fprintf(c->err, "boxlint policy: %s: no %s written: %s\n", c->shown,
-            c->emit ? "dnsmasq configuration" : "nftables script",
+    fprintf(c->err, "boxlint policy: %s: no %s written: %s\n", c->shown, what,
             p ? "the policy cannot be enforced exactly (unenforceable-entry)" : "the policy has errors");
     return POL_EXIT_FINDINGS;
   }
   fwrite(text, 1, len, c->out);
   boxlint_buffer_free(text, NULL);
-  return boxlint_report_count_at_least(r, c->fail_on) ? POL_EXIT_FINDINGS : rc;
+  return findings ? POL_EXIT_FINDINGS : rc;
 }
 
-/* Compile, decide, print. Returns the exit code. */
-static int pol_run(pol_cli *c, const pol_in *in, boxlint_report *r, boxlint_policy **p) {
-  boxlint_status st = boxlint_policy_new(p, r, &in->spec, &c->opts, NULL);
+/* Compile the spec (the policy of the JSON FILE, `policy_off` its offset), decide, print.
+ * Returns the exit code. */
+static int pol_run(pol_cli *c, const boxlint_policy_spec *spec, size_t policy_off,
+                   boxlint_report *r, boxlint_policy **p) {
+  boxlint_status st = boxlint_policy_new(p, r, spec, &c->opts, NULL);
   if (st != BOXLINT_OK && st != BOXLINT_ESYNTAX) {
     fprintf(c->err, "boxlint policy: %s\n", boxlint_status_str(st));
     return POL_EXIT_USAGE;
@@ -650,11 +505,7 @@ static int pol_run(pol_cli *c, const pol_in *in, boxlint_report *r, boxlint_poli
     free(extra);
     return POL_EXIT_USAGE;
   }
-  for (size_t i = 0; *p && i < c->nq; i++) {
-    const pol_query *q = &c->q[i];
-    boxlint_policy_decide(&ds[i], *p, q->host, q->host ? strlen(q->host) : 0, q->ip,
-                          q->ip ? strlen(q->ip) : 0);
-  }
+  pol_decide_all(c, *p, ds);
   unit u;
   memset(&u, 0, sizeof u);
   u.path = c->format == FMT_SARIF ? c->file : c->shown;
@@ -662,14 +513,14 @@ static int pol_run(pol_cli *c, const pol_in *in, boxlint_report *r, boxlint_poli
   u.text = c->text;
   u.len = c->len;
   u.cmds_off = SIZE_MAX;
-  u.policy_off = c->policy_off;
+  u.policy_off = policy_off;
   u.reports[1] = r;
   u.extra = extra;
   u.nextra = extra ? c->nf : 0;
   if (c->emit >= 0) {
     rc = pol_emit_rules(c, &u, r, *p, rc);
   } else if (c->format == FMT_JSON) {
-    if (pol_emit_json(c, &u, in, *p, ds, rc == POL_EXIT_CLEAN)) rc = POL_EXIT_USAGE;
+    if (pol_emit_json(c, &u, spec, *p, ds, rc == POL_EXIT_CLEAN)) rc = POL_EXIT_USAGE;
   } else {
     pol_emit_formatted(c, &u, *p, ds);
   }
@@ -678,16 +529,34 @@ static int pol_run(pol_cli *c, const pol_in *in, boxlint_report *r, boxlint_poli
   return rc;
 }
 
+/* A JSON FILE: load, compile, decide, print. Returns the exit code. */
+static int pol_run_json(pol_cli *c) {
+  loaded_json l;
+  boxlint_policy_spec spec;
+  size_t policy_off;
+  boxlint_report *r = NULL;
+  boxlint_policy *p = NULL;
+  int rc = POL_EXIT_USAGE;
+  if (pol_load_json(c, &l, &spec, &policy_off) == 0) {
+    if (l.policy) pol_unknown_fields(c, l.policy);
+    if (boxlint_report_new(&r, NULL) != BOXLINT_OK) fprintf(c->err, "boxlint policy: out of memory\n");
+    else rc = pol_run(c, &spec, policy_off, r, &p);
+  }
+  boxlint_policy_free(p);
+  boxlint_report_free(r);
+  cli_loaded_free(&l);
+  return rc;
+}
+
 int cli_cmd_policy(cli *base, int argc, char **argv) {
-  FILE *out = base->out, *err = base->err;
   pol_cli c;
   memset(&c, 0, sizeof c);
-  c.out = out;
-  c.err = err;
+  c.base = base;
+  c.out = base->out;
+  c.err = base->err;
   c.fail_on = BOXLINT_SEVERITY_ERROR;
-  c.policy_off = SIZE_MAX;
   const char *nc = getenv("NO_COLOR");
-  c.color = isatty(fileno(out)) && !(nc && *nc);
+  c.color = isatty(fileno(c.out)) && !(nc && *nc);
   boxlint_policy_options_init(&c.opts);
   boxlint_emit_options_init(&c.eo);
   c.emit = -1;
@@ -697,22 +566,17 @@ int cli_cmd_policy(cli *base, int argc, char **argv) {
     return rc == -2 ? POL_EXIT_CLEAN : rc;
   }
   c.shown = strcmp(c.file, "-") ? c.file : "<stdin>";
-
-  json_t *root = NULL;
-  boxlint_report *r = NULL;
-  boxlint_policy *p = NULL;
-  pol_in in;
-  memset(&in, 0, sizeof in);
-  rc = POL_EXIT_USAGE;
-  if (pol_load(&c, &root, &in) == 0) {
-    if (boxlint_report_new(&r, NULL) != BOXLINT_OK) fprintf(err, "boxlint policy: out of memory\n");
-    else rc = pol_run(&c, &in, r, &p);
+  /* The warnings' severities: the config that applies to the file, found as lint finds it. */
+  const boxlint_config *cfg = NULL;
+  if (cli_config_for(base, c.file, &cfg)) {
+    cli_configs_free(base);
+    free(c.q);
+    return POL_EXIT_USAGE;
   }
-  boxlint_policy_free(p);
-  boxlint_report_free(r);
-  free(in.allow);
-  free(in.deny);
-  json_decref(root);
+  c.opts.config = cfg;
+  if (cli_read_file(base, c.file, &c.text, &c.len)) rc = POL_EXIT_USAGE;
+  else if (cli_is_python(base, c.file)) rc = pol_run_python(&c);
+  else rc = pol_run_json(&c);
   free(c.text);
   for (size_t i = 0; i < c.nf; i++) {
     free(c.f[i].path);
@@ -721,5 +585,6 @@ int cli_cmd_policy(cli *base, int argc, char **argv) {
   }
   free(c.f);
   free(c.q);
+  cli_configs_free(base);
   return rc;
 }

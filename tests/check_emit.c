@@ -41,12 +41,23 @@ static void compile(const char *type, const char *const *allow, const char *cons
   ck_assert_int_eq(boxlint_policy_new(&P, NULL, &sp, &o, NULL), BOXLINT_OK);
 }
 
-/* Emit into OUT; returns the status. */
-static boxlint_status emit(boxlint_emit_format f, const boxlint_emit_options *o) {
+/* Emit into OUT; returns the status. `o` NULL: the defaults with the resolver 198.51.100.53
+ * (raw_emit: the defaults as they are, no resolver). */
+static boxlint_status raw_emit(boxlint_emit_format f, const boxlint_emit_options *o) {
   boxlint_buffer_free(OUT, NULL);
   OUT = NULL;
   boxlint_report_clear(R);
   return boxlint_policy_emit(P, f, o, R, &OUT, &OUT_LEN, NULL);
+}
+
+static const char *const RESOLVER[] = {"198.51.100.53"};
+
+static boxlint_status emit(boxlint_emit_format f, const boxlint_emit_options *o) {
+  boxlint_emit_options d;
+  boxlint_emit_options_init(&d);
+  d.resolvers = RESOLVER;
+  d.nresolvers = 1;
+  return raw_emit(f, o ? o : &d);
 }
 
 static void has_line(const char *line) {
@@ -219,6 +230,68 @@ START_TEST(test_emit_refused) {
 }
 END_TEST
 
+/* DNS is never cut by surprise: names, a deny-all and no resolver are refused (one error at the
+ * entry that drops every address, the fix as its hint); with a resolver, or with no name in the
+ * policy, or with nothing dropped by default, the rules are written. */
+START_TEST(test_emit_needs_resolver) {
+  static const char *const cases[][4] = {
+      /* allow, deny, unmatched ("d": deny), the refusal's path */
+      {"pypi.org", "ALL_TRAFFIC", "", "network_policy.deny_out[1]"},
+      {"*.pythonhosted.org", "0.0.0.0/0", "", "network_policy.deny_out[1]"},
+      {"pypi.org", "::/0", "", "network_policy.deny_out[1]"},
+      {"pypi.org", "", "d", "network_policy.type"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    const char *deny[] = {"203.0.113.9", *cases[k][1] ? cases[k][1] : NULL, NULL};
+    compile("filtered", L(cases[k][0]), deny,
+            *cases[k][2] ? BOXLINT_UNMATCHED_DENY : BOXLINT_UNMATCHED_ALLOW);
+    ck_assert_int_eq(boxlint_policy_needs_resolver(P), 1);
+    for (int f = 0; f < 2; f++) {
+      ck_assert_int_eq(raw_emit((boxlint_emit_format)f, NULL), BOXLINT_OK);
+      ck_assert_ptr_null(OUT);
+      ck_assert_uint_eq(boxlint_report_diag_count(R), 1);
+      const boxlint_diag *d = boxlint_report_diag(R, 0);
+      ck_assert_str_eq(d->rule, "unenforceable-entry");
+      ck_assert_int_eq(d->severity, BOXLINT_SEVERITY_ERROR);
+      ck_assert_str_eq(d->path, cases[k][3]);
+      ck_assert_ptr_nonnull(strstr(d->message, "no resolver given: "));
+      ck_assert_ptr_nonnull(strstr(d->message, "would block all DNS, so none are written"));
+      ck_assert_ptr_nonnull(strstr(d->hint, "--resolver ADDR"));
+      /* with a resolver: written, or refused for another reason (a name alone beside a deny
+       * network is unenforceable-entry of its own) */
+      ck_assert_int_eq(emit((boxlint_emit_format)f, NULL), BOXLINT_OK);
+      ck_assert(OUT || boxlint_report_diag_count(R) > 0);
+      for (size_t i = 0; i < boxlint_report_diag_count(R); i++)
+        ck_assert_ptr_null(strstr(boxlint_report_diag(R, i)->message, "no resolver"));
+    }
+  }
+  compile("filtered", L("pypi.org"), L("ALL_TRAFFIC"), BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NFTABLES, NULL), BOXLINT_OK);
+  ck_assert_str_eq(boxlint_report_diag(R, 0)->message,
+                   "no resolver given: deny_out[0] 'ALL_TRAFFIC' drops every address the policy "
+                   "does not allow, the resolver among them, while the policy names hosts, which "
+                   "resolve only through a resolver; rules without its address would block all "
+                   "DNS, so none are written");
+  /* no resolver needed: no name, names without a deny-all, ALL_TRAFFIC allowed, not filtered */
+  static const char *const fine[][2] = {
+      {"203.0.113.0/24", "ALL_TRAFFIC"}, {"pypi.org", "evil.example"},
+      {"ALL_TRAFFIC", "pypi.org"},       {"", "evil.example"}};
+  for (size_t k = 0; k < sizeof fine / sizeof *fine; k++) {
+    const char *allow[] = {*fine[k][0] ? fine[k][0] : NULL, NULL};
+    compile("filtered", allow, L(fine[k][1]), BOXLINT_UNMATCHED_ALLOW);
+    ck_assert_int_eq(boxlint_policy_needs_resolver(P), 0);
+    ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NFTABLES, NULL), BOXLINT_OK);
+    ck_assert_ptr_nonnull(OUT);
+    ck_assert_uint_eq(boxlint_report_diag_count(R), 0);
+  }
+  compile("disabled", NONE, NONE, BOXLINT_UNMATCHED_DENY);
+  ck_assert_int_eq(boxlint_policy_needs_resolver(P), 0);
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_DNSMASQ, NULL), BOXLINT_OK);
+  ck_assert_ptr_nonnull(OUT);
+  ck_assert_int_eq(boxlint_policy_needs_resolver(NULL), 0);
+}
+END_TEST
+
 /* Allocation failure at every step: ENOMEM or a complete result, nothing leaks (ASan). */
 static int budget;
 static void *fail_malloc(void *ud, size_t n) {
@@ -246,7 +319,11 @@ START_TEST(test_emit_oom) {
       boxlint_report_clear(R);
       char *out = NULL;
       size_t n = 0;
-      boxlint_status st = boxlint_policy_emit(P, (boxlint_emit_format)f, NULL, R, &out, &n, &a);
+      boxlint_emit_options o;
+      boxlint_emit_options_init(&o);
+      o.resolvers = RESOLVER;
+      o.nresolvers = 1;
+      boxlint_status st = boxlint_policy_emit(P, (boxlint_emit_format)f, &o, R, &out, &n, &a);
       ck_assert(st == BOXLINT_OK || st == BOXLINT_ENOMEM);
       if (st == BOXLINT_ENOMEM) ck_assert_ptr_null(out);
       else ok++;
@@ -266,6 +343,7 @@ int main(void) {
   tcase_add_test(t, test_emit_dnsmasq_quick_start);
   tcase_add_test(t, test_emit_dnsmasq_classes);
   tcase_add_test(t, test_emit_refused);
+  tcase_add_test(t, test_emit_needs_resolver);
   tcase_add_test(t, test_emit_oom);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);

@@ -25,7 +25,7 @@
  * Helpers
  *============================================================================================*/
 
-#define FX(o, l, t) ((boxlint_fix){(o), (l), (t), sizeof(t) - 1, "test"})
+#define FX(o, l, t) ((boxlint_fix){(o), (l), (t), sizeof(t) - 1, "test", BOXLINT_FIX_SAFE})
 
 /* Apply `n` fixes to the string `in`; checks the status is OK, the output is NUL-terminated and
  * its length is right, and returns it (malloc'd copy) for comparison. */
@@ -137,6 +137,132 @@ START_TEST(test_overlaps) {
 }
 END_TEST
 
+/*==============================================================================================
+ * Safe and unsafe fixes: every producer of a fix in the library, and what it is marked
+ *============================================================================================*/
+
+/* The one finding of `rule` in `r`, checked: position, message, fix text and safety. */
+static void expect_fix(const boxlint_report *r, const char *rule, uint32_t line, uint32_t col,
+                       const char *message, const char *text, boxlint_fix_safety safety) {
+  const boxlint_diag *d = NULL;
+  for (size_t i = 0; i < boxlint_report_diag_count(r); i++)
+    if (!strcmp(boxlint_report_diag(r, i)->rule, rule)) {
+      ck_assert_msg(!d, "two %s findings", rule);
+      d = boxlint_report_diag(r, i);
+    }
+  ck_assert_msg(d != NULL, "no %s finding", rule);
+  ck_assert_uint_eq(d->line, line);
+  ck_assert_uint_eq(d->column, col);
+  ck_assert_str_eq(d->message, message);
+  ck_assert_ptr_nonnull(d->fix);
+  ck_assert_str_eq(d->fix->text, text);
+  ck_assert_int_eq(d->fix->safety, safety);
+}
+
+START_TEST(test_safety_dockerfile) {
+  boxlint_report *r = NULL;
+  ck_assert_int_eq(boxlint_report_new(&r, NULL), BOXLINT_OK);
+  /* safe: the template is rejected as written; the line becomes the command it reads as */
+  const char *frag = "pip install x\n";
+  ck_assert_int_eq(boxlint_check_fragment(r, frag, strlen(frag), NULL), BOXLINT_OK);
+  expect_fix(r, "unknown-instruction", 1, 1, "unknown instruction: pip", "RUN ",
+             BOXLINT_FIX_SAFE);
+  boxlint_report_clear(r);
+  frag = "RUN a\nWROKDIR /x\n";
+  ck_assert_int_eq(boxlint_check_fragment(r, frag, strlen(frag), NULL), BOXLINT_OK);
+  expect_fix(r, "unknown-instruction", 2, 1, "unknown instruction: WROKDIR", "WORKDIR",
+             BOXLINT_FIX_SAFE);
+  boxlint_report_clear(r);
+  /* safe: the trailing escape would join the next command onto this one */
+  boxlint_span cmd = {"RUN a \\", 7};
+  ck_assert_int_eq(boxlint_check_commands(r, &cmd, 1, NULL), BOXLINT_OK);
+  expect_fix(r, "dangling-continuation", 1, 7,
+             "the command ends inside a line continuation: BuildKit would join the next command "
+             "onto this instruction",
+             "", BOXLINT_FIX_SAFE);
+  boxlint_report_clear(r);
+  /* safe: the base's own instructions are unchanged by a final newline */
+  boxlint_base_info bi;
+  ck_assert_int_eq(boxlint_check_base(&bi, r, "RUN a", 5), BOXLINT_OK);
+  expect_fix(r, "base-not-appendable", 1, 6,
+             "the base does not end with a newline: the first command would be joined onto its "
+             "last line",
+             "\n", BOXLINT_FIX_SAFE);
+  boxlint_report_free(r);
+}
+END_TEST
+
+START_TEST(test_safety_template_and_policy) {
+  boxlint_report *r = NULL;
+  ck_assert_int_eq(boxlint_report_new(&r, NULL), BOXLINT_OK);
+  /* unsafe: the slug is a name its author did not write, and code elsewhere uses the name */
+  boxlint_span cmd = {"RUN a", 5};
+  boxlint_template t;
+  memset(&t, 0, sizeof t);
+  t.name = (boxlint_span){"My Tpl", 6};
+  t.has_name = 1;
+  t.commands = &cmd;
+  t.ncommands = 1;
+  t.has_commands = 1;
+  t.cpu_count = (boxlint_number){1, 1, 2, NULL};
+  t.memory_mb = (boxlint_number){1, 1, 1024, NULL};
+  ck_assert_int_eq(boxlint_check_template(r, &t, NULL), BOXLINT_OK);
+  expect_fix(r, "invalid-name", 0, 0,
+             "template name \"My Tpl\" may only hold a-z, 0-9, '-' and '_'", "my-tpl",
+             BOXLINT_FIX_UNSAFE);
+  boxlint_report_clear(r);
+  /* unsafe: ALL_TRAFFIC turns egress from allow-all into deny-all but allow_out; safe: the
+   * A-label is the name browsers look up, the same destination */
+  boxlint_span allow[] = {{"pypi.org", 8}, {"b\xc3\xbc" "cher.de", 10}};
+  boxlint_policy_spec spec = {{"filtered", 8}, allow, 1, NULL, 0};
+  boxlint_policy *p = NULL;
+  ck_assert_int_eq(boxlint_policy_new(&p, r, &spec, NULL, NULL), BOXLINT_OK);
+  boxlint_policy_free(p);
+  expect_fix(r, "allow-without-effect", 0, 0,
+             "allow_out[0]: 'pypi.org' has no effect: no deny_out entry overlaps it, and "
+             "destinations matched by neither list are allowed",
+             "ALL_TRAFFIC", BOXLINT_FIX_UNSAFE);
+  boxlint_report_clear(r);
+  spec.n_allow = 2;
+  ck_assert_int_eq(boxlint_policy_new(&p, r, &spec, NULL, NULL), BOXLINT_ESYNTAX);
+  expect_fix(r, "invalid-policy-entry", 0, 0,
+             "allow_out[1]: 'b\xc3\xbc" "cher.de' is not ASCII; its A-label is 'xn--bcher-kva.de'",
+             "xn--bcher-kva.de", BOXLINT_FIX_SAFE);
+  boxlint_report_free(r);
+}
+END_TEST
+
+START_TEST(test_safety_python) {
+  /* Python carries each fix into the file with the safety it had */
+  const char *py = "from budai import BudClient\n"
+                   "client = BudClient()\n"
+                   "client.agents.add_code_interpreter(\n"
+                   "    \"prm_abc\", template_id=\"t\", version=1, lifespan_seconds=1200,\n"
+                   "    network_policy={\"type\": \"filtered\", \"allow_out\": [\"pypi.org\"], "
+                   "\"deny_out\": []},\n)\n"
+                   "client.code_interpreter.templates.create(name=\"t\", "
+                   "commands=[\"pip install x\"], cpu_count=2, memory_mb=1024)\n";
+  boxlint_report *r = NULL;
+  ck_assert_int_eq(boxlint_report_new(&r, NULL), BOXLINT_OK);
+  ck_assert_int_eq(boxlint_check_python(r, py, strlen(py), NULL, NULL), BOXLINT_OK);
+  expect_fix(r, "allow-without-effect", 5, 55,
+             "allow_out[0]: 'pypi.org' has no effect: no deny_out entry overlaps it, and "
+             "destinations matched by neither list are allowed",
+             "\"ALL_TRAFFIC\"", BOXLINT_FIX_UNSAFE);
+  expect_fix(r, "unknown-instruction", 7, 63, "unknown instruction: pip", "RUN ",
+             BOXLINT_FIX_SAFE);
+  boxlint_report_free(r);
+}
+END_TEST
+
+START_TEST(test_safety_not_filtered_by_apply) {
+  /* boxlint_apply_fixes applies what it is given, unsafe or not: choosing is the caller's */
+  boxlint_fix u = FX(0, 0, "x");
+  u.safety = BOXLINT_FIX_UNSAFE;
+  CHECK_APPLY("ab", "xab", &u);
+}
+END_TEST
+
 START_TEST(test_two_insertions_one_point) {
   /* Their order would be a guess: only the first in input order is applied; the other waits
    * for the next run. */
@@ -191,7 +317,8 @@ START_TEST(test_out_of_range) {
   ck_assert_int_eq(ap[3], 0);
   ck_assert_int_eq(ap[4], 1);
   /* A replacement text missing with a length: not applied; missing and empty: a deletion. */
-  boxlint_fix notext = {0, 1, NULL, 2, "bad"}, deletion = {1, 1, NULL, 0, "delete"};
+  boxlint_fix notext = {0, 1, NULL, 2, "bad", BOXLINT_FIX_SAFE},
+              deletion = {1, 1, NULL, 0, "delete", BOXLINT_FIX_SAFE};
   const boxlint_fix *fx2[] = {&notext, &deletion};
   got = apply("abc", fx2, 2, ap);
   ck_assert_str_eq(got, "ac");
@@ -448,6 +575,10 @@ static Suite *fix_suite(void) {
   tcase_add_test(tc, test_several_reverse_order);
   tcase_add_test(tc, test_overlaps);
   tcase_add_test(tc, test_two_insertions_one_point);
+  tcase_add_test(tc, test_safety_dockerfile);
+  tcase_add_test(tc, test_safety_template_and_policy);
+  tcase_add_test(tc, test_safety_python);
+  tcase_add_test(tc, test_safety_not_filtered_by_apply);
   tcase_add_test(tc, test_adjacent);
   tcase_add_test(tc, test_out_of_range);
   tcase_add_test(tc, test_null_entries);

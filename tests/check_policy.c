@@ -478,6 +478,7 @@ static void expect_alabel(const char *entry, const char *alabel, size_t off, siz
   ck_assert_uint_eq(d->fix->text_len, strlen(alabel));
   snprintf(want, sizeof want, "replace network_policy.allow_out[0] with \"%s\"", alabel);
   ck_assert_str_eq(d->fix->description, want);
+  ck_assert_int_eq(d->fix->safety, BOXLINT_FIX_SAFE); /* the name browsers look up: the same */
   ck_assert_uint_eq(d->offset, off);
   ck_assert_uint_eq(d->end_offset, end);
   boxlint_policy_entry e = parse(alabel);
@@ -864,6 +865,8 @@ START_TEST(test_policy_warn_allow_without_effect) {
   ck_assert_uint_eq(d->fix->offset, 0);
   ck_assert_uint_eq(d->fix->length, 0);
   ck_assert_str_eq(d->fix->description, "add \"ALL_TRAFFIC\" to network_policy.deny_out");
+  /* unsafe: it turns the sandbox's egress from allow-all into deny-all but allow_out */
+  ck_assert_int_eq(d->fix->safety, BOXLINT_FIX_UNSAFE);
   need("allow-without-effect", "network_policy.allow_out[1]");
   /* Fixed: no warning. */
   const char *deny[] = {"ALL_TRAFFIC", NULL};
@@ -1019,6 +1022,73 @@ END_TEST
  * MARK: E2B compatibility
  *============================================================================================*/
 
+/* A config's severities reach the policy warnings: switched off, a warning is not reported;
+ * raised, it is reported at the new severity and the policy still compiles; lowered, at info.
+ * Errors keep their severity whatever the config says (a config cannot hold such a setting),
+ * and NULL gives every warning its default. */
+START_TEST(test_policy_warn_config_severity) {
+  static const char *const allow[] = {"pypi.org", "pypi.org", NULL};
+  boxlint_config *cfg = NULL;
+  ck_assert_int_eq(boxlint_config_new(&cfg, NULL), BOXLINT_OK);
+  boxlint_policy_options o;
+  boxlint_policy_options_init(&o);
+  ck_assert_ptr_null(o.config);
+  /* defaults: both warnings, as warnings (NULL config and a default config alike) */
+  for (int k = 0; k < 2; k++) {
+    o.config = k ? cfg : NULL;
+    ck_assert_int_eq(compile_opts("filtered", allow, NULL, &o), BOXLINT_OK);
+    ck_assert_uint_eq(boxlint_report_diag_count(R), 2);
+    const boxlint_diag *d = need("allow-without-effect", "network_policy.allow_out[0]");
+    ck_assert_int_eq(d->severity, BOXLINT_SEVERITY_WARNING);
+    ck_assert_str_eq(d->message, "allow_out[0]: 'pypi.org' has no effect: no deny_out entry "
+                                 "overlaps it, and destinations matched by neither list are "
+                                 "allowed");
+    d = need("duplicate-entry", "network_policy.allow_out[1]");
+    ck_assert_int_eq(d->severity, BOXLINT_SEVERITY_WARNING);
+    ck_assert_str_eq(d->message, "allow_out[1]: 'pypi.org' repeats allow_out[0] ('pypi.org')");
+  }
+  /* off, and raised to an error: the policy compiles (only the platform's errors refuse it) */
+  ck_assert_int_eq(boxlint_config_set_severity(cfg, "allow-without-effect", 20,
+                                               BOXLINT_SEVERITY_OFF, NULL), BOXLINT_OK);
+  ck_assert_int_eq(boxlint_config_set_severity(cfg, "duplicate-entry", 15,
+                                               BOXLINT_SEVERITY_ERROR, NULL), BOXLINT_OK);
+  o.config = cfg;
+  ck_assert_int_eq(compile_opts("filtered", allow, NULL, &o), BOXLINT_OK);
+  ck_assert_ptr_nonnull(P);
+  ck_assert_uint_eq(boxlint_report_diag_count(R), 1);
+  ck_assert_uint_eq(count_rule("allow-without-effect"), 0);
+  const boxlint_diag *d = need("duplicate-entry", "network_policy.allow_out[1]");
+  ck_assert_int_eq(d->severity, BOXLINT_SEVERITY_ERROR);
+  ck_assert_str_eq(d->message, "allow_out[1]: 'pypi.org' repeats allow_out[0] ('pypi.org')");
+  /* lowered to info */
+  ck_assert_int_eq(boxlint_config_set_severity(cfg, "duplicate-entry", 15,
+                                               BOXLINT_SEVERITY_INFO, NULL), BOXLINT_OK);
+  ck_assert_int_eq(compile_opts("filtered", allow, NULL, &o), BOXLINT_OK);
+  ck_assert_int_eq(need("duplicate-entry", NULL)->severity, BOXLINT_SEVERITY_INFO);
+  /* errors: the config refuses to lower them, and the policy reports them as errors */
+  ck_assert_int_eq(boxlint_config_set_severity(cfg, "invalid-policy-entry", 20,
+                                               BOXLINT_SEVERITY_OFF, NULL), BOXLINT_EINVAL);
+  ck_assert_int_eq(boxlint_config_set_severity(cfg, "lists-not-allowed", 17,
+                                               BOXLINT_SEVERITY_WARNING, NULL), BOXLINT_EINVAL);
+  static const char *const bad[] = {"pypi.org:443", NULL};
+  ck_assert_int_eq(compile_opts("filtered", bad, NULL, &o), BOXLINT_ESYNTAX);
+  d = need("invalid-policy-entry", "network_policy.allow_out[0]");
+  ck_assert_int_eq(d->severity, BOXLINT_SEVERITY_ERROR);
+  ck_assert_int_eq(compile_opts("open", allow, NULL, &o), BOXLINT_ESYNTAX);
+  ck_assert_int_eq(need("lists-not-allowed", "network_policy.allow_out")->severity,
+                   BOXLINT_SEVERITY_ERROR);
+  /* an options struct of the size before `config` (no config: the defaults) */
+  boxlint_policy_options old;
+  boxlint_policy_options_init(&old);
+  old.config = cfg; /* beyond `size`: never read */
+  old.size = offsetof(boxlint_policy_options, config);
+  ck_assert_int_eq(compile_opts("filtered", allow, NULL, &old), BOXLINT_OK);
+  ck_assert_uint_eq(count_rule("allow-without-effect"), 1);
+  ck_assert_int_eq(need("duplicate-entry", NULL)->severity, BOXLINT_SEVERITY_WARNING);
+  boxlint_config_free(cfg);
+}
+END_TEST
+
 START_TEST(test_policy_compat_e2b) {
   const char *allow[] = {"pypi.org", "*.pythonhosted.org", NULL};
   /* Without the mode: warnings only. */
@@ -1033,6 +1103,7 @@ START_TEST(test_policy_compat_e2b) {
                                            "all other traffic"));
   ck_assert_ptr_nonnull(strstr(d->message, "allow_out[0] 'pypi.org'"));
   ck_assert_str_eq(d->fix->text, "ALL_TRAFFIC");
+  ck_assert_int_eq(d->fix->safety, BOXLINT_FIX_UNSAFE);
   /* Satisfied by ALL in any spelling. */
   const char *deny_all[] = {"0.0.0.0/0", NULL};
   ck_assert_int_eq(compile_mode("filtered", allow, deny_all, BOXLINT_COMPAT_E2B,
@@ -1640,6 +1711,7 @@ Suite *policy_suite(void) {
   tcase_add_test(t, test_policy_warn_duplicate);
   tcase_add_test(t, test_policy_warn_shadowed);
   tcase_add_test(t, test_policy_warn_entry_kinds);
+  tcase_add_test(t, test_policy_warn_config_severity);
   t = tc(s, "compat");
   tcase_add_test(t, test_policy_compat_e2b);
   t = tc(s, "decisions");

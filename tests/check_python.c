@@ -283,6 +283,48 @@ START_TEST(test_policy_alone_and_bound) {
 }
 END_TEST
 
+/* The config the file is checked with sets the policy warnings' severities too (the library
+ * applies it; no caller re-applies it): raised, switched off; a config in the policy options
+ * takes precedence for the policies. */
+START_TEST(test_policy_config_severity) {
+#define POLS "p = NetworkPolicy(type='filtered', allow_out=['pypi.org'])\n" \
+             "x.agents.add_code_interpreter('prm', 'python-4g', network_policy=NetworkPolicy(" \
+             "type='filtered', allow_out=['a.org']))\n"
+  ck_assert_int_eq(boxlint_config_set_severity(CFG, "allow-without-effect", 20, E, NULL),
+                   BOXLINT_OK);
+  CHECK(POLS);
+  py_count(2);
+  py_diag(0, "allow-without-effect", E, "allow_out[0]", 1, 47, 1, 57,
+          "allow_out[0]: 'pypi.org' has no effect");
+  py_diag(1, "allow-without-effect", E, "network_policy.allow_out[0]", 2, 108, 2, 115,
+          "'a.org' has no effect");
+  ck_assert_int_eq(boxlint_config_set_severity(CFG, "allow-without-effect", 20,
+                                               BOXLINT_SEVERITY_OFF, NULL), BOXLINT_OK);
+  CHECK(POLS);
+  py_count(0);
+  /* the policy options' own config */
+  boxlint_config *pc = NULL;
+  ck_assert_int_eq(boxlint_config_new(&pc, NULL), BOXLINT_OK);
+  ck_assert_int_eq(boxlint_config_set_severity(pc, "allow-without-effect", 20, I, NULL),
+                   BOXLINT_OK);
+  boxlint_options o;
+  boxlint_options_init(&o);
+  o.config = CFG;
+  boxlint_policy_options po;
+  boxlint_policy_options_init(&po);
+  po.config = pc;
+  boxlint_report_clear(R);
+  ck_assert_int_eq(boxlint_check_python(R, POLS, sizeof POLS - 1, &o, &po), BOXLINT_OK);
+  ck_assert_uint_eq(boxlint_report_diag_count(R), 2);
+  for (size_t i = 0; i < 2; i++) {
+    ck_assert_str_eq(boxlint_report_diag(R, i)->rule, "allow-without-effect");
+    ck_assert_int_eq(boxlint_report_diag(R, i)->severity, I);
+  }
+  boxlint_config_free(pc);
+#undef POLS
+}
+END_TEST
+
 /* Regression (found by these tests, fixed): `budai.NetworkPolicy(...)` passed as network_policy is checked twice: the binding's
  * policy value starts at `budai`, the NetworkPolicy call's at `NetworkPolicy`, so check.c's
  * "checked as a binding's" test (same start offset) misses it. One finding is right. */
@@ -754,6 +796,7 @@ static Suite *python_suite(void) {
   tcase_add_test(tc, test_bind_keyword);
   tcase_add_test(tc, test_await);
   tcase_add_test(tc, test_policy_alone_and_bound);
+  tcase_add_test(tc, test_policy_config_severity);
   tcase_add_test(tc, test_definitions_are_not_calls);
   tcase_add_test(tc, test_elided_arguments);
   suite_add_tcase(s, tc);

@@ -167,10 +167,74 @@ START_TEST(test_suppressions) {
   py_count(2);
   py_diag(0, "unknown-instruction", E, "commands[0]", 1, 53, 1, 56, "unknown instruction: pip");
   py_diag(1, "unused-suppression", W, NULL, 1, 104, 1, 123, "unknown-instruction is an error and cannot be suppressed");
-  /* a comment that is not a suppression */
+  /* a directive misspelt is reported, not passed over: it suppresses nothing */
   CHECK(PIP "  # boxlint-ignore=pip-no-cache-dir\n");
-  py_count(1);
+  py_count(2);
   py_diag(0, "pip-no-cache-dir", W, "commands[0]", 1, 57, 1, 68, "pip install");
+  py_diag(1, "unused-suppression", W, NULL, 1, 77, 1, 108,
+          "malformed boxlint suppression comment, it suppresses nothing: "
+          "'boxlint-ignore=pip-no-cache-dir' is not a boxlint directive");
+  /* comments that are not directives */
+  CHECK(PIP "  # boxlint checks this line\n" PIP "  # see boxlint: ignore=x\n");
+  py_count(2);
+  py_none_of("unused-suppression");
+}
+END_TEST
+
+/* One syntax for every file kind (report/suppress.c): `# boxlint: ignore=` and the older
+ * `# boxlint ignore=` are the same; a comment that starts as a directive but does not parse
+ * is an unused-suppression at the part at fault, and suppresses nothing. */
+START_TEST(test_suppression_syntax) {
+  /* both spellings, on the finding's line and on the line before */
+  CHECK(PIP "  # boxlint ignore=pip-no-cache-dir\n");
+  py_count(0);
+  CHECK("# boxlint ignore=pip-no-cache-dir -- a reason\n" PIP "\n");
+  py_count(0);
+  CHECK("# boxlint: ignore=pip-no-cache-dir -- a reason\n" PIP "\n");
+  py_count(0);
+  /* both spellings unused: at the id */
+  CHECK(PIP "  # boxlint ignore=sudo-usage -- old\n");
+  py_count(2);
+  py_diag(0, "pip-no-cache-dir", W, "commands[0]", 1, 57, 1, 68, "pip install");
+  py_diag(1, "unused-suppression", W, NULL, 1, 92, 1, 102,
+          "the suppression of sudo-usage suppresses nothing on the line it applies to");
+  CHECK(PIP "  # boxlint: ignore=sudo-usage -- old\n");
+  py_count(2);
+  py_diag(1, "unused-suppression", W, NULL, 1, 93, 1, 103,
+          "the suppression of sudo-usage suppresses nothing on the line it applies to");
+  /* malformed: each names its problem and suppresses nothing */
+  CHECK(PIP "  # boxlint: ignore\n");
+  py_count(2);
+  py_diag(0, "pip-no-cache-dir", W, "commands[0]", 1, 57, 1, 68, "pip install");
+  const boxlint_diag *d = py_diag(1, "unused-suppression", W, NULL, 1, 86, 1, 92,
+                                  "malformed boxlint suppression comment, it suppresses "
+                                  "nothing: 'ignore' takes '=' and the rule ids");
+  ck_assert_str_eq(d->hint, "write '# boxlint: ignore=rule-a,rule-b -- reason'");
+  CHECK(PIP "  # boxlint: ignroe=pip-no-cache-dir\n");
+  py_count(2);
+  py_diag(1, "unused-suppression", W, NULL, 1, 86, 1, 92,
+          "unknown directive 'ignroe' (the directive is 'ignore=')");
+  CHECK(PIP "  # boxlint ignroe=pip-no-cache-dir\n");
+  py_count(2);
+  py_diag(1, "unused-suppression", W, NULL, 1, 85, 1, 91, "unknown directive 'ignroe'");
+  CHECK(PIP "  # boxlint: ignore=\n");
+  py_count(2);
+  py_diag(1, "unused-suppression", W, NULL, 1, 86, 1, 93, "no rule id after 'ignore='");
+  CHECK(PIP "  # boxlint: ignore=,,\n");
+  py_count(2);
+  py_diag(1, "unused-suppression", W, NULL, 1, 86, 1, 95, "no rule id after 'ignore='");
+  CHECK(PIP "  # boxlint: ignore=Pip-no-cache-dir\n");
+  py_count(2);
+  py_diag(1, "unused-suppression", W, NULL, 1, 93, 1, 109,
+          "'Pip-no-cache-dir' is not a rule id (ids hold a-z, 0-9, '-', '_' and '.')");
+  CHECK(PIP "  # boxlint: ignore=pip-no-cache-dir because\n");
+  py_count(2);
+  py_diag(1, "unused-suppression", W, NULL, 1, 110, 1, 117,
+          "'because' after the rule ids (a reason follows ' -- '");
+  CHECK(PIP "  # boxlint: ignore=pip-no-cache-dir, sudo-usage\n");
+  py_count(2);
+  py_diag(1, "unused-suppression", W, NULL, 1, 111, 1, 121, "'sudo-usage' after the rule ids");
+  /* the config's severity for unused-suppression applies to all of these */
 }
 END_TEST
 
@@ -195,6 +259,7 @@ Suite *python_syntax_suite(void) {
   tcase_add_test(tc, test_syntax_errors);
   tcase_add_test(tc, test_tricky_valid_files);
   tcase_add_test(tc, test_suppressions);
+  tcase_add_test(tc, test_suppression_syntax);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("syntax_bugs");

@@ -1420,6 +1420,114 @@ START_TEST(test_rule_table) {
 }
 END_TEST
 
+/* The rule table says which rules a config may set (lib/src/report/rules.def): every error is
+ * fixed (set_severity refuses it, get_severity gives the caller's default), every warning and
+ * info may be set and switched off. */
+START_TEST(test_rule_table_configurable) {
+  boxlint_config *c = NULL;
+  ck_assert_int_eq(boxlint_config_new(&c, NULL), BOXLINT_OK);
+  size_t n = 0, errors = 0, others = 0;
+  const boxlint_rule_info *all = boxlint_rules(&n);
+  for (size_t i = 0; i < n; i++) {
+    const char *id = all[i].id;
+    size_t len = strlen(id);
+    if (all[i].severity == BOXLINT_SEVERITY_ERROR) {
+      errors++;
+      ck_assert_msg(boxlint_config_set_severity(c, id, len, BOXLINT_SEVERITY_OFF, NULL) ==
+                        BOXLINT_EINVAL, "error %s must not be settable", id);
+      ck_assert_int_eq(boxlint_config_get_severity(c, id, len, BOXLINT_SEVERITY_INFO),
+                       BOXLINT_SEVERITY_INFO);
+    } else {
+      others++;
+      ck_assert_int_eq(boxlint_config_get_severity(c, id, len, BOXLINT_SEVERITY_ERROR),
+                       all[i].severity); /* a fresh config holds the default */
+      ck_assert_msg(boxlint_config_set_severity(c, id, len, BOXLINT_SEVERITY_OFF, NULL) == BOXLINT_OK,
+                    "%s must be settable", id);
+      ck_assert_int_eq(boxlint_config_get_severity(c, id, len, BOXLINT_SEVERITY_ERROR),
+                       BOXLINT_SEVERITY_OFF);
+    }
+    ck_assert_ptr_eq(boxlint_rule_find(id, len), &all[i]); /* ids are unique */
+  }
+  ck_assert_uint_gt(errors, 0);
+  ck_assert_uint_gt(others, 0);
+  boxlint_config_free(c);
+}
+END_TEST
+
+/* boxlint_keyword_denied is the one list of denied-instruction's keywords: for each of the 18
+ * keywords the rule fires exactly when it says so. */
+START_TEST(test_keyword_denied) {
+  int denied = 0;
+  ck_assert_int_eq(boxlint_keyword_denied(BOXLINT_KW_NONE), 0);
+  for (int k = BOXLINT_KW_ADD; k <= BOXLINT_KW_WORKDIR; k++) {
+    const char *name = boxlint_keyword_name((boxlint_keyword)k);
+    char cmd[64];
+    int len = snprintf(cmd, sizeof cmd, "%s x", name);
+    ck_assert_int_eq(run1(cmd, (size_t)len, NULL), BOXLINT_OK);
+    int fired = 0;
+    for (size_t i = 0; i < boxlint_report_diag_count(R); i++)
+      fired |= !strcmp(boxlint_report_diag(R, i)->rule, "denied-instruction");
+    int d = boxlint_keyword_denied((boxlint_keyword)k);
+    ck_assert_msg(d == fired, "%s: denied %d, rule fired %d", name, d, fired);
+    denied += d;
+  }
+  ck_assert_int_eq(denied, 5);
+  ck_assert_int_eq(boxlint_keyword_denied(BOXLINT_KW_FROM), 1);
+  ck_assert_int_eq(boxlint_keyword_denied(BOXLINT_KW_ENTRYPOINT), 1);
+  ck_assert_int_eq(boxlint_keyword_denied(BOXLINT_KW_RUN), 0);
+  ck_assert_int_eq(boxlint_keyword_denied((boxlint_keyword)99), 0);
+}
+END_TEST
+
+/* diag.h: boxlint_nearest_word, Levenshtein over bytes with unit costs, ASCII case-blind, the
+ * earlier word on a tie, NULL and over-long words skipped. */
+START_TEST(test_nearest_word) {
+  static const char *const w[] = {"type", "allow_out", "deny_out"};
+  size_t d = 0;
+  ck_assert_uint_eq(boxlint_nearest_word("allow_ot", 8, w, 3, &d), 1);
+  ck_assert_uint_eq(d, 1);
+  ck_assert_uint_eq(boxlint_nearest_word("TYPE", 4, w, 3, &d), 0); /* case-blind: exact */
+  ck_assert_uint_eq(d, 0);
+  ck_assert_uint_eq(boxlint_nearest_word("deny", 4, w, 3, &d), 0); /* type and deny_out: 4 */
+  ck_assert_uint_eq(d, 4);
+  ck_assert_uint_eq(boxlint_nearest_word("deny_ou", 7, w, 3, &d), 2);
+  ck_assert_uint_eq(d, 1);
+  ck_assert_uint_eq(boxlint_nearest_word("tpye", 4, w, 3, &d), 0); /* a swap is two edits */
+  ck_assert_uint_eq(d, 2);
+  /* Over bytes: U+00FC is two bytes, so "typ\xc3\xbc" is one substitution and one insertion. */
+  ck_assert_uint_eq(boxlint_nearest_word("typ\xc3\xbc", 5, w, 3, &d), 0);
+  ck_assert_uint_eq(d, 2);
+  static const char *const tie[] = {"ab", "ba", "ac"};
+  ck_assert_uint_eq(boxlint_nearest_word("aa", 2, tie, 3, &d), 0); /* ab and ba and ac: 1 */
+  ck_assert_uint_eq(d, 1);
+  ck_assert_uint_eq(boxlint_nearest_word("zz", 2, tie + 1, 2, &d), 0); /* relative index */
+  ck_assert_uint_eq(d, 2);
+  /* The text holds no NUL terminator of its own: only `len` bytes count. */
+  ck_assert_uint_eq(boxlint_nearest_word("typeXYZ", 4, w, 3, &d), 0);
+  ck_assert_uint_eq(d, 0);
+  ck_assert_uint_eq(boxlint_nearest_word(NULL, 0, w, 3, &d), 0); /* "" : 4 insertions */
+  ck_assert_uint_eq(d, 4);
+  /* No candidate: n, and SIZE_MAX. */
+  ck_assert_uint_eq(boxlint_nearest_word("type", 4, w, 0, &d), 0);
+  ck_assert_uint_eq(d, SIZE_MAX);
+  ck_assert_uint_eq(boxlint_nearest_word("type", 4, NULL, 0, NULL), 0);
+  static const char *const holes[] = {NULL, "deny_out", NULL};
+  ck_assert_uint_eq(boxlint_nearest_word("type", 4, holes, 3, &d), 1);
+  ck_assert_uint_eq(d, 7);
+  char longw[300];
+  memset(longw, 'a', sizeof longw - 1);
+  longw[sizeof longw - 1] = 0;
+  const char *const lw[] = {longw, "b"};
+  ck_assert_uint_eq(boxlint_nearest_word(longw, 299, lw, 2, &d), 1); /* over 255 bytes: skipped */
+  ck_assert_uint_eq(d, 299);
+  ck_assert_uint_eq(boxlint_nearest_word(longw, 299, lw, 1, &d), 1); /* none: n */
+  ck_assert_uint_eq(d, SIZE_MAX);
+  longw[255] = 0;
+  ck_assert_uint_eq(boxlint_nearest_word(longw, 255, lw, 2, &d), 0); /* 255 bytes: a word */
+  ck_assert_uint_eq(d, 0);
+}
+END_TEST
+
 /*==============================================================================================
  * Inputs right before an unreadable page: one-byte over-reads crash
  *============================================================================================*/
@@ -1821,6 +1929,9 @@ static Suite *rules_suite(void) {
   tcase_add_test(tc, test_report_reuse);
   tcase_add_test(tc, test_invalid_arguments_einval);
   tcase_add_test(tc, test_rule_table);
+  tcase_add_test(tc, test_rule_table_configurable);
+  tcase_add_test(tc, test_keyword_denied);
+  tcase_add_test(tc, test_nearest_word);
   tcase_add_test(tc, test_guard_page_inputs);
   suite_add_tcase(s, tc);
 

@@ -1540,6 +1540,76 @@ START_TEST(test_suppression) {
 }
 END_TEST
 
+/* One syntax for every file kind (report/suppress.c): `# boxlint: ignore=` as in Python files,
+ * the older `# boxlint ignore=` the same; every comment line right before an instruction
+ * applies to it; a directive that applies to nothing or does not parse is reported at the part
+ * at fault, never passed over. */
+START_TEST(test_suppression_syntax) {
+  FRAG("# boxlint: ignore=sudo-usage -- x\nRUN sudo true\n");
+  TOTAL(0);
+  FRAG("# boxlint: ignore = sudo-usage,apt-get-missing-yes\r\nRUN sudo apt-get install curl\r\n");
+  TOTAL(0);
+  /* the comment lines right before the instruction, each spelling */
+  FRAG("# boxlint: ignore=sudo-usage\n# why: the base has sudo\n# boxlint ignore=pip-no-cache-dir\n"
+       "RUN sudo pip install x\n");
+  TOTAL(0);
+  /* unused, the new spelling: at the id */
+  FRAG("# boxlint: ignore=curl-pipe-shell -- x\nRUN pip install x\n");
+  EXPECT("pip-no-cache-dir", W, 0, 2, 5, 2, 16, "pip install");
+  const boxlint_diag *d = EXPECT("unused-suppression", W, 0, 1, 19, 1, 34,
+                                 "the suppression of curl-pipe-shell suppresses nothing on the "
+                                 "next instruction");
+  HINT(d, "remove curl-pipe-shell from the boxlint ignore comment");
+  TOTAL(2);
+  /* a blank line after it, or the end of the file: it applies to nothing, and says so */
+  FRAG("# boxlint: ignore=sudo-usage\n\nRUN sudo true\n");
+  EXPECT("sudo-usage", W, 0, 3, 5, 3, 9, "sudo");
+  EXPECT("unused-suppression", W, 0, 1, 19, 1, 29, "a blank line or the end of the file follows");
+  TOTAL(2);
+  FRAG("RUN true\nRUN true\n# boxlint ignore=sudo-usage\n");
+  EXPECT("unused-suppression", W, 1, 3, 18, 3, 28, "the suppression of sudo-usage suppresses "
+         "nothing (a suppression applies to the instruction right after its comment lines");
+  TOTAL(1);
+  /* malformed: reported at the part at fault; it suppresses nothing */
+  FRAG("# boxlint: ignroe=sudo-usage\nRUN sudo true\n");
+  EXPECT("sudo-usage", W, 0, 2, 5, 2, 9, "sudo");
+  d = EXPECT("unused-suppression", W, 0, 1, 12, 1, 18,
+             "malformed boxlint suppression comment, it suppresses nothing: unknown directive "
+             "'ignroe' (the directive is 'ignore=')");
+  HINT(d, "write '# boxlint: ignore=rule-a,rule-b -- reason'");
+  TOTAL(2);
+  FRAG("# boxlint: ignore\nRUN true\n");
+  EXPECT("unused-suppression", W, 0, 1, 12, 1, 18, "'ignore' takes '=' and the rule ids");
+  TOTAL(1);
+  FRAG("# boxlint ignore=\nRUN true\n");
+  EXPECT("unused-suppression", W, 0, 1, 11, 1, 18, "no rule id after 'ignore='");
+  TOTAL(1);
+  FRAG("# boxlint ignore=sudo_usage,Sudo\nRUN true\n");
+  EXPECT("unused-suppression", W, 0, 1, 29, 1, 33,
+         "'Sudo' is not a rule id (ids hold a-z, 0-9, '-', '_' and '.')");
+  TOTAL(1);
+  FRAG("# boxlint-ignore=sudo-usage\nRUN sudo true\n");
+  EXPECT("unused-suppression", W, 0, 1, 3, 1, 28,
+         "'boxlint-ignore=sudo-usage' is not a boxlint directive");
+  TOTAL(2);
+  FRAG("# boxlint: ignore=sudo-usage because\nRUN sudo true\n");
+  EXPECT("unused-suppression", W, 0, 1, 30, 1, 37, "'because' after the rule ids");
+  TOTAL(2);
+  /* not directives: prose that names boxlint */
+  FRAG("# boxlint checks this file\n# boxlinter: ignore=x\nRUN true\n");
+  TOTAL(0);
+  /* the config's severity of unused-suppression applies to all of these */
+  ck_assert_int_eq(boxlint_config_set_severity(CFG, "unused-suppression", 18,
+                                               BOXLINT_SEVERITY_ERROR, NULL), BOXLINT_OK);
+  FRAG("# boxlint: ignroe=x\nRUN true\n");
+  EXPECT("unused-suppression", E, 0, 1, 12, 1, 18, "unknown directive");
+  /* without a config no warning runs: nothing is reported */
+  OPTS.config = NULL;
+  FRAG("# boxlint: ignroe=x\nRUN true\n");
+  TOTAL(0);
+}
+END_TEST
+
 START_TEST(test_unused_suppression) {
   FRAG("# boxlint ignore=curl-pipe-shell -- x\nRUN pip install x\n");
   EXPECT("pip-no-cache-dir", W, 0, 2, 5, 2, 16, "pip install");
@@ -1840,6 +1910,7 @@ static Suite *warnings_suite(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_suppression);
   tcase_add_test(tc, test_unused_suppression);
+  tcase_add_test(tc, test_suppression_syntax);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("errors_only");

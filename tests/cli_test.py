@@ -156,6 +156,11 @@ for fmt in ("text", "json", "sarif", "github"):
         base = sarif_doc("golden sarif", out)["runs"][0].get("originalUriBaseIds", {}).get("%SRCROOT%", {})
         check("golden sarif %SRCROOT%", base.get("uri") == file_uri(DATA) + "/" and base.get("description", {}).get("text"), base)
         out = out.replace('"uri": "%s/"' % file_uri(DATA), '"uri": "@DATA_URI@"')
+        # helpUri: the rule reference the build names (BOXLINT_DOCS_URL), then "#rule-id"; the
+        # golden file has @HELP_URL@ in its place.
+        help_base = json.loads(out)["runs"][0]["tool"]["driver"]["rules"][0].get("helpUri", "").split("#")[0]
+        check("golden sarif helpUri base", sarif_check.URI.fullmatch(help_base or "-"), help_base)
+        out = out.replace('"helpUri": "%s#' % help_base, '"helpUri": "@HELP_URL@#')
     check("golden " + fmt, rc == 1 and out == want, rc, err,
           "\n".join(l for l in __import__("difflib").unified_diff(want.splitlines(), out.splitlines(), lineterm=""))[:2000])
 
@@ -167,8 +172,9 @@ run0 = sarif["runs"][0]
 rules = run0["tool"]["driver"]["rules"]
 check("sarif driver", run0["tool"]["driver"]["name"] == "boxlint" and rules, run0["tool"]["driver"].get("name"))
 for r in rules:
-    check("sarif rule " + r.get("id", "?"), all(k in r for k in ("id", "shortDescription", "fullDescription", "help", "defaultConfiguration"))
-          and r["shortDescription"].get("text") and r["defaultConfiguration"].get("level") in ("error", "warning", "note"), r)
+    check("sarif rule " + r.get("id", "?"), all(k in r for k in ("id", "shortDescription", "fullDescription", "help", "helpUri", "defaultConfiguration"))
+          and r["shortDescription"].get("text") and r["defaultConfiguration"].get("level") in ("error", "warning", "note")
+          and r["helpUri"].endswith("#" + r["id"]), r)
 fixed = 0
 for res in run0["results"]:
     ok = res["ruleId"] == rules[res["ruleIndex"]]["id"] and res["level"] in ("error", "warning", "note") and res["message"]["text"]

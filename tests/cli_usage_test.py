@@ -62,6 +62,41 @@ check("policy --help: exit 0", rc == 0, rc)
 check("policy --help: usage on stdout", out.startswith("usage: boxlint policy"), out[:200])
 check("policy --help: nothing on stderr", err == "", err)
 
+# --help names every option of every sub-command, taken from each one's parser (issue 24):
+# the option tables (LINT_OPTS, POL_OPTS) and the literals compared with an argument.
+import re
+
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli")
+
+
+def parsed_options(name):
+    text = open(os.path.join(SRC, name), encoding="utf-8").read()
+    opts = set()
+    for table in re.findall(r"static const char \*const (?:LINT|POL)_OPTS\[[^\]]*\] = \{(.*?)\};", text, re.S):
+        opts.update(re.findall(r'"(-[-\w]*)"', table))
+    opts.update(re.findall(r'strcmp\(\s*(?:a|arg|argv\[i\])\s*,\s*"(-[-\w]+)"\s*\)', text))
+    return opts
+
+
+def names(text, opt):
+    return re.search(r"(?<![\w-])" + re.escape(opt) + r"(?![\w-])", text) is not None
+
+
+PARSERS = {"lint": ["args.c"], "policy": ["policy_cmd.c"], "lsp": ["lsp.c"]}
+# Options the engineers of `entr` and `fix` add to lint at the same time: --help names them now.
+COMING = {"lint": {"--force-exclude", "--unsafe-fixes"}}
+rc, usage, _ = run(["--help"])
+for cmd, files in PARSERS.items():
+    opts = set().union(*(parsed_options(f) for f in files)) | COMING.get(cmd, set())
+    check("%s: options found in its parser" % cmd, len(opts) >= 3, sorted(opts))
+    missing = sorted(o for o in opts if not names(usage, o))
+    check("--help names every %s option" % cmd, not missing, missing)
+_, pusage, _ = run(["policy", "--help"])
+missing = sorted(o for o in parsed_options("policy_cmd.c") if not names(pusage, o))
+check("policy --help names every policy option", not missing, missing)
+for sub in ("lint", "policy", "render", "lsp", "rules", "explain", "version"):
+    check("--help names the sub-command " + sub, names(usage, sub), sub)
+
 for x in fails:
     print("FAIL", *x)
 print(f"usage: {n - len(fails)} passed, {len(fails)} failed")

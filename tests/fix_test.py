@@ -65,13 +65,15 @@ def get(p):
         return f.read()
 
 
-def fix_case(name, fname, before, want, rc_want=0):
+def fix_case(name, fname, before, want, rc_want=0, flags=()):
     """--fix turns `before` into exactly `want` (bytes) with exit code `rc_want`; --diff in a fresh
     copy gives a patch that patch -p1 and git apply accept and that yields the same bytes; a
-    second --fix changes nothing, not even the mtime; a JSON result still parses."""
+    second --fix changes nothing, not even the mtime; a JSON result still parses. `flags` go to
+    every run (["--unsafe-fixes"] for the fixes that change what a template or policy does)."""
+    flags = list(flags)
     d = fresh_dir()
     p = put(d, fname, before)
-    rc, out, err = run(["--fix", fname], cwd=d)
+    rc, out, err = run(["--fix", fname] + flags, cwd=d)
     got = get(p)
     check(name + ": fixed bytes", got == want.encode(), got, want, err)
     check(name + ": exit code", rc == rc_want, rc, out, err)
@@ -81,7 +83,7 @@ def fix_case(name, fname, before, want, rc_want=0):
         except ValueError as e:
             check(name + ": result parses", False, str(e), got)
     st = os.stat(p)
-    rc2, out2, err2 = run(["--fix", fname], cwd=d)
+    rc2, out2, err2 = run(["--fix", fname] + flags, cwd=d)
     st2 = os.stat(p)
     check(name + ": second --fix leaves the bytes", get(p) == got, get(p))
     check(name + ": second --fix leaves the mtime and inode",
@@ -91,7 +93,7 @@ def fix_case(name, fname, before, want, rc_want=0):
     d2 = fresh_dir()
     p2 = put(d2, fname, before)
     st = os.stat(p2)
-    rc, out, err = run(["--diff", fname], cwd=d2)
+    rc, out, err = run(["--diff", fname] + flags, cwd=d2)
     changed = before.encode() != want.encode()
     check(name + ": --diff exit code", rc == (1 if changed else 0), rc, err)
     check(name + ": --diff writes nothing", get(p2) == before.encode() and
@@ -158,9 +160,14 @@ tpl = ('{\n  "name": "py",\n  "commands": ["pip install \\"a b\\"\\tc", "WROKDIR
        '  "cpu_count": 2,\n  "memory_mb": 1024\n}\n')
 fix_case("template: escapes kept", "t.json", tpl,
          tpl.replace('["pip', '["RUN pip').replace('"WROKDIR', '"WORKDIR'))
+# The slug is an unsafe fix (a name its author did not write): applied with --unsafe-fixes only.
 fix_case("template: name fix", "n.json",
          '{"name": "My Tpl", "commands": ["RUN a"], "cpu_count": 2, "memory_mb": 1024}',
-         '{"name": "my-tpl", "commands": ["RUN a"], "cpu_count": 2, "memory_mb": 1024}')
+         '{"name": "my-tpl", "commands": ["RUN a"], "cpu_count": 2, "memory_mb": 1024}',
+         flags=["--unsafe-fixes"])
+fix_case("template: name fix is unsafe", "n2.json",
+         '{"name": "My Tpl", "commands": ["RUN a"], "cpu_count": 2, "memory_mb": 1024}',
+         '{"name": "My Tpl", "commands": ["RUN a"], "cpu_count": 2, "memory_mb": 1024}', rc_want=1)
 # A command starting with an escape, and a fix at the very end of a string.
 fix_case("template: escape at the start", "e.json", '["\\u0070ip install x"]',
          '["RUN \\u0070ip install x"]')
@@ -202,16 +209,22 @@ cases = [
      '{"type": "filtered", "allow_out": ["xn--bcher-kva.de"], "deny_out": ["ALL_TRAFFIC"]}'),
 ]
 for i, (name, before, after) in enumerate(cases):
-    fix_case("policy: " + name, "pol%d.json" % i, policy_tpl(before), policy_tpl(after))
+    fix_case("policy: " + name, "pol%d.json" % i, policy_tpl(before), policy_tpl(after),
+             flags=["--unsafe-fixes"])
+    # without --unsafe-fixes: ALL_TRAFFIC is never added (egress would go from allow-all to
+    # deny-all), safe fixes still are (the A-label)
+    fix_case("policy, no --unsafe-fixes: " + name, "poln%d.json" % i, policy_tpl(before),
+             policy_tpl(before.replace("b\u00fccher.de", "xn--bcher-kva.de")))
 # A NetworkPolicy file (its root is the policy) and a binding's network_policy.
+U = ["--unsafe-fixes"]
 fix_case("policy file", "policy.json", '{\n  "type": "filtered",\n  "allow_out": ["pypi.org"]\n}\n',
-         '{\n  "type": "filtered",\n  "allow_out": ["pypi.org"],\n  "deny_out": ["ALL_TRAFFIC"]\n}\n')
+         '{\n  "type": "filtered",\n  "allow_out": ["pypi.org"],\n  "deny_out": ["ALL_TRAFFIC"]\n}\n', flags=U)
 fix_case("policy file, one line", "policy1.json", '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": []}',
-         '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": ["ALL_TRAFFIC"]}')
+         '{"type": "filtered", "allow_out": ["pypi.org"], "deny_out": ["ALL_TRAFFIC"]}', flags=U)
 fix_case("binding's policy", "binding.json",
          '{"template_id": "python-4g", "network_policy": {"type": "filtered", "allow_out": ["pypi.org"]}}\n',
          '{"template_id": "python-4g", "network_policy": {"type": "filtered", "allow_out": ["pypi.org"], '
-         '"deny_out": ["ALL_TRAFFIC"]}}\n')
+         '"deny_out": ["ALL_TRAFFIC"]}}\n', flags=U)
 
 # ---- Python: the library's fixes are already file edits in Python syntax -------------------------
 py = ("from e2b import Templates\n\nt = client.code_interpreter.templates.create(name='py', commands=['pip install x', \"WROKDIR /x\"],\n"
@@ -222,8 +235,124 @@ d = fresh_dir()
 p = put(d, "chk.json", policy_tpl(cases[0][1]))
 check("allow-without-effect fires before", any(x["rule"] == "allow-without-effect" for x in diags(p)))
 run(["--fix", p])
+check("allow-without-effect stays without --unsafe-fixes",
+      any(x["rule"] == "allow-without-effect" for x in diags(p)), diags(p))
+run(["--fix", "--unsafe-fixes", p])
 check("allow-without-effect gone after", not any(x["rule"] == "allow-without-effect" for x in diags(p)),
       diags(p))
+
+# ---- safe and unsafe fixes (issue 24): ALL_TRAFFIC changes egress, so only --unsafe-fixes adds it --
+def last_line(err):
+    lines = err.splitlines()
+    return lines[-1] if lines else ""
+
+
+POL_LINE = '  "network_policy": {"type": "filtered", "allow_out": ["pypi.org"], "deny_out": []}'
+AWE_MSG = ("allow_out[0]: 'pypi.org' has no effect: no deny_out entry overlaps it, and destinations "
+           "matched by neither list are allowed")
+d = fresh_dir()
+before = policy_tpl(cases[0][1])
+p = put(d, "s.json", before)
+rc, out, err = run(["--fix", "s.json"], cwd=d)
+check("unsafe: --fix leaves deny_out alone", get(p) == before.encode(), get(p))
+check("unsafe: --fix exit code (a warning remains)", rc == 0, rc, err)
+check("unsafe: --fix summary names the unsafe fix",
+      err == "boxlint: 1 found, 0 fixed, 1 remaining; 1 unsafe fix available with --unsafe-fixes\n", err)
+lines = out.splitlines()
+check("unsafe: the finding remains, rule, position, message",
+      lines[:1] == ["s.json:6:56: warning: %s [allow-without-effect]" % AWE_MSG], lines)
+check("unsafe: text marks the fix", lines[1:] == [
+    "    " + POL_LINE,
+    "    " + " " * 55 + "^~~~~~~~~~",
+    '    hint: to allow only what allow_out lists, add "ALL_TRAFFIC" to deny_out',
+    '    fix (unsafe): add "ALL_TRAFFIC" to network_policy.deny_out'], lines)
+rc, out, err = run(["--diff", "s.json"], cwd=d)
+check("unsafe: --diff without the flag prints no diff", rc == 0 and out == "", rc, out)
+check("unsafe: --diff summary",
+      err.endswith("boxlint: 1 found, 0 fixed by the diff, 1 remaining; 1 unsafe fix available with "
+                   "--unsafe-fixes\n"), err)
+rc, out, err = run(["--diff", "--unsafe-fixes", "s.json"], cwd=d)
+check("unsafe: --diff --unsafe-fixes", rc == 1 and
+      '+  "network_policy": {"type": "filtered", "allow_out": ["pypi.org"], "deny_out": ["ALL_TRAFFIC"]}'
+      in out.splitlines(), rc, out)
+check("unsafe: --diff --unsafe-fixes summary on stderr, the patch clean",
+      err == "boxlint: 1 found, 1 fixed by the diff, 0 remaining\n" and "boxlint" not in out, err)
+rc, out, err = run(["--fix", "--unsafe-fixes", "s.json"], cwd=d)
+check("unsafe: --fix --unsafe-fixes applies it", get(p) == policy_tpl(cases[0][2]).encode() and
+      rc == 0 and out == "", get(p), out)
+check("unsafe: --fix --unsafe-fixes summary", err == "boxlint: 1 found, 1 fixed, 0 remaining\n", err)
+rc, out, err = run(["--fix", "s.json"], cwd=d)
+check("no summary when nothing is found", err == "" and rc == 0, rc, err)
+
+# Safe and unsafe in one file: RUN is inserted (revealing pip-no-cache-dir), deny_out untouched;
+# two allow_out entries, two findings with the one unsafe edit: "2 unsafe fixes".
+mixed = ('{\n  "name": "p",\n  "commands": ["pip install x"],\n  "cpu_count": 2,\n  "memory_mb": 1024,\n'
+         '  "network_policy": {"type": "filtered", "allow_out": ["pypi.org", "*.pythonhosted.org"]}\n}\n')
+p = put(d, "mixed.json", mixed)
+rc, out, err = run(["--fix", "mixed.json"], cwd=d)
+check("mixed: only the safe fix applied", get(p) == mixed.replace('["pip', '["RUN pip').encode(), get(p))
+check("mixed: summary, plural",
+      err == "boxlint: 4 found, 1 fixed, 3 remaining; 2 unsafe fixes available with --unsafe-fixes\n",
+      err)
+
+# Every format marks the fix's safety.
+p = put(d, "fmt.json", policy_tpl(cases[0][1]).replace('["RUN a"]', '["pip install x"]'))
+ds = diags(p)
+awe = [x for x in ds if x["rule"] == "allow-without-effect"]
+uni = [x for x in ds if x["rule"] == "unknown-instruction"]
+check("json: unsafe fix marked", len(awe) == 1 and (awe[0]["line"], awe[0]["column"]) == (6, 56) and
+      awe[0]["message"] == AWE_MSG and awe[0]["fix"]["applicability"] == "unsafe" and
+      awe[0]["fix"]["replacement"] == "ALL_TRAFFIC", awe)
+check("json: safe fix marked", len(uni) == 1 and (uni[0]["command"], uni[0]["line"], uni[0]["column"]) == (0, 1, 1) and
+      uni[0]["message"] == "unknown instruction: pip" and uni[0]["fix"]["applicability"] == "safe", uni)
+rc, out, err = run(["--format", "github", "fmt.json"], cwd=d)
+gh = [x for x in out.splitlines() if "title=allow-without-effect" in x]
+check("github: unsafe fix marked", len(gh) == 1 and gh[0].startswith(
+    "::warning file=fmt.json,line=6,col=56,endLine=6,endColumn=66,title=allow-without-effect::") and
+    gh[0].endswith('%0Afix (unsafe): add "ALL_TRAFFIC" to network_policy.deny_out'), gh)
+gh = [x for x in out.splitlines() if "title=unknown-instruction" in x]
+check("github: safe fix", len(gh) == 1 and gh[0].endswith("%0Afix: insert RUN"), gh)
+rc, out, err = run(["fmt.json"], cwd=d)
+check("text: safe fix line", "    fix: insert RUN" in out.splitlines(), out)
+
+# Python: the flag survives into the .py file's fix; SARIF carries it on each fix.
+qs = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "quickstart.py")).read()
+p = put(d, "qs.py", qs.replace('"RUN pip install httpx"', '"pip install httpx"'))
+ds = diags(p)
+awe = [x for x in ds if x["rule"] == "allow-without-effect"]
+check("python: unsafe fix marked", len(awe) == 2 and all(x["fix"]["applicability"] == "unsafe" and
+      x["fix"]["replacement"] == '"ALL_TRAFFIC"' for x in awe) and
+      [(x["line"], x["column"]) for x in awe] == [(16, 55), (16, 67)], awe)
+rc, out, err = run(["--format", "sarif", "qs.py"], cwd=d)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sarif_check  # noqa: E402  (the schema, and Microsoft's validator when installed)
+try:
+    (errs,) = sarif_check.validate_all([json.loads(out)])
+    check("sarif with an unsafe fix: valid SARIF 2.1.0", not errs, *errs)
+except sarif_check.MissingValidator as e:
+    check("SARIF schema validator (Debian's python3-jsonschema)", False, str(e))
+mt, why = sarif_check.multitool_validate([json.loads(out)])
+if why:
+    print("skipped: " + why)
+else:
+    check("sarif with an unsafe fix: Microsoft's validator", not mt[0], *mt[0])
+res = json.loads(out)["runs"][0]["results"]
+sf = {(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]):
+      r.get("fixes", [{}])[0] for r in res}
+a = sf.get(("allow-without-effect", 16), {})
+check("sarif: unsafe fix", a.get("properties") == {"applicability": "unsafe"} and
+      a["description"]["text"].endswith("(unsafe: applied by boxlint --fix only with --unsafe-fixes)"), a)
+u = sf.get(("unknown-instruction", 13), {})
+check("sarif: safe fix", u.get("properties") == {"applicability": "safe"} and
+      u["description"]["text"] == "insert RUN", u)
+rc, out, err = run(["--fix", "qs.py"], cwd=d)
+check("python: --fix inserts RUN, leaves deny_out", b'["RUN pip install httpx"]' in get(p) and
+      b'"deny_out": []' in get(p), get(p))
+check("python: summary", last_line(err) == "boxlint: 4 found, 1 fixed, 3 remaining; 2 unsafe fixes "
+      "available with --unsafe-fixes", err)
+rc, out, err = run(["--fix", "--unsafe-fixes", "qs.py"], cwd=d)
+check("python: --unsafe-fixes adds ALL_TRAFFIC", b'"deny_out": ["ALL_TRAFFIC"]' in get(p), get(p))
+check("python: --unsafe-fixes summary", err == "boxlint: 3 found, 2 fixed, 1 remaining\n", err)
 
 # ---- the result must load: a fix that would break the file is not written ----------------------
 # "deny\u005fout" decodes to deny_out but is not spelled so: adding "deny_out" would make a
@@ -231,13 +360,13 @@ check("allow-without-effect gone after", not any(x["rule"] == "allow-without-eff
 d = fresh_dir()
 bad = policy_tpl('{"type": "filtered", "allow_out": ["pypi.org"], "deny\\u005fout": []}')
 p = put(d, "dup.json", bad)
-rc, out, err = run(["--fix", "dup.json"], cwd=d)
+rc, out, err = run(["--fix", "--unsafe-fixes", "dup.json"], cwd=d)
 check("unloadable result: exit 2", rc == 2, rc, err)
 check("unloadable result: message", "dup.json: fixes not applied: the fixed file would not load" in err
       and "nothing written" in err, err)
 check("unloadable result: file untouched", get(p) == bad.encode())
 check("unloadable result: findings still shown", "allow-without-effect" in out, out)
-rc, out, err = run(["--diff", "dup.json"], cwd=d)
+rc, out, err = run(["--diff", "--unsafe-fixes", "dup.json"], cwd=d)
 check("unloadable result: --diff exit 2, no diff", rc == 2 and out == "", rc, out, err)
 
 # ---- permissions, symbolic links, a directory that cannot be written ---------------------------
@@ -306,7 +435,8 @@ check("walk --diff", rc == 1 and out.count("--- a/") == 2 and "package.json" not
 rc, out, err = run(["--fix", "tree"], cwd=d)
 check("walk --fix", rc == 0 and get(os.path.join(d, "tree/x.Dockerfile")) == b"RUN pip install x\n" and
       get(os.path.join(d, "tree/t.json")) == b'["WORKDIR /a"]', rc, out, err)
-check("walk --fix leaves other JSON", get(pkg) == b'{"private": true, "dependencies": {}}' and err == "", err)
+check("walk --fix leaves other JSON", get(pkg) == b'{"private": true, "dependencies": {}}' and
+      err == "boxlint: 3 found, 2 fixed, 1 remaining\n", err)
 
 d = fresh_dir()
 p = put(d, "bad.json", '{"name": ')

@@ -22,6 +22,10 @@ quick_start() {
   grep -q "^finding allow-without-effect 16 55$" <<<"$out" && grep -q "^finding allow-without-effect 16 67$" <<<"$out" \
     && ok "the Quick Start file: allow-without-effect at 16:55 and 16:67, as the command reports" \
     || bad "the Quick Start file's findings"
+  # no config is the command's defaults: the warnings run
+  grep -q "^finding pip-no-cache-dir 13 72$" <<<"$out" \
+    && ok "the Quick Start file: pip-no-cache-dir at 13:72 with no config, as the command reports" \
+    || bad "the Quick Start file's pip-no-cache-dir (no config: the defaults)"
 }
 
 # same_as_command SOURCE CLI TMP NAME RUNNER...: RUNNER ARGS prints and exits as CLI ARGS does,

@@ -1,22 +1,29 @@
 #!/usr/bin/env python3
-"""Enforcement proven in the kernel (DESIGN §9): for each test policy, `boxlint policy --emit
-nftables` and `--emit dnsmasq` are loaded into a sandbox network namespace, and every
-destination of a generated set is reached from inside it, by address and by name, over TCP and
-UDP; the outcome must be what `boxlint policy --host/--ip` (boxlint_policy_decide) says.
+"""Enforcement proven in the kernel (DESIGN §9): for each test policy, the deployment recipe of
+docs/enforcement.md is run as written (its shell blocks extracted from the document; only the
+values of its documented placeholders are the test's): `boxlint policy --emit nftables` and
+`--emit dnsmasq`, the script and dnsmasq loaded into a sandbox network namespace, the
+sandbox's resolv.conf; then every destination of a generated set is reached from inside it,
+by address and by name, over TCP and UDP, and the outcome must be what `boxlint policy
+--host/--ip` (boxlint_policy_decide) says; then the recipe's removal. A recipe that drifts from
+what works fails here.
 
 Namespaces (all made here, removed at the end, also on failure), joined through a router:
   sb   the sandbox: the emitted nftables rules, dnsmasq with the emitted configuration on
-       127.0.0.1, 192.0.2.2 and 2001:db8:0:1::2; no route but its veth to the router
+       127.0.0.1 (the recipe's); no route but its veth to the router
   dns  the upstream resolver, 198.51.100.53: dnsmasq answering the test names (host-record=)
   srv  the servers: every destination address, TCP 8080 and UDP 9090 (tests/netns_peer.py)
   rt   the router between them (forwarding on, nothing else)
 Only documentation ranges are used (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24,
 2001:db8::/32), every connection starts inside sb, and nothing is sent before every namespace
-exists. Needs root, ip, nft and dnsmasq; exits 77 (skipped, said loudly) without them.
+exists. Needs root, ip, nft and dnsmasq; exits 77 (skipped, said loudly) without them (the
+document is read and its blocks checked first, also then).
 
 usage: netns_test.py BOXLINT"""
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -27,6 +34,9 @@ BIN = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEER = os.path.join(HERE, "netns_peer.py")
 PY = sys.executable
+ROOT = os.path.dirname(HERE)
+DOC = os.path.join(ROOT, "docs", "enforcement.md")
+PHASES = ("settings", "emit", "load", "unload")
 TAG = "blt%d" % (os.getpid() % 100000)
 NS = {k: TAG + k for k in ("sb", "dns", "srv", "rt")}
 RESOLVER = "198.51.100.53"
@@ -93,6 +103,37 @@ FIXED_ADDRS = ["203.0.113.5", "203.0.113.7", "203.0.113.10", "203.0.113.20", "20
                "2001:db8:0:3::1234", "2001:db8:0:3::9999", "::ffff:203.0.113.20",
                "::ffff:203.0.113.130"]
 EXTRA_NAMES = ["unrelated.test", "pypi.org", "files.pythonhosted.org"]
+
+
+def read_recipe():
+    """The shell blocks of docs/enforcement.md by phase, and its placeholders. Every ```sh block
+    must be a phase (none untested); the settings block sets exactly the placeholders its table
+    documents. Returns (blocks, placeholders), or raises ValueError saying what is wrong."""
+    text = open(DOC, encoding="utf-8").read()
+    blocks = {}
+    for m in re.finditer(r"<!-- netns_test: (\w+) -->\n```sh\n(.*?)```", text, re.S):
+        if m.group(1) in blocks:
+            raise ValueError("two blocks for phase " + m.group(1))
+        blocks[m.group(1)] = m.group(2)
+    n_sh = len(re.findall(r"^```sh$", text, re.M))
+    if n_sh != len(blocks) or set(blocks) != set(PHASES):
+        raise ValueError("%d sh blocks, phases %s; want one block each of %s" % (n_sh, sorted(blocks), PHASES))
+    documented = re.findall(r"^\| `(\w+)` \|", text, re.M)
+    settings = re.findall(r"^(\w+)=", blocks["settings"], re.M)
+    if sorted(settings) != sorted(documented) or len(blocks["settings"].strip().splitlines()) != len(settings):
+        raise ValueError("settings %s, documented placeholders %s" % (settings, documented))
+    return blocks, documented
+
+
+def run_phase(blocks, placeholders, phase, values):
+    """One block of the recipe, verbatim, after the test's values of the placeholders (the
+    documented ones only), with the boxlint under test first on PATH, from the repository."""
+    if sorted(values) != sorted(placeholders):
+        raise ValueError("values for %s, placeholders %s" % (sorted(values), placeholders))
+    script = "".join("%s=%s\n" % (k, shlex.quote(v)) for k, v in values.items()) + blocks[phase]
+    env = dict(os.environ, PATH=os.path.dirname(BIN) + os.pathsep + os.environ.get("PATH", ""))
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120,
+                          env=env, cwd=ROOT)
 
 
 def run(*cmd, ns=None, check=True, **kw):
@@ -200,37 +241,35 @@ def decide(pfile, unmatched, queries):
     return [d["verdict"] for d in json.loads(p.stdout)["decisions"]]
 
 
-def one_policy(k, pol, addrs, tmp, totals):
+def one_policy(k, pol, addrs, tmp, totals, recipe):
     typ, allow, deny, unmatched = pol
     pfile = os.path.join(tmp, "p%d.json" % k)
     with open(pfile, "w") as f:
         json.dump({"type": typ, "allow_out": allow, "deny_out": deny}, f)
-    emit = [BIN, "policy", pfile, "--unmatched", unmatched, "--resolver", RESOLVER, "--emit"]
-    nft = subprocess.run(emit + ["nftables"], capture_output=True, text=True, timeout=60)
-    dns = subprocess.run(emit + ["dnsmasq"], capture_output=True, text=True, timeout=60)
-    if not nft.stdout or not dns.stdout:
-        refused = "unenforceable-entry" in nft.stderr and "unenforceable-entry" in dns.stderr
+    blocks, placeholders = recipe
+    values = {"POLICY": pfile, "BOXLINT_OPTS": "--unmatched " + unmatched, "SANDBOX": NS["sb"],
+              "RESOLVER": RESOLVER, "DIR": os.path.join(tmp, "p%d" % k)}
+    em = run_phase(blocks, placeholders, "emit", values)
+    if em.returncode != 0:
+        refused = em.returncode == 1 and "unenforceable-entry" in em.stderr
         totals["refused"] += 1
-        print("policy %2d refused%s: %s" % (k, "" if refused else " (WITHOUT unenforceable-entry)",
-                                           json.dumps(pol)))
+        print("policy %2d refused%s: %s" % (k, "" if refused else " (WITHOUT unenforceable-entry: %r)"
+                                           % em.stderr[-300:], json.dumps(pol)))
         return 0 if refused else 1
-    script = os.path.join(tmp, "p%d.nft" % k)
-    with open(script, "w") as f:
-        f.write(nft.stdout)
+    script = os.path.join(values["DIR"], "rules.nft")
     if run("nft", "-c", "-f", script, ns=NS["sb"], check=False).returncode != 0:
         print("policy %2d: nft -c -f rejects the script" % k)
         return 1
     totals["nft_checked"] += 1
-    run("nft", "-f", script, ns=NS["sb"])
-    conf = os.path.join(tmp, "p%d.dnsmasq" % k)
-    with open(conf, "w") as f:
-        f.write(dns.stdout)
-    resolver = subprocess.Popen(
-        ["ip", "netns", "exec", NS["sb"], "dnsmasq", "-k", "-C", conf, "--no-resolv", "--no-hosts",
-         "--bind-interfaces", "--listen-address=127.0.0.1", "--port=53", "--cache-size=0",
-         "--pid-file=" + os.path.join(tmp, "sb.pid")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    ld = run_phase(blocks, placeholders, "load", values)
     try:
+        if ld.returncode != 0:
+            print("policy %2d: the recipe's load step failed (exit %d): %s" % (k, ld.returncode, ld.stderr[-400:]))
+            return 1
+        conf = run("cat", "/etc/resolv.conf", ns=NS["sb"], check=False).stdout
+        if "nameserver 127.0.0.1" not in conf.splitlines():
+            print("policy %2d: the sandbox's resolv.conf is not the recipe's: %r" % (k, conf))
+            return 1
         time.sleep(0.3)
         targets, queries = [], []
         for a in FIXED_ADDRS:
@@ -245,9 +284,14 @@ def one_policy(k, pol, addrs, tmp, totals):
                            input=json.dumps(targets), capture_output=True, text=True, timeout=300)
         got = json.loads(p.stdout)
     finally:
-        resolver.kill()
-        resolver.wait()
-        run("nft", "delete", "table", "inet", "boxlint", ns=NS["sb"], check=False)
+        un = run_phase(blocks, placeholders, "unload", values)
+        left = run("nft", "list", "tables", ns=NS["sb"], check=False).stdout
+        if un.returncode != 0 or "boxlint" in left or os.path.exists("/etc/netns/" + NS["sb"]):
+            print("policy %2d: the recipe's removal left something (exit %d, tables %r): %s"
+                  % (k, un.returncode, left, un.stderr[-300:]))
+            totals["unload_failures"] += 1
+            run("nft", "delete", "table", "inet", "boxlint", ns=NS["sb"], check=False)
+            shutil.rmtree("/etc/netns/" + NS["sb"], ignore_errors=True)
     bad = 0
     for t, q, w, g in zip(targets, queries, want, got):
         ok = w == "allow"
@@ -263,6 +307,22 @@ def one_policy(k, pol, addrs, tmp, totals):
 
 
 def main():
+    try:
+        recipe = read_recipe()
+    except (OSError, ValueError) as e:
+        print("netns: FAIL: docs/enforcement.md: %s" % e)
+        return 1
+    # The document's own values (its DIR aside) write both files: no root needed.
+    doc_values = dict((k, shlex.split(v)[0] if shlex.split(v) else "") for k, v in
+                      re.findall(r"^(\w+)=(.*)$", recipe[0]["settings"], re.M))
+    with tempfile.TemporaryDirectory() as d:
+        doc_values["DIR"] = os.path.join(d, "out")
+        em = run_phase(recipe[0], recipe[1], "emit", doc_values)
+        files = [os.path.join(doc_values["DIR"], f) for f in ("rules.nft", "dnsmasq.conf")]
+        if em.returncode != 0 or not all(os.path.exists(f) and os.path.getsize(f) for f in files):
+            print("netns: FAIL: the recipe's emit step with the document's own values: exit %d %s"
+                  % (em.returncode, em.stderr[-300:]))
+            return 1
     if os.geteuid() != 0:
         print("SKIPPED: the network-namespace enforcement test needs root (it makes namespaces "
               "and loads nftables rules in them); run make test as root")
@@ -294,14 +354,17 @@ def main():
         procs.append(servers(dest, tmp))
         procs.append(upstream(all_names, addrs, tmp))
         time.sleep(0.3)
-        totals = dict(policies=0, destinations=0, disagreements=0, refused=0, nft_checked=0)
+        totals = dict(policies=0, destinations=0, disagreements=0, refused=0, nft_checked=0,
+                      unload_failures=0)
         failures = 0
         for k, pol in enumerate(POLICIES):
-            failures += one_policy(k, pol, addrs, tmp, totals)
+            failures += one_policy(k, pol, addrs, tmp, totals, recipe)
         print("netns: %(policies)d policies enforced and probed, %(destinations)d destinations "
               "(by address and by name, TCP and UDP), %(disagreements)d disagreements with "
               "boxlint_policy_decide; %(refused)d refused (unenforceable-entry); nft -c -f "
-              "accepted %(nft_checked)d scripts" % totals)
+              "accepted %(nft_checked)d scripts; the recipe of docs/enforcement.md run for each, its "
+              "removal incomplete %(unload_failures)d times" % totals)
+        failures += totals["unload_failures"]
         if totals["refused"] != EXPECT_REFUSED:
             print("netns: FAIL: %d policies refused, %d expected" % (totals["refused"], EXPECT_REFUSED))
             failures += 1
@@ -317,6 +380,7 @@ def main():
             subprocess.run(["ip", "netns", "pids", ns], capture_output=True)
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
         shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree("/etc/netns/" + NS["sb"], ignore_errors=True)
         left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
         if TAG in left:
             print("netns: FAIL: namespaces left behind: " + left)

@@ -168,6 +168,12 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, doc, err = policy_json(p)
     d = doc and diag(doc, "unknown-field", "network_policy.allowOut")
     check("unknown-field", d and d["hint"] == "did you mean 'allow_out'?" and d["severity"] == "warning", doc)
+    json.dump({"Type": "filtered", "allow": ["pypi.org"], "xyzzy": 1}, open(p, "w"))
+    rc, doc, err = policy_json(p)
+    hints = doc and [(d["path"], d["hint"]) for d in doc["diagnostics"] if d["rule"] == "unknown-field"]
+    check("unknown-field: case, prefix, nothing near", hints == [
+        ("network_policy.Type", "did you mean 'type'?"), ("network_policy.allow", "did you mean 'allow_out'?"),
+        ("network_policy.xyzzy", "a NetworkPolicy has 'type', 'allow_out' and 'deny_out'")], hints)
 
 # E2B compatibility.
 rc, doc, err = policy_json(data("seed.json"), "--compat", "e2b")
@@ -276,8 +282,11 @@ for name, want in POS.items():
         continue
     # The contract's members stay (DESIGN §5); each diagnostic gains its position in FILE.
     members = set(doc) == {"ok", "diagnostics", "normalized", "decisions"} and all(
-        set(d) == {"rule", "severity", "path", "command", "line", "column", "end_line", "end_column",
-                   "offset", "message", "hint", "fix", "detail"} and d["command"] is None for d in doc["diagnostics"])
+        set(d) - {"file"} == {"rule", "severity", "path", "command", "line", "column", "end_line",
+                              "end_column", "offset", "message", "hint", "fix", "detail"}
+        and d["command"] is None
+        and d.get("file", {}).get("line") == d["line"] and d["file"]["column"] == d["column"]
+        for d in doc["diagnostics"])
     got = [(d["rule"], d["path"], d["severity"], (d["line"], d["column"], d["end_line"], d["end_column"]))
            for d in doc["diagnostics"]]
     check(name + ": json positions", rc == 1 and members and got == [w[:4] for w in want], rc, members, got)
@@ -442,6 +451,115 @@ rc, out = run_tty("policy", data("positions.json"), "--no-color", env=env)
 check("tty: --no-color", rc == 1 and "\033" not in out and ":5:5: error: " in out, rc, repr(out[:300]))
 rc, out = run_tty("policy", data("positions.json"), env=dict(env, NO_COLOR="1"))
 check("tty: NO_COLOR", rc == 1 and "\033" not in out and ":5:5: error: " in out, rc, repr(out[:300]))
+
+# ---- one reading with lint (issue 24): the same limit and the same words for the same problem --
+with tempfile.TemporaryDirectory() as tmp:
+    for name, body in (("bad-list.json", b'{"name": "t", "network_policy": {"allow_out": [1]}}'),
+                       ("bad-type.json", b'{"name": "t", "network_policy": {"type": 5}}'),
+                       ("bad-json.json", b'{"name": "t",'),
+                       ("dup.json", b'{"type": "open", "type": "filtered"}')):
+        f = os.path.join(tmp, name)
+        open(f, "wb").write(body)
+        prc, _, perr = run("policy", f)
+        lrc, _, lerr = run("lint", f)
+        check("same words as lint: " + name, prc == 2 and lrc == 2 and perr == lerr and perr.startswith("boxlint: " + f + ":1:"),
+              prc, lrc, perr, lerr)
+    big = os.path.join(tmp, "big.json")
+    with open(big, "wb") as fh:
+        fh.write(b"{" + b" " * (16 * 1024 * 1024) + b"}")
+    prc, _, perr = run("policy", big)
+    lrc, _, lerr = run("lint", big)
+    check("same size limit as lint", prc == 2 and perr == lerr and "16777216-byte limit" in perr, prc, perr, lerr)
+
+    # ---- DNS-safe --emit: names, a deny-all and no --resolver are refused (exit 2) ----------
+    allow = os.path.join(tmp, "allow.json")
+    json.dump({"type": "filtered", "allow_out": ["pypi.org", "*.pypi.org"], "deny_out": ["ALL_TRAFFIC"]}, open(allow, "w"))
+    for fmt in ("nftables", "dnsmasq"):
+        rc, out, err = run("policy", allow, "--emit", fmt)
+        check("emit %s without a resolver: refused, exit 2" % fmt, rc == 2 and out == ""
+              and "no resolver given: deny_out[0] 'ALL_TRAFFIC' drops every address" in err
+              and "[unenforceable-entry]" in err and "--resolver ADDR" in err
+              and err.rstrip().endswith("give the resolver's address with --resolver ADDR"), rc, out[:200], err)
+        check("emit %s without a resolver: at the entry" % fmt, (allow + ":1:76: error: no resolver given") in err, err)
+        rc, out, err = run("policy", allow, "--emit", fmt, "--resolver", "198.51.100.53")
+        check("emit %s with --resolver: written" % fmt, rc == 0 and "198.51.100.53" in out and err == "", rc, err)
+    json.dump({"type": "filtered", "allow_out": ["pypi.org"], "deny_out": []}, open(allow, "w"))
+    rc, out, err = run("policy", allow, "--emit", "nftables", "--unmatched", "deny")
+    check("emit --unmatched deny without a resolver: refused at the type", rc == 2 and out == ""
+          and "destinations matched by neither list are denied (unmatched deny)" in err, rc, err)
+    json.dump({"type": "filtered", "allow_out": ["203.0.113.0/24"], "deny_out": ["ALL_TRAFFIC"]}, open(allow, "w"))
+    rc, out, err = run("policy", allow, "--emit", "nftables")
+    check("emit: no host name, no resolver needed", rc == 0 and "table inet boxlint {" in out and err == "", rc, err)
+    json.dump({"type": "filtered", "allow_out": [], "deny_out": ["evil.example"]}, open(allow, "w"))
+    rc, out, err = run("policy", allow, "--emit", "nftables")
+    check("emit: names, nothing dropped by default: no resolver needed", rc == 0 and out and err == "", rc, err)
+
+    # ---- a Python file: its policies read, validated, decided; labelled by line:column ------
+    app = os.path.join(tmp, "app.py")
+    open(app, "w").write(
+        "import os\n"
+        "from e2b import NetworkPolicy\n"
+        "STRICT = NetworkPolicy('filtered', allow_out=['pypi.org', 'pypi.org'], deny_out=['ALL_TRAFFIC'])\n"
+        "LOOSE = NetworkPolicy(type='filtered', allow_out=[os.environ['HOST']])\n"
+        "client.agents.add_code_interpreter('agent', template_id='t', network_policy=STRICT)\n"
+        "client.agents.add_code_interpreter('agent', template_id='t', network_policy={'type': 'open'})\n"
+        "tpl = client.code_interpreter.templates.create(name='n', commands=['RUN pip install x'], cpu_count=2, memory_mb=512)\n")
+    rc, out, err = run("policy", app, "--host", "pypi.org", "--ip", "203.0.113.1", "--ip", "198.51.100.7")
+    lines = out.splitlines()
+    check("python: not 'invalid JSON'", "invalid JSON" not in err and rc == 0, rc, err)
+    check("python: findings inside the policies only", any(l.startswith(app + ":3:59: warning: ") and l.endswith("[duplicate-entry]") for l in lines)
+          and any(l.startswith(app + ":4:51: info: ") and l.endswith("[not-static]") for l in lines)
+          and not any("pip-no-cache-dir" in l for l in lines), lines)
+    check("python: decisions labelled", [l for l in lines if "decision" in l] == [
+        app + ":3:10: decision: host pypi.org, ip 203.0.113.1: allow by allow_out[0] 'pypi.org' [rule]",
+        app + ":3:10: decision: ip 198.51.100.7: deny by deny_out[0] '0.0.0.0/0' [rule]",
+        app + ":4:9: no decisions: the policy is not static: allow_out[0] is an attribute, known only when the code runs",
+        app + ":6:77: decision: host pypi.org, ip 203.0.113.1: allow [policy-open]",
+        app + ":6:77: decision: ip 198.51.100.7: allow [policy-open]"], [l for l in lines if "decision" in l])
+    rc, doc, err = policy_json(app, "--host", "pypi.org")
+    pols = doc and doc.get("policies")
+    check("python json: three policies", pols and [(p["line"], p["column"], p["binding"], p["static"]) for p in pols]
+          == [(3, 10, True, True), (4, 9, False, False), (6, 77, True, True)], pols)
+    check("python json: decisions, why", pols and pols[0]["decisions"][0]["verdict"] == "allow" and pols[1]["decisions"] == []
+          and "known only when the code runs" in pols[1]["why"] and pols[0]["normalized"]["deny_out"] == ["0.0.0.0/0"], pols)
+    check("python json: diagnostics", doc and sorted(d["rule"] for d in doc["diagnostics"]) == ["duplicate-entry", "not-static"], doc)
+    check("python json: the members", doc and set(doc) == {"ok", "diagnostics", "policies"} and pols and all(
+        set(p) == {"line", "column", "offset", "binding", "static", "why", "normalized", "decisions"} for p in pols), doc)
+    rc, out, err = run("policy", app, "--format", "github", "--host", "pypi.org")
+    lines = out.splitlines()
+    check("python github: annotations, then labelled decisions", rc == 0 and err == ""
+          and lines[0].startswith("::warning file=%s,line=3,col=59," % app.replace(",", "%2C"))
+          and lines[-1].startswith(app + ":6:77: decision: host pypi.org: allow"), rc, err, lines)
+    rc, out, err = run("policy", app, "--format", "sarif", "--host", "pypi.org")
+    try:
+        res = json.loads(out)["runs"][0]["results"]
+    except (ValueError, KeyError, IndexError):
+        res = None
+    check("python sarif: the log on stdout, decisions on stderr", rc == 0 and res is not None
+          and sorted(r["ruleId"] for r in res) == ["duplicate-entry", "not-static"]
+          and (app + ":3:10: decision: host pypi.org: allow by allow_out[0] 'pypi.org' [rule]") in err.splitlines(),
+          rc, err, out[:300])
+    rc, out, err = run("policy", app, "--emit", "nftables", "--resolver", "198.51.100.53")
+    check("python --emit: three policies refused (exit 2)", rc == 2 and out == "" and
+          "--emit writes the rules of one policy, and the file has 3 (at 3:10, 4:9, 6:77)" in err, rc, err)
+    one = os.path.join(tmp, "one.py")
+    open(one, "w").write("import os\nNetworkPolicy('filtered', [os.environ['H']], ['ALL_TRAFFIC'])\n")
+    rc, out, err = run("policy", one, "--emit", "nftables", "--resolver", "198.51.100.53")
+    check("python --emit: a policy not static is refused (exit 2)", rc == 2 and out == "" and
+          (one + ":2:1: --emit: the policy is not static (allow_out[0] is an attribute") in err, rc, err)
+    open(one, "w").write("NetworkPolicy('filtered', ['pypi.org', '*.pypi.org'], ['ALL_TRAFFIC'])\n")
+    rc, out, err = run("policy", one, "--emit", "nftables")
+    check("python --emit: no resolver: refused, exit 2", rc == 2 and out == "" and "--resolver ADDR" in err
+          and "[unenforceable-entry]" in err, rc, err)
+    rc, out, err = run("policy", one, "--emit", "dnsmasq", "--resolver", "198.51.100.53")
+    check("python --emit: one static policy written", rc == 0 and "server=198.51.100.53" in out and err == "", rc, err)
+    open(one, "w").write("NetworkPolicy('filtered',\n")
+    rc, out, err = run("policy", one)
+    lrc, _, lerr = run("lint", one)
+    check("python: syntax error as lint says it", rc == 2 and err == lerr and err.startswith("boxlint: " + one + ":") and "invalid Python" in err, rc, err, lerr)
+    open(one, "w").write("print('nothing')\n")
+    rc, out, err = run("policy", one)
+    check("python: no policy said", rc == 0 and out == "" and "no NetworkPolicy in the file" in err, rc, err)
 
 for f in fails:
     print("FAIL", *f)

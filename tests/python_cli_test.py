@@ -120,7 +120,7 @@ f = write("fixme.py", 'from budai import BudClient\n\nclient = BudClient()\n'
           'client.agents.add_code_interpreter(\n    "prm_abc",\n    template_id="py-extra",\n'
           '    network_policy={\n        "type": "filtered",\n'
           '        "allow_out": ["pypi.org"],\n    },\n)\n')
-rc, out, err = run(["--fix", f])
+rc, out, err = run(["--fix", "--unsafe-fixes", f])  # ALL_TRAFFIC is an unsafe fix (issue 24)
 text = open(f, encoding="utf-8").read()
 try:
     ast.parse(text)

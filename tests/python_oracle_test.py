@@ -131,7 +131,10 @@ def split_lines(text):
     return re.split(r"\r\n|\r|\n", text) if text is not None else []
 
 MAX_IDS = 256  # rule ids one comment may list (README); a comment listing more silences nothing
-SUP = re.compile(r"#[ \t]*boxlint(?:[ \t]*:[ \t]*|[ \t]+)ignore[ \t]*=[ \t]*([^ \t]*)")
+# The README's syntax: a comment that does not parse (an id with other characters, text after
+# the ids without " -- ") silences nothing.
+SUP = re.compile(r"#[ \t]*boxlint(?:[ \t]*:[ \t]*|[ \t]+)ignore[ \t]*=[ \t]*([a-z0-9_.,-]*)"
+                 r"(?:[ \t]+--.*|[ \t\r]*)$")
 
 def suppressions(text):
     """[(rule, effective line, (line, col) of the comment)] for the file's comment tokens."""

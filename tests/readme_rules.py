@@ -18,7 +18,8 @@ for line in subprocess.run([BIN, "rules"], capture_output=True, check=True).stdo
         rules.append(m.groups())
 section = [START, "\n",
            "Every rule, as `boxlint rules` lists it; `boxlint explain RULE` says what it catches, why it\n",
-           "matters in a sandbox, with a bad and a good example. Editors link each finding here.\n", "\n"]
+           "matters in a sandbox, with a bad and a good example. Editors and SARIF logs (`helpUri`)\n",
+           "link each finding here. The rules come from one table, `lib/src/report/rules.def`.\n", "\n"]
 for rid, sev, summary in rules:
     section += ["### %s\n" % rid, "\n", "%s. %s.\n" % (sev.capitalize(), summary[0].upper() + summary[1:]), "\n"]
 section.append(END)

@@ -25,7 +25,7 @@ static void end(void) { printf("}}"); }
 int main(void) {
   S(boxlint_span); F(boxlint_span, ptr); F(boxlint_span, len); end();
   S(boxlint_fix); F(boxlint_fix, offset); F(boxlint_fix, length); F(boxlint_fix, text);
-  F(boxlint_fix, text_len); F(boxlint_fix, description); end();
+  F(boxlint_fix, text_len); F(boxlint_fix, description); F(boxlint_fix, safety); end();
   S(boxlint_diag); F(boxlint_diag, rule); F(boxlint_diag, severity); F(boxlint_diag, command);
   F(boxlint_diag, path); F(boxlint_diag, line); F(boxlint_diag, column);
   F(boxlint_diag, end_line); F(boxlint_diag, end_column); F(boxlint_diag, offset);
@@ -69,7 +69,8 @@ int main(void) {
   F(boxlint_policy_spec, n_deny); end();
   S(boxlint_policy_options); F(boxlint_policy_options, size);
   F(boxlint_policy_options, max_entries); F(boxlint_policy_options, unmatched);
-  F(boxlint_policy_options, compat); F(boxlint_policy_options, path_prefix); end();
+  F(boxlint_policy_options, compat); F(boxlint_policy_options, path_prefix);
+  F(boxlint_policy_options, config); end();
   S(boxlint_emit_options); F(boxlint_emit_options, size); F(boxlint_emit_options, table);
   F(boxlint_emit_options, iifname); F(boxlint_emit_options, resolvers);
   F(boxlint_emit_options, nresolvers); end();
@@ -79,6 +80,7 @@ int main(void) {
   /* Enums: the bindings pass them as 32-bit ints. */
   begin("enum boxlint_status", sizeof(boxlint_status)); end();
   begin("enum boxlint_severity", sizeof(boxlint_severity)); end();
+  begin("enum boxlint_fix_safety", sizeof(boxlint_fix_safety)); end();
   begin("enum boxlint_keyword", sizeof(boxlint_keyword)); end();
   begin("enum boxlint_policy_list", sizeof(boxlint_policy_list)); end();
   begin("enum boxlint_policy_unmatched", sizeof(boxlint_policy_unmatched)); end();

@@ -11,6 +11,18 @@ export interface Fix {
   length: number;
   text: string;
   description: string | null;
+  /** True for a fix that changes what the template or policy does (adding ALL_TRAFFIC to
+   *  deny_out turns egress from allow-all into deny-all; invalid-name's slug renames the
+   *  template): applyFixes and fixed() leave it out unless given {unsafeFixes: true}. */
+  unsafe: boolean;
+  /** The same as a word, as the command's JSON output writes it. */
+  applicability: 'safe' | 'unsafe';
+}
+
+/** Options of applyFixes and fixed(). */
+export interface ApplyOptions {
+  /** Apply unsafe fixes too (boxlint --fix --unsafe-fixes). Default false. */
+  unsafeFixes?: boolean;
 }
 
 /** One finding. `command` is the command's index, or null for a finding about a field (then
@@ -57,11 +69,12 @@ export interface Result {
 /** A result whose positions and fix offsets are in the checked text (checkPython,
  *  checkFragment), so its fixes can be applied to that text. */
 export interface FileResult extends Result {
-  /** The checked text with every fix applied in one pass (applyFixes over `diagnostics`);
-   *  fixes left out by a conflict need a second check and fix. Not enumerable. */
-  fixed(text: string): string;
+  /** The checked text with every safe fix applied in one pass (applyFixes over
+   *  `diagnostics`; the unsafe ones too with {unsafeFixes: true}); fixes left out by a
+   *  conflict need a second check and fix. Not enumerable. */
+  fixed(text: string, opts?: ApplyOptions): string;
   /** A Buffer (typed as Uint8Array, its base class, so that no Node.js typings are needed). */
-  fixed(text: Uint8Array): Uint8Array;
+  fixed(text: Uint8Array, opts?: ApplyOptions): Uint8Array;
 }
 
 /** What applyFixes did: the new text, and for each fix given whether it was applied. */
@@ -77,6 +90,8 @@ export interface FixInput {
   length: number | bigint;
   text: string | Uint8Array;
   description?: string | null;
+  /** An unsafe fix is applied only with {unsafeFixes: true}. */
+  unsafe?: boolean;
 }
 
 /** Limits of a check; absent keeps the library's default. */
@@ -91,7 +106,9 @@ export interface Options {
 }
 
 export interface CheckOptions {
-  /** Without a config, checks report what the platform rejects (plus policy warnings). */
+  /** Without a config (or null), checks use the built-in defaults, as the command does without
+   *  a .boxlint.json: the errors and every warning at its default severity. A Config changes
+   *  severities or switches warnings off; the library applies it to every finding. */
   config?: Config | null;
   options?: Options | null;
 }
@@ -192,11 +209,13 @@ export function checkBinding(binding: Binding, opts?: CheckOptions): Result;
 /** Apply fixes (or diagnostics' fixes; those without one are skipped) to a text in one pass,
  *  with the library's boxlint_apply_fixes. Offsets are UTF-8 byte offsets. A fix that overlaps
  *  one taken before it (offset order), a second insertion at one offset, or one outside the
- *  text is not applied. */
+ *  text is not applied; nor is an unsafe fix unless opts.unsafeFixes. */
 export function applyFixes(text: string,
-  fixes: Iterable<FixInput | Diagnostic | null | undefined>): AppliedFixes<string>;
+  fixes: Iterable<FixInput | Diagnostic | null | undefined>,
+  opts?: ApplyOptions): AppliedFixes<string>;
 export function applyFixes(text: Uint8Array,
-  fixes: Iterable<FixInput | Diagnostic | null | undefined>): AppliedFixes<Uint8Array>;
+  fixes: Iterable<FixInput | Diagnostic | null | undefined>,
+  opts?: ApplyOptions): AppliedFixes<Uint8Array>;
 
 declare class Owned {
   /** True once close() ran. */
@@ -213,8 +232,10 @@ export class NetworkPolicy extends Owned {
     /** Verdict for destinations no entry matches under "filtered" (default "allow"). */
     unmatched?: 'allow' | 'deny';
     maxEntries?: number;
+    /** The warnings' severities (null: their defaults). */
+    config?: Config | null;
   });
-  /** Warnings found while compiling. */
+  /** Warnings found while compiling, at the config's severities. */
   readonly diagnostics: readonly Diagnostic[];
   readonly type: 'disabled' | 'open' | 'filtered';
   /** Normalised entries. */
@@ -258,3 +279,19 @@ export class ConfigError extends BoxlintError {
   status: string;
 }
 export class ClosedError extends BoxlintError {}
+
+/** What the command found in one file (checkFile). */
+export interface FileResult {
+  path: string;
+  /** false when the command does not check this file (not a template, binding, policy,
+   *  fragment or Python file, or excluded): then `diagnostics` is empty. */
+  checked: boolean;
+  diagnostics: Diagnostic[];
+  errors: Diagnostic[];
+  ok: boolean;
+}
+
+/** Check a file exactly as `boxlint FILE` checks it in a directory walk (it runs the command
+ *  this package carries): kind, configuration, suppressions and positions are the command's. */
+export function checkFile(file: string,
+                          opts?: { text?: string | Uint8Array; config?: string; args?: string[] }): FileResult;

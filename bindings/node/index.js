@@ -63,8 +63,9 @@ const T = {};
 T.boxlint_span = koffi.struct('boxlint_span', { ptr: 'void *', len: 'size_t' });
 T.boxlint_fix = koffi.struct('boxlint_fix', {
   offset: 'size_t', length: 'size_t', text: 'void *', text_len: 'size_t',
-  description: 'const char *',
+  description: 'const char *', safety: 'int', // boxlint_fix_safety: 0 safe, 1 unsafe
 });
+const FIX_UNSAFE = 1;
 T.boxlint_diag = koffi.struct('boxlint_diag', {
   rule: 'const char *', severity: 'int', command: 'int32_t', path: 'const char *',
   line: 'uint32_t', column: 'uint32_t', end_line: 'uint32_t', end_column: 'uint32_t',
@@ -116,7 +117,7 @@ T.boxlint_policy_spec = koffi.struct('boxlint_policy_spec', {
 });
 T.boxlint_policy_options = koffi.struct('boxlint_policy_options', {
   size: 'size_t', max_entries: 'size_t', unmatched: 'int', compat: 'uint',
-  path_prefix: T.boxlint_span,
+  path_prefix: T.boxlint_span, config: 'void *',
 });
 T.boxlint_emit_options = koffi.struct('boxlint_emit_options', {
   size: 'size_t', table: 'const char *', iifname: 'const char *', resolvers: 'const char **',
@@ -541,9 +542,11 @@ function diagFrom(ptr) {
   let fix = null;
   if (d.fix) {
     const f = koffi.decode(d.fix, T.boxlint_fix);
+    const unsafe = f.safety === FIX_UNSAFE;
     fix = {
       offset: Number(f.offset), length: Number(f.length),
       text: decodeString(f.text, f.text_len), description: f.description,
+      unsafe, applicability: unsafe ? 'unsafe' : 'safe',
     };
   }
   return {
@@ -573,23 +576,6 @@ function instructions(r) {
   return out;
 }
 
-/** As the CLI does: a config may change (or switch off) any non-error finding. */
-function applyConfig(diags, configPtr) {
-  if (!configPtr) return diags;
-  const out = [];
-  for (const d of diags) {
-    if (d.severity !== 'error') {
-      const b = Buffer.from(d.rule, 'utf8');
-      const sev = SEVERITY[C.config_get_severity(configPtr, b, b.length,
-        SEVERITY.indexOf(d.severity))] || 'off';
-      if (sev === 'off') continue;
-      d.severity = sev;
-    }
-    out.push(d);
-  }
-  return out;
-}
-
 function withReport(fn) {
   const out = [null];
   checkStatus(C.report_new(out, null), 'boxlint_report_new');
@@ -600,8 +586,15 @@ function withReport(fn) {
   }
 }
 
+/** The config of `config: null`: every warning at its default severity, as the command without
+ *  a .boxlint.json. Made once per isolate (each worker loads this module anew), never closed. */
+let defaultConfig = null;
+
 function configPtr(config) {
-  if (config === undefined || config === null) return null;
+  if (config === undefined || config === null) {
+    if (defaultConfig === null) defaultConfig = new Config();
+    config = defaultConfig;
+  }
   if (!(config instanceof Config)) {
     throw new TypeError(`config must be a boxlint Config, not ${typeName(config)}`);
   }
@@ -620,11 +613,12 @@ function result(diagnostics, instr) {
 }
 
 /** A result whose positions and fixes are in the checked text (checkPython, checkFragment):
- *  it gets fixed(text), not enumerable, so results still compare as plain objects. */
+ *  it gets fixed(text, opts), not enumerable, so results still compare as plain objects. Safe
+ *  fixes only unless opts.unsafeFixes, as applyFixes. */
 function fileResult(diagnostics, instr) {
   const r = result(diagnostics, instr);
   Object.defineProperty(r, 'fixed', {
-    value: (text) => applyFixes(text, r.diagnostics).text, enumerable: false,
+    value: (text, opts) => applyFixes(text, r.diagnostics, opts).text, enumerable: false,
   });
   return r;
 }
@@ -640,7 +634,7 @@ function checkCommands(commands, { config = null, options = null } = {}) {
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     checkStatus(C.check_commands(r, bufs.map(span), bufs.length, opts), 'boxlint_check_commands');
-    return result(applyConfig(collect(r), cp), instructions(r));
+    return result(collect(r), instructions(r));
   });
 }
 
@@ -651,7 +645,7 @@ function checkFragment(text, { config = null, options = null } = {}) {
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     checkStatus(C.check_fragment(r, b.length ? b : EMPTY, b.length, opts), 'boxlint_check_fragment');
-    return fileResult(applyConfig(collect(r), cp), instructions(r));
+    return fileResult(collect(r), instructions(r));
   });
 }
 
@@ -694,14 +688,14 @@ function checkTemplate(template, { config = null, options = null } = {}) {
   tpl.extra_fields = extra.length ? extra.map(span) : null;
   tpl.nextra_fields = extra.length;
 
-  const { spec, policyDiags } = policyInput(template.network_policy);
+  const policy = policyInput(template.network_policy);
   const cp = configPtr(config);
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     checkStatus(C.check_template(r, tpl, opts), 'boxlint_check_template');
-    if (spec) C.policy_free(compilePolicy(spec, r, {}));
-    const diags = collect(r).concat(policyDiags);
-    return result(applyConfig(diags, cp), instructions(r));
+    const instr = instructions(r);
+    if (policy) C.policy_free(compilePolicy(policy.spec, r, { ...policy.args, config: cp }));
+    return result(collect(r), instr);
   });
 }
 
@@ -712,13 +706,15 @@ function validateTemplate(template, opts) {
   return r;
 }
 
-/** A network_policy field: a compiled NetworkPolicy (its diagnostics, copied) or a spec. */
+/** A network_policy field: its spec and policy options ({unmatched, compat, maxEntries}); a
+ *  compiled NetworkPolicy keeps its own options and is checked again under the call's config.
+ *  null when absent. */
 function policyInput(np) {
   if (np instanceof NetworkPolicy) {
     np._use(); // a closed policy throws here
-    return { spec: null, policyDiags: np.diagnostics.map((d) => ({ ...d })) };
+    return { spec: np._spec, args: np._args };
   }
-  return { spec: np === undefined || np === null ? null : policySpec(np), policyDiags: [] };
+  return np === undefined || np === null ? null : { spec: policySpec(np), args: {} };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -735,13 +731,13 @@ function policyInput(np) {
 function checkPython(source, { config = null, options = null, compat = null,
   unmatched = 'allow', maxEntries = 0 } = {}) {
   const b = textBuffer(source, 'source');
-  const popts = policyOptions(policyArgs({ compat, unmatched, maxEntries }));
   const cp = configPtr(config);
+  const popts = policyOptions({ ...policyArgs({ compat, unmatched, maxEntries }), config: cp });
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     const st = C.check_python(r, b.length ? b : EMPTY, b.length, opts, popts);
     if (st !== ESYNTAX) checkStatus(st, 'boxlint_check_python'); // ESYNTAX: python-syntax
-    return fileResult(applyConfig(collect(r), cp), instructions(r));
+    return fileResult(collect(r), instructions(r));
   });
 }
 
@@ -781,13 +777,13 @@ function checkBinding(binding, { config = null, options = null } = {}) {
     .map((k) => Buffer.from(k, 'utf8'));
   b.extra_fields = extra.length ? extra.map(span) : null;
   b.nextra_fields = extra.length;
-  const { spec, policyDiags } = policyInput(binding.network_policy);
+  const policy = policyInput(binding.network_policy);
   const cp = configPtr(config);
   const opts = makeOptions(options, cp);
   return withReport((r) => {
     checkStatus(C.check_binding(r, b, opts), 'boxlint_check_binding');
-    if (spec) C.policy_free(compilePolicy(spec, r, {}));
-    return result(applyConfig(collect(r).concat(policyDiags), cp), []);
+    if (policy) C.policy_free(compilePolicy(policy.spec, r, { ...policy.args, config: cp }));
+    return result(collect(r), []);
   });
 }
 
@@ -798,8 +794,9 @@ function checkBinding(binding, { config = null, options = null } = {}) {
 const SIZE_MAX = 2n ** BigInt(8 * koffi.sizeof('size_t')) - 1n;
 
 /** Item `i` of applyFixes as a Buffer holding a boxlint_fix, or null (skipped by the library)
- *  for a diagnostic without a fix and for offsets no buffer has (negative, too large). */
-function cFix(item, i, keep) {
+ *  for a diagnostic without a fix, for offsets no buffer has (negative, too large) and for an
+ *  unsafe fix unless `unsafeFixes`. */
+function cFix(item, i, keep, unsafeFixes) {
   if (item === null || item === undefined) return null;
   if (typeof item !== 'object') {
     throw new TypeError(`fixes[${i}] must be a fix or a diagnostic, not ${typeName(item)}`);
@@ -819,10 +816,12 @@ function cFix(item, i, keep) {
   }
   const [offset, length] = nums;
   if (offset < 0n || length < 0n || offset > SIZE_MAX || length > SIZE_MAX) return null;
+  if (f.unsafe === true && !unsafeFixes) return null;
   const t = textBuffer(f.text, `fixes[${i}].text`);
   const buf = Buffer.alloc(koffi.sizeof(T.boxlint_fix));
   koffi.encode(buf, T.boxlint_fix, {
     offset, length, text: t.length ? t : null, text_len: t.length, description: null,
+    safety: f.unsafe === true ? FIX_UNSAFE : 0,
   });
   keep.push(t, buf);
   return buf;
@@ -835,15 +834,18 @@ function cFix(item, i, keep) {
  * text}) or diagnostics (those without a fix are skipped). Fixes are taken in offset order
  * (insertions first, then the order given); one that overlaps a fix already taken, a second
  * insertion at the same offset and one outside the text are not applied: `applied` says which
- * were. Check the new text again to get those.
+ * were. Check the new text again to get those. An unsafe fix (`fix.unsafe`: it changes what
+ * the template or policy does, such as adding ALL_TRAFFIC to deny_out) is not applied either
+ * unless `opts.unsafeFixes` is true, as `boxlint --fix` without `--unsafe-fixes`.
  */
-function applyFixes(text, fixes) {
+function applyFixes(text, fixes, opts) {
   const b = textBuffer(text, 'text');
   if (fixes === null || typeof fixes !== 'object' || typeof fixes[Symbol.iterator] !== 'function') {
     throw new TypeError(`fixes must be an iterable of fixes or diagnostics, not ${typeName(fixes)}`);
   }
   const keep = [];
-  const ptrs = Array.from(fixes, (f, i) => cFix(f, i, keep));
+  const unsafeFixes = !!(opts && opts.unsafeFixes);
+  const ptrs = Array.from(fixes, (f, i) => cFix(f, i, keep, unsafeFixes));
   const applied = new Uint8Array(Math.max(ptrs.length, 1));
   const out = [null];
   const outLen = [0];
@@ -905,14 +907,16 @@ function policyArgs({ compat = null, unmatched = 'allow', maxEntries = 0 }) {
   return { unmatched, compat: c, maxEntries };
 }
 
-/** A boxlint_policy_options buffer (larger than the struct: see OPTIONS_BUFFER_SIZE). */
-function policyOptions({ unmatched = 'allow', compat = 'none', maxEntries = 0 }) {
+/** A boxlint_policy_options buffer (larger than the struct: see OPTIONS_BUFFER_SIZE); `config`
+ *  a config's pointer (null: every warning at its default severity). */
+function policyOptions({ unmatched = 'allow', compat = 'none', maxEntries = 0, config = null }) {
   const opts = Buffer.alloc(OPTIONS_BUFFER_SIZE);
   C.policy_options_init(opts);
   const o = koffi.decode(opts, T.boxlint_policy_options);
   o.unmatched = UNMATCHED[unmatched];
   o.compat = COMPAT[compat];
   if (maxEntries) o.max_entries = maxEntries;
+  o.config = config;
   koffi.encode(opts, T.boxlint_policy_options, o);
   return opts;
 }
@@ -943,21 +947,26 @@ function entries(ptr, list) {
 /**
  * A NetworkPolicy ({type, allow_out, deny_out}) validated and compiled once. Throws
  * PolicyError (.errors, with .detail for invalid entries) when it has errors; warnings are in
- * .diagnostics. `unmatched` ('allow' | 'deny') is the verdict for destinations no entry
- * matches under 'filtered'; `compat: 'e2b'` adds E2B's own rejections.
+ * .diagnostics, at the severities of `config` (null: their defaults; a warning the config
+ * switches off is not there). `unmatched` ('allow' | 'deny') is the verdict for destinations
+ * no entry matches under 'filtered'; `compat: 'e2b'` adds E2B's own rejections.
  */
 class NetworkPolicy extends Owned {
-  constructor(policy = {}, { compat = null, unmatched = 'allow', maxEntries = 0 } = {}) {
+  constructor(policy = {}, { compat = null, unmatched = 'allow', maxEntries = 0,
+    config = null } = {}) {
     super();
     const spec = policySpec(policy);
     const args = policyArgs({ compat, unmatched, maxEntries });
+    const cp = configPtr(config);
     let ptr = null;
     const diags = withReport((r) => {
-      ptr = compilePolicy(spec, r, args);
+      ptr = compilePolicy(spec, r, { ...args, config: cp });
       return collect(r);
     });
     if (ptr === null) throw new PolicyError(diags);
     this._own(ptr, C.policy_free);
+    this._spec = spec;
+    this._args = args;
     /** Warnings found while compiling (allow-without-effect, duplicate-entry...). */
     this.diagnostics = Object.freeze(diags);
     this.compat = compat === undefined ? null : compat;
@@ -1086,8 +1095,17 @@ function explain(id) {
     `Good:\n${ind(r.good)}`;
 }
 
+const fileCheck = require('./file');
+
+/** A file checked exactly as the command checks it (file.js): {path, checked, diagnostics,
+ *  errors, ok}. */
+function checkFile(file, opts) {
+  return fileCheck.checkFile(file, opts, BoxlintError);
+}
+
 module.exports = {
   version,
+  checkFile,
   checkTemplate,
   validateTemplate,
   checkCommands,

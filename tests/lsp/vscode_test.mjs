@@ -193,6 +193,8 @@ async function session() {
   });
   const qf = acts.find((a) => a.kind === 'quickfix');
   check('a quick fix for unknown-instruction, with its diagnostic', qf && qf.diagnostics[0].code === 'unknown-instruction', acts);
+  check('a safe quick fix: its title, preferred', qf && qf.title === 'replace with WORKDIR (boxlint unknown-instruction)' &&
+        qf.isPreferred === true, qf);
   text = applyEdits(text, qf.edit.changes[F]);
   check('the quick fix writes WORKDIR', text.endsWith('WORKDIR /srv'), text);
   v++;
@@ -242,6 +244,29 @@ async function session() {
     check(`${file}: said once in the log, still nothing after a change`,
           said.length === 1 && pub && pub.diagnostics.length === 0, { logs: s.logs, pub });
   }
+
+  // an unsafe fix (ALL_TRAFFIC turns egress from allow-all into deny-all): its quick fix is titled
+  // "(unsafe)" and never preferred, and "fix all" leaves it while fixing the safe ones
+  const U = uriOf('unsafe.py');
+  const utext = 'client.agents.add_code_interpreter(\n    "prm_abc", template_id="t", version=1, lifespan_seconds=1200,\n' +
+    '    network_policy={"type": "filtered", "allow_out": ["pypi.org"], "deny_out": []},\n)\n' +
+    'client.code_interpreter.templates.update("t", commands=["WROKDIR /srv"])\n';
+  pub = s.next(U);
+  open(s, 'unsafe.py', utext, 'python');
+  pub = await pub;
+  const awe = pub && pub.diagnostics.find((d) => d.code === 'allow-without-effect');
+  check('unsafe.py: allow-without-effect at 2:54', awe && awe.range.start.line === 2 && awe.range.start.character === 54 &&
+        awe.message.startsWith("allow_out[0]: 'pypi.org' has no effect: no deny_out entry overlaps it"), pub);
+  const uacts = awe ? await s.conn.sendRequest(proto.CodeActionRequest.type, {
+    textDocument: { uri: U }, range: awe.range, context: { diagnostics: [awe] },
+  }) : [];
+  const uq = uacts.filter((a) => a.kind === 'quickfix');
+  check('the unsafe quick fix: titled (unsafe), not preferred', uq.length === 1 &&
+        uq[0].title === 'add "ALL_TRAFFIC" to network_policy.deny_out (unsafe) (boxlint allow-without-effect)' &&
+        uq[0].isPreferred === false && uq[0].diagnostics[0].code === 'allow-without-effect', uacts);
+  const ufa = uacts.find((a) => a.kind === 'source.fixAll.boxlint');
+  check('fix all: the safe fix only, deny_out left alone',
+        ufa && applyEdits(utext, ufa.edit.changes[U]) === utext.replace('WROKDIR', 'WORKDIR'), uacts);
 
   // the configuration: a rule switched off, then a malformed file, then fixed
   const T = uriOf('t.json');

@@ -36,7 +36,8 @@ test('seed examples', async (t) => {
     assert.deepEqual([d.rule, d.severity, d.command, d.line, d.column, d.endColumn],
       ['unknown-instruction', 'error', 0, 1, 1, 4]);
     assert.match(d.hint, /did you forget RUN\?/);
-    assert.deepEqual(d.fix, { offset: 0, length: 0, text: 'RUN ', description: 'insert RUN' });
+    assert.deepEqual(d.fix, { offset: 0, length: 0, text: 'RUN ', description: 'insert RUN',
+      unsafe: false, applicability: 'safe' });
   });
   await t.test('a misspelt keyword', () => {
     const [d] = boxlint.checkCommands(['WORKDRI /app']).diagnostics;
@@ -129,6 +130,7 @@ test('NetworkPolicy', async (t) => {
       assert.ok(d);
       assert.match(d.hint, /ALL_TRAFFIC/);
       assert.equal(d.fix.text, 'ALL_TRAFFIC');
+      assert.deepEqual([d.fix.unsafe, d.fix.applicability], [true, 'unsafe']);
       assert.equal(p.decide({ host: 'github.com' }).verdict, 'allow');
     } finally {
       p.close();
@@ -221,8 +223,8 @@ client.agents.add_code_interpreter(
     network_policy=NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=[]),
 )
 `;
-const PY_FIXED = PY_SOURCE.replace('["pip install x"]', '["RUN pip install x"]')
-  .replace('deny_out=[])', 'deny_out=["ALL_TRAFFIC"])');
+const PY_SAFE_FIXED = PY_SOURCE.replace('["pip install x"]', '["RUN pip install x"]');
+const PY_FIXED = PY_SAFE_FIXED.replace('deny_out=[])', 'deny_out=["ALL_TRAFFIC"])');
 
 /** 1-based line and column (code points) of the first `needle`, and its UTF-8 byte offset. */
 function lineCol(text, needle) {
@@ -241,19 +243,32 @@ test('Python source files', async (t) => {
     assert.deepEqual([cmd.severity, cmd.command, cmd.path], ['error', 0, 'commands[0]']);
     assert.deepEqual([cmd.line, cmd.column, cmd.offset], lineCol(PY_SOURCE, 'pip install'));
     assert.deepEqual([cmd.line, cmd.column], [6, 16]);
-    assert.deepEqual(cmd.fix, { offset: cmd.offset, length: 0, text: 'RUN ', description: 'insert RUN' });
+    assert.deepEqual(cmd.fix, { offset: cmd.offset, length: 0, text: 'RUN ', description: 'insert RUN',
+      unsafe: false, applicability: 'safe' });
     assert.deepEqual([pol.severity, pol.command, pol.path], ['warning', null, 'network_policy.allow_out[0]']);
     assert.deepEqual([pol.line, pol.column, pol.offset], lineCol(PY_SOURCE, '"pypi.org"'));
     assert.equal(pol.fix.text, '"ALL_TRAFFIC"');
     assert.equal(pol.fix.offset, PY_SOURCE.indexOf('deny_out=[]') + 'deny_out=['.length);
+    // the flag survives into the file's fix: ALL_TRAFFIC changes egress, an unsafe fix
+    assert.deepEqual([pol.fix.unsafe, pol.fix.applicability], [true, 'unsafe']);
+    assert.equal(pol.message, "allow_out[0]: 'pypi.org' has no effect: no deny_out entry overlaps it, " +
+      'and destinations matched by neither list are allowed');
     assert.equal(r.ok, false);
   });
   await t.test('applyFixes gives the exact text; a second check is clean', () => {
     const r = boxlint.checkPython(PY_SOURCE);
-    assert.deepEqual(boxlint.applyFixes(PY_SOURCE, r.diagnostics), { text: PY_FIXED, applied: [true, true] });
-    assert.equal(r.fixed(PY_SOURCE), PY_FIXED);
-    assert.deepEqual(r.fixed(Buffer.from(PY_SOURCE)), Buffer.from(PY_FIXED));
-    assert.deepEqual(boxlint.checkPython(PY_FIXED).diagnostics, []);
+    // safe fixes only unless asked: the unsafe one is shown, not applied
+    assert.deepEqual(boxlint.applyFixes(PY_SOURCE, r.diagnostics), { text: PY_SAFE_FIXED, applied: [true, false] });
+    assert.equal(r.fixed(PY_SOURCE), PY_SAFE_FIXED);
+    // the fixed command is a command now, and the default config's warnings run on it
+    assert.deepEqual(rulesOf(boxlint.checkPython(PY_SAFE_FIXED)), ['pip-no-cache-dir', 'allow-without-effect']);
+    const all = { unsafeFixes: true };
+    assert.deepEqual(boxlint.applyFixes(PY_SOURCE, r.diagnostics, all), { text: PY_FIXED, applied: [true, true] });
+    assert.equal(r.fixed(PY_SOURCE, all), PY_FIXED);
+    assert.deepEqual(r.fixed(Buffer.from(PY_SOURCE), all), Buffer.from(PY_FIXED));
+    assert.deepEqual(boxlint.applyFixes('ab', [{ offset: 0, length: 0, text: 'x', unsafe: true }]),
+      { text: 'ab', applied: [false] });
+    assert.deepEqual(rulesOf(boxlint.checkPython(PY_FIXED)), ['pip-no-cache-dir']);
   });
   await t.test('columns are code points, offsets bytes', () => {
     const src = 'from budai import Client\nclient = Client()\n' +
@@ -291,7 +306,7 @@ test('Python source files', async (t) => {
   await t.test('not-static and suppressions', () => {
     const src = 'import os\nfrom budai import Client\nclient = Client()\n' +
       "client.code_interpreter.templates.create(name=os.environ['N'], " +
-      "commands=['RUN pip install x'], cpu_count=2, memory_mb=4096)\n";
+      "commands=['RUN pip install --no-cache-dir x'], cpu_count=2, memory_mb=4096)\n";
     assert.deepEqual(boxlint.checkPython(src).diagnostics.map((d) => [d.rule, d.severity, d.path, d.line]),
       [['not-static', 'info', 'name', 4]]);
     // not-static cannot be silenced inline: the comment is the unused one
@@ -431,6 +446,24 @@ test('Config', async (t) => {
     const r = boxlint.checkTemplate({ ...GOOD, network_policy: SEED }, { config: cfg });
     assert.deepEqual([...new Set(r.diagnostics.filter((d) => d.rule === 'allow-without-effect')
       .map((d) => d.severity))], ['info']);
+    // a compiled NetworkPolicy is checked again under the call's config
+    const p = new boxlint.NetworkPolicy(SEED);
+    assert.deepEqual([...new Set(p.diagnostics.map((d) => d.severity))], ['warning']);
+    assert.deepEqual(boxlint.checkTemplate({ ...GOOD, network_policy: p }, { config: cfg })
+      .diagnostics.map((d) => [d.rule, d.severity, d.path]),
+    [['allow-without-effect', 'info', 'network_policy.allow_out[0]'],
+      ['allow-without-effect', 'info', 'network_policy.allow_out[1]']]);
+    p.close();
+    const off = new boxlint.Config({ severities: { 'allow-without-effect': 'off' } });
+    const q = new boxlint.NetworkPolicy(SEED, { config: off });
+    assert.deepEqual(q.diagnostics, []);
+    q.close();
+    assert.deepEqual(boxlint.checkBinding({ template_id: 't', network_policy: SEED }, { config: off })
+      .diagnostics, []);
+    off.close();
+    // errors stay errors whatever the config
+    assert.throws(() => new boxlint.Config({ severities: { 'invalid-policy-entry': 'warning' } }),
+      boxlint.ConfigError);
     cfg.close();
   });
   await t.test('fromObject reads the .boxlint.json shape', () => {
@@ -497,15 +530,19 @@ test('error handling', async (t) => {
     assert.ok(conf.includes('server=198.51.100.53'));
     assert.ok(conf.includes('nftset=/pypi.org/4#inet#boxlint#allow4,6#inet#boxlint#allow6'));
     assert.ok(conf.includes('address=/*.pypi.org/'));
-    const script = p.emit('nftables', { table: 'sandbox', iifname: 'veth0' });
+    const script = p.emit('nftables', { table: 'sandbox', iifname: 'veth0', resolvers: ['198.51.100.53'] });
     assert.ok(script.includes('table inet sandbox {') && script.includes('iifname != "veth0" accept'));
     assert.throws(() => p.emit('iptables'), RangeError);
     assert.throws(() => p.emit('nftables', { table: 'two words' }), RangeError);
     p.close();
     const q = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org', '10.0.0.0/8'], deny_out: ['ALL_TRAFFIC'] });
-    assert.throws(() => q.emit('nftables'), (e) => e instanceof boxlint.PolicyError &&
+    assert.throws(() => q.emit('nftables', { resolvers: ['198.51.100.53'] }), (e) => e instanceof boxlint.PolicyError &&
       e.errors.length === 1 && e.errors[0].rule === 'unenforceable-entry' && e.errors[0].path === 'network_policy.allow_out[0]');
     q.close();
+    const r = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org'], deny_out: ['ALL_TRAFFIC'] });
+    assert.throws(() => r.emit('nftables'), (e) => e instanceof boxlint.PolicyError && // no resolver: DNS would be cut
+      e.errors[0].path === 'network_policy.deny_out[0]' && /no resolver given/.test(e.errors[0].message));
+    r.close();
   });
   await t.test('decide needs a destination; options are checked', () => {
     const p = new boxlint.NetworkPolicy({ type: 'open' });
@@ -551,4 +588,81 @@ test('struct layouts match the C headers', { skip: !process.env.BOXLINT_LAYOUT &
   for (const name of Object.keys(layout).filter((n) => n.startsWith('enum '))) {
     assert.equal(layout[name].size, koffi.sizeof('int'), name);
   }
+});
+
+// The Quick Start of the README (examples/quickstart.py): its update's command keeps pip's cache.
+const QUICKSTART = `from budai import Client
+
+client = Client()
+tpl = client.code_interpreter.templates.create(
+    name="my-py-extra",
+    commands=["RUN pip install --no-cache-dir pydantic-ai"],
+    cpu_count=2,
+    memory_mb=4096,
+)
+client.code_interpreter.templates.update("my-py-extra", commands=["RUN pip install httpx"])
+`;
+
+test('no config is the built-in defaults, as the command', async (t) => {
+  const TPL = { name: 'my-py-extra', commands: ['RUN pip install httpx'], cpu_count: 2, memory_mb: 4096 };
+  await t.test('checkTemplate of the Quick Start reports pip-no-cache-dir', () => {
+    const r = boxlint.checkTemplate(TPL);
+    assert.deepEqual(r.diagnostics.map((d) => [d.rule, d.severity, d.command, d.line, d.column, d.endColumn]),
+      [['pip-no-cache-dir', 'warning', 0, 1, 5, 16]]);
+    assert.match(r.diagnostics[0].message, /pip install keeps its download cache in the image/);
+    assert.ok(r.ok);
+    assert.deepEqual(boxlint.checkTemplate(TPL, { config: null }).diagnostics, r.diagnostics);
+    const off = new boxlint.Config({ severities: { 'pip-no-cache-dir': 'off' } });
+    assert.deepEqual(boxlint.checkTemplate(TPL, { config: off }).diagnostics, []);
+    off.close();
+    const err = new boxlint.Config({ severities: { 'pip-no-cache-dir': 'error' } });
+    assert.deepEqual(boxlint.checkCommands(TPL.commands, { config: err }).diagnostics
+      .map((d) => [d.rule, d.severity]), [['pip-no-cache-dir', 'error']]);
+    err.close();
+    assert.deepEqual(rulesOf(boxlint.checkFragment('RUN pip install httpx\n')), ['pip-no-cache-dir']);
+  });
+  await t.test('the same findings as the command', { skip: !process.env.BOXLINT_CLI && 'BOXLINT_CLI not set' }, () => {
+    const fs = require('node:fs');
+    const os = require('node:os');
+    const path = require('node:path');
+    const got = boxlint.checkPython(QUICKSTART).diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]);
+    assert.deepEqual(got, [['pip-no-cache-dir', 'warning', 10, 72]]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxlint-defaults-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'quickstart.py'), QUICKSTART);
+      fs.writeFileSync(path.join(dir, '.boxlint.json'), '{}'); // the defaults, no parent's config
+      const out = JSON.parse(execFileSync(process.env.BOXLINT_CLI,
+        ['--format', 'json', path.join(dir, 'quickstart.py')], { encoding: 'utf8' }));
+      assert.deepEqual(out.files[0].diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]), got);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  await t.test('a config gives the same severities as the command', { skip: !process.env.BOXLINT_CLI && 'BOXLINT_CLI not set' }, () => {
+    // the library applies it, policy warnings and suppression reports included
+    const fs = require('node:fs');
+    const os = require('node:os');
+    const path = require('node:path');
+    const { spawnSync } = require('node:child_process');
+    const src = QUICKSTART +
+      'client.agents.add_code_interpreter("prm_abc", template_id="my-py-extra",\n' +
+      '    network_policy={"type": "filtered", "allow_out": ["pypi.org", "pypi.org"]})\n' +
+      'x = 1  # boxlint: ignroe=sudo-usage\n';
+    const rules = { 'pip-no-cache-dir': 'error', 'allow-without-effect': 'off', 'duplicate-entry': 'info' };
+    const cfg = new boxlint.Config({ severities: rules });
+    const got = boxlint.checkPython(src, { config: cfg }).diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]);
+    cfg.close();
+    assert.deepEqual(got, [['pip-no-cache-dir', 'error', 10, 72], ['duplicate-entry', 'info', 12, 67],
+      ['unused-suppression', 'warning', 13, 19]]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxlint-config-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'app.py'), src);
+      fs.writeFileSync(path.join(dir, '.boxlint.json'), JSON.stringify({ rules }));
+      const run = spawnSync(process.env.BOXLINT_CLI, ['--format', 'json', path.join(dir, 'app.py')], { encoding: 'utf8' });
+      assert.equal(run.status, 1, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout).files[0].diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]), got);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

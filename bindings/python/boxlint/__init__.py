@@ -9,8 +9,11 @@ same diagnostics as the server-side validator, in about a millisecond, before an
     for d in result.diagnostics:
         print(d)
 
-Without a :class:`Config`, a check reports the platform's errors only (what the server rejects);
-pass ``config=boxlint.Config()`` to also get the warnings (pip cache, apt-get -y, secrets...).
+Without a :class:`Config` (``config=None``), a check uses the built-in defaults, as the
+``boxlint`` command does without a ``.boxlint.json``: the platform's errors and every warning at
+its default severity (pip cache, apt-get -y, secrets...). Pass a :class:`Config` to change
+severities or switch warnings off; the library applies it to every finding (commands, fields,
+network policies, Python files), so the bindings and the command report the same severities.
 
 Threads: :class:`NetworkPolicy` and :class:`Config` objects are immutable once constructed and
 may be shared by any number of threads; ``decide()``, the check functions and
@@ -29,7 +32,7 @@ import json
 import numbers
 import os
 import threading
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, NamedTuple,
                     Optional, Sequence, Tuple, Union)
 
@@ -117,16 +120,29 @@ class Fix:
     the list the fix's description names (``allow-without-effect`` and
     ``domains-require-deny-all``: insert into ``deny_out`` at index ``offset``, ``length`` 0; a
     non-ASCII entry of ``invalid-policy-entry``: replace that entry with its A-label,
-    ``length`` 1)."""
+    ``length`` 1).
+
+    ``unsafe`` is True for a fix that changes what the template or policy does (adding
+    ``ALL_TRAFFIC`` to ``deny_out`` turns egress from allow-all into deny-all; the slug of
+    ``invalid-name`` renames the template): :meth:`Result.fixed` and :func:`apply_fixes` leave
+    it out unless given ``unsafe_fixes=True``, as ``boxlint --fix`` does without
+    ``--unsafe-fixes``. ``applicability`` says the same as ``"safe"`` or ``"unsafe"``, the
+    word of the command's JSON output."""
     offset: int
     length: int
     text: str
     description: Optional[str]
+    unsafe: bool = False
+
+    @property
+    def applicability(self) -> str:
+        return "unsafe" if self.unsafe else "safe"
 
     def apply(self, command: str) -> str:
         """The command with this fix applied (offsets are UTF-8 byte offsets), through the
-        library's :func:`apply_fixes`; a fix outside the text leaves it unchanged."""
-        return apply_fixes(command, (self,)).text
+        library's :func:`apply_fixes`; a fix outside the text leaves it unchanged. This one
+        fix is applied whatever its safety: calling this is the choice."""
+        return apply_fixes(command, (self,), unsafe_fixes=True).text
 
 
 @dataclass(frozen=True)
@@ -194,16 +210,17 @@ class Result:
         """The fix of every diagnostic that has one, in order."""
         return [d.fix for d in self.diagnostics if d.fix is not None]
 
-    def fixed(self, text: Union[str, bytes]) -> Union[str, bytes]:
-        """``text`` (the text this result checked, as str or bytes) with every fix applied in
-        one pass by :func:`apply_fixes`. A fix that conflicts with another is left out: check
-        the new text again and repeat (at most a few passes) to apply it too. ValueError for a
-        result whose fixes are not offsets into the checked text (``file_relative`` False)."""
+    def fixed(self, text: Union[str, bytes], unsafe_fixes: bool = False) -> Union[str, bytes]:
+        """``text`` (the text this result checked, as str or bytes) with every safe fix applied
+        in one pass by :func:`apply_fixes`, and the unsafe ones too when ``unsafe_fixes``
+        (:attr:`Fix.unsafe`). A fix that conflicts with another is left out: check the new text
+        again and repeat (at most a few passes) to apply it too. ValueError for a result whose
+        fixes are not offsets into the checked text (``file_relative`` False)."""
         if not self.file_relative:
             raise ValueError("fixed() needs a result of check_python or check_fragment: the "
                              "fixes of command and field checks are relative to a command or a "
                              "policy list (use Fix.apply on the command)")
-        return apply_fixes(text, self.diagnostics).text
+        return apply_fixes(text, self.diagnostics, unsafe_fixes=unsafe_fixes).text
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -514,31 +531,13 @@ def _diag_from(d: _ffi.boxlint_diag) -> Diagnostic:
         f = d.fix.contents
         raw = ctypes.string_at(f.text, f.text_len) if f.text and f.text_len else b""
         fix = Fix(offset=f.offset, length=f.length, text=raw.decode("utf-8", "surrogateescape"),
-                  description=_ffi.text(f.description))
+                  description=_ffi.text(f.description), unsafe=f.safety == _ffi.FIX_UNSAFE)
     return Diagnostic(
         rule=_ffi.text(d.rule) or "", severity=_ffi.SEVERITY_NAMES.get(d.severity, "error"),
         command=None if d.command < 0 else int(d.command), line=d.line, column=d.column,
         end_line=d.end_line, end_column=d.end_column, offset=d.offset, path=_ffi.text(d.path),
         message=_ffi.text(d.message) or "", hint=_ffi.text(d.hint), fix=fix,
         detail=_ffi.text(d.detail), end_offset=d.end_offset)
-
-
-def _apply_config(diags: Sequence[Diagnostic], config_ptr: Optional[int]) -> List[Diagnostic]:
-    """As the CLI does: a config may change (or switch off) any non-error finding."""
-    if not config_ptr:
-        return list(diags)
-    out = []
-    for d in diags:
-        if d.severity != "error":
-            b = d.rule.encode()
-            sev = _ffi.SEVERITY_NAMES.get(lib.boxlint_config_get_severity(
-                config_ptr, b, len(b), _ffi.SEVERITY_VALUES[d.severity]), "off")
-            if sev == "off":
-                continue
-            if sev != d.severity:
-                d = replace(d, severity=sev)
-        out.append(d)
-    return out
 
 
 def _collect(report: int) -> List[Diagnostic]:
@@ -664,20 +663,26 @@ def _options(options: Optional[Options], config_ptr: Optional[int],
     return o
 
 
+_DEFAULT_CONFIG: Optional[Config] = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def _default_config() -> Config:
+    """The config of ``config=None``: every warning at its default severity (the command's
+    answer without a ``.boxlint.json``). Made once, immutable, shared by every thread."""
+    global _DEFAULT_CONFIG
+    with _DEFAULT_LOCK:
+        if _DEFAULT_CONFIG is None:
+            _DEFAULT_CONFIG = Config()
+        return _DEFAULT_CONFIG
+
+
 def _config_use(config: Optional[Config]):
     if config is None:
-        return _NoConfig()
+        config = _default_config()
     if not isinstance(config, Config):
         raise TypeError(f"config must be a boxlint.Config, not {type(config).__name__}")
     return config._use()
-
-
-class _NoConfig:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -694,7 +699,7 @@ def check_commands(commands: Sequence[str], *, config: Optional[Config] = None,
         o = _options(options, cp)
         _check_status(lib.boxlint_check_commands(r, arr, len(encoded), ctypes.byref(o)),
                       "boxlint_check_commands")
-        return Result(tuple(_apply_config(_collect(r), cp)), _instructions(r))
+        return Result(tuple(_collect(r)), _instructions(r))
 
 
 def check_fragment(text: Union[str, bytes], *, config: Optional[Config] = None,
@@ -706,8 +711,7 @@ def check_fragment(text: Union[str, bytes], *, config: Optional[Config] = None,
         o = _options(options, cp)
         _check_status(lib.boxlint_check_fragment(r, b, len(b), ctypes.byref(o)),
                       "boxlint_check_fragment")
-        return Result(tuple(_apply_config(_collect(r), cp)), _instructions(r),
-                      file_relative=True)
+        return Result(tuple(_collect(r)), _instructions(r), file_relative=True)
 
 
 def check_template(name: Optional[str] = None, commands: Optional[Sequence[str]] = None,
@@ -723,7 +727,11 @@ def check_template(name: Optional[str] = None, commands: Optional[Sequence[str]]
     ``cpu_count``/``memory_mb`` that are not integers (2.5) are passed to the library as the
     platform receives them and reported as ``invalid-resources``; a str raises TypeError.
     ``network_policy`` is a dict (``{"type", "allow_out", "deny_out"}``), an SDK NetworkPolicy
-    object, or a compiled :class:`NetworkPolicy` (its diagnostics are reused)."""
+    object, or a compiled :class:`NetworkPolicy` (checked again with its own options under
+    this call's ``config``).
+
+    ``config`` None uses the built-in defaults (every warning at its default severity), as the
+    command does without a ``.boxlint.json``."""
     keep: List[bytes] = []
     tpl = _ffi.boxlint_template()
     if name is not None:
@@ -749,24 +757,15 @@ def check_template(name: Optional[str] = None, commands: Optional[Sequence[str]]
     extra_arr = _ffi.spans(extra)
     tpl.extra_fields = extra_arr
     tpl.nextra_fields = len(extra)
-    policy_spec = None
-    policy_diags: Tuple[Diagnostic, ...] = ()
-    if isinstance(network_policy, NetworkPolicy):
-        with network_policy._use():  # a closed policy raises ClosedError here
-            policy_diags = network_policy.diagnostics
-    elif network_policy is not None:
-        policy_spec = _PolicySpec.coerce(network_policy)
+    policy = _policy_input(network_policy)
     with _config_use(config) as cp, _Report() as r:
         o = _options(options, cp)
         _check_status(lib.boxlint_check_template(r, ctypes.byref(tpl), ctypes.byref(o)),
                       "boxlint_check_template")
-        if policy_spec is not None:
-            p = policy_spec.compile(r, None, 0, None)
-            lib.boxlint_policy_free(p)
-        diags = _collect(r)
         instructions = _instructions(r)
-        diags.extend(policy_diags)
-        return Result(tuple(_apply_config(diags, cp)), instructions)
+        if policy is not None:
+            lib.boxlint_policy_free(policy[0].compile(r, *policy[1:], config_ptr=cp))
+        return Result(tuple(_collect(r)), instructions)
 
 
 def validate_template(name: Optional[str] = None, commands: Optional[Sequence[str]] = None,
@@ -802,14 +801,13 @@ def check_python(source: Union[str, bytes], *, config: Optional[Config] = None,
     checked text."""
     b = _text_bytes(source, "source")
     _check_policy_args(compat, unmatched, max_entries)
-    popts = _policy_options(unmatched, _ffi.COMPAT[compat], max_entries)
     with _config_use(config) as cp, _Report() as r:
+        popts = _policy_options(unmatched, _ffi.COMPAT[compat], max_entries, cp)
         o = _options(options, cp)
         st = lib.boxlint_check_python(r, b, len(b), ctypes.byref(o), ctypes.byref(popts))
         if st != _ffi.BOXLINT_ESYNTAX:  # ESYNTAX: the python-syntax diagnostic is the answer
             _check_status(st, "boxlint_check_python")
-        return Result(tuple(_apply_config(_collect(r), cp)), _instructions(r),
-                      file_relative=True)
+        return Result(tuple(_collect(r)), _instructions(r), file_relative=True)
 
 
 def check_binding(template_id: Any = None, version: Any = None, lifespan_seconds: Any = None,
@@ -844,22 +842,14 @@ def check_binding(template_id: Any = None, version: Any = None, lifespan_seconds
     extra_arr = _ffi.spans(extra)
     b.extra_fields = extra_arr
     b.nextra_fields = len(extra)
-    policy_spec = None
-    policy_diags: Tuple[Diagnostic, ...] = ()
-    if isinstance(network_policy, NetworkPolicy):
-        with network_policy._use():  # a closed policy raises ClosedError here
-            policy_diags = network_policy.diagnostics
-    elif network_policy is not None:
-        policy_spec = _PolicySpec.coerce(network_policy)
+    policy = _policy_input(network_policy)
     with _config_use(config) as cp, _Report() as r:
         o = _options(options, cp)
         _check_status(lib.boxlint_check_binding(r, ctypes.byref(b), ctypes.byref(o)),
                       "boxlint_check_binding")
-        if policy_spec is not None:
-            lib.boxlint_policy_free(policy_spec.compile(r, None, 0, None))
-        diags = _collect(r)
-        diags.extend(policy_diags)
-        return Result(tuple(_apply_config(diags, cp)))
+        if policy is not None:
+            lib.boxlint_policy_free(policy[0].compile(r, *policy[1:], config_ptr=cp))
+        return Result(tuple(_collect(r)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -876,9 +866,10 @@ class FixResult(NamedTuple):
 _SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
 
 
-def _c_fix(f: Any, i: int, keep: List[Any]) -> Optional[Any]:
+def _c_fix(f: Any, i: int, keep: List[Any], unsafe_fixes: bool) -> Optional[Any]:
     """A pointer to a boxlint_fix for item ``i``, or None (skipped by the library) for a
-    Diagnostic without a fix and for offsets no buffer has (negative or too large)."""
+    Diagnostic without a fix, for offsets no buffer has (negative or too large) and for an
+    unsafe fix unless ``unsafe_fixes``."""
     if isinstance(f, Diagnostic):
         f = f.fix
     if f is None:
@@ -893,15 +884,18 @@ def _c_fix(f: Any, i: int, keep: List[Any]) -> Optional[Any]:
         raise TypeError(f"fixes[{i}].text must be a str, not {_typename(f.text)}")
     if not (0 <= f.offset <= _SIZE_MAX and 0 <= f.length <= _SIZE_MAX):
         return None
+    if f.unsafe and not unsafe_fixes:
+        return None
     t = f.text.encode("utf-8", "surrogateescape")
     c = _ffi.boxlint_fix(offset=f.offset, length=f.length, text=_ffi.address(t),
-                         text_len=len(t), description=None)
+                         text_len=len(t), description=None,
+                         safety=_ffi.FIX_UNSAFE if f.unsafe else 0)
     keep.extend((t, c))
     return ctypes.pointer(c)
 
 
-def apply_fixes(text: Union[str, bytes], fixes: Iterable[Union[Fix, Diagnostic, None]]) \
-        -> FixResult:
+def apply_fixes(text: Union[str, bytes], fixes: Iterable[Union[Fix, Diagnostic, None]],
+                unsafe_fixes: bool = False) -> FixResult:
     """Apply fixes to ``text`` in one pass with the library's ``boxlint_apply_fixes``, the
     implementation the CLI's ``--fix`` uses. Offsets are byte offsets into the UTF-8 encoding
     of ``text`` (a str is encoded, edited and decoded again; bytes stay bytes). ``fixes`` are
@@ -910,8 +904,10 @@ def apply_fixes(text: Union[str, bytes], fixes: Iterable[Union[Fix, Diagnostic, 
     Fixes are taken in offset order (insertions first at one offset, then the order given); a
     fix that overlaps one already taken, a second insertion at the same offset, and a fix
     outside the text are not applied: ``applied`` says which were. Check the new text again to
-    get the ones left out. Only fixes whose offsets are in ``text`` make sense here: those of
-    :func:`check_python` and :func:`check_fragment` results (see :meth:`Result.fixed`)."""
+    get the ones left out. An unsafe fix (:attr:`Fix.unsafe`) is not applied either unless
+    ``unsafe_fixes`` is True, as ``boxlint --fix`` without ``--unsafe-fixes``. Only fixes whose
+    offsets are in ``text`` make sense here: those of :func:`check_python` and
+    :func:`check_fragment` results (see :meth:`Result.fixed`)."""
     b = _text_bytes(text, "text")
     if isinstance(fixes, (str, bytes, Fix, Diagnostic)):
         raise TypeError(f"fixes must be an iterable of Fix or Diagnostic, not {_typename(fixes)}")
@@ -920,7 +916,7 @@ def apply_fixes(text: Union[str, bytes], fixes: Iterable[Union[Fix, Diagnostic, 
     keep: List[Any] = []
     arr = (ctypes.POINTER(_ffi.boxlint_fix) * max(n, 1))()
     for i, f in enumerate(items):
-        p = _c_fix(f, i, keep)
+        p = _c_fix(f, i, keep, unsafe_fixes)
         if p is not None:
             arr[i] = p
     applied = (ctypes.c_ubyte * max(n, 1))()
@@ -960,8 +956,9 @@ class _PolicySpec:
         return cls(*_policy_fields(p))
 
     def compile(self, report: Optional[int], unmatched: Optional[str], compat: int,
-                max_entries: Optional[int]) -> Optional[int]:
-        """boxlint_policy_new: the policy pointer (None when it has errors)."""
+                max_entries: Optional[int], *, config_ptr: Optional[int] = None) -> Optional[int]:
+        """boxlint_policy_new: the policy pointer (None when it has errors); its warnings at
+        the severities of the config ``config_ptr`` (None: their defaults)."""
         spec = _ffi.boxlint_policy_spec()
         if self.type is not None:
             spec.type.ptr = _ffi.address(self.type)
@@ -969,7 +966,7 @@ class _PolicySpec:
         allow, deny = _ffi.spans(self.allow), _ffi.spans(self.deny)
         spec.allow_out, spec.n_allow = allow, len(self.allow)
         spec.deny_out, spec.n_deny = deny, len(self.deny)
-        o = _policy_options(unmatched, compat, max_entries)
+        o = _policy_options(unmatched, compat, max_entries, config_ptr)
         out = ctypes.c_void_p()
         st = lib.boxlint_policy_new(ctypes.byref(out), report, ctypes.byref(spec),
                                     ctypes.byref(o), None)
@@ -998,9 +995,10 @@ def _check_policy_args(compat: Any, unmatched: Any, max_entries: Any) -> None:
         raise TypeError(f"max_entries must be an int, not {_typename(max_entries)}")
 
 
-def _policy_options(unmatched: Optional[str], compat: int,
-                    max_entries: Optional[int]) -> _ffi.boxlint_policy_options:
+def _policy_options(unmatched: Optional[str], compat: int, max_entries: Optional[int],
+                    config_ptr: Optional[int] = None) -> _ffi.boxlint_policy_options:
     o = _ffi.new_options(_ffi.boxlint_policy_options, lib.boxlint_policy_options_init)
+    o.config = config_ptr
     if unmatched is not None:
         o.unmatched = _ffi.UNMATCHED[unmatched]
     o.compat = compat
@@ -1024,6 +1022,18 @@ def _policy_fields(p: Any) -> Tuple[Any, Any, Any]:
                     f"{_typename(p)}")
 
 
+def _policy_input(p: PolicyInput) -> Optional[Tuple["_PolicySpec", Optional[str], int,
+                                                   Optional[int]]]:
+    """The spec and options (unmatched, compat bits, max_entries) of a ``network_policy``
+    argument: a compiled :class:`NetworkPolicy` keeps its own options; None for None."""
+    if isinstance(p, NetworkPolicy):
+        with p._use():  # a closed policy raises ClosedError here
+            return p._spec, p.unmatched, _ffi.COMPAT[p.compat], p._max_entries
+    if p is None:
+        return None
+    return _PolicySpec.coerce(p), None, 0, None
+
+
 class NetworkPolicy(_Owned):
     """A NetworkPolicy (``type``: "disabled" (default), "open" or "filtered"; ``allow_out`` /
     ``deny_out``: IPs, CIDRs, domains, ``*.`` wildcards, ``*``, ``ALL_TRAFFIC``) validated and
@@ -1032,20 +1042,25 @@ class NetworkPolicy(_Owned):
     rejections.
 
     Raises :class:`PolicyError` (``.errors``, each with ``detail`` for invalid entries) when the
-    policy has errors; warnings are in ``.diagnostics``. Immutable: ``decide()`` may be called
-    from any number of threads at once. Free it with ``close()`` or a ``with`` block."""
+    policy has errors; warnings are in ``.diagnostics``, at the severities of ``config`` (None:
+    their defaults; a warning the config switches off is not there). Immutable: ``decide()``
+    may be called from any number of threads at once. Free it with ``close()`` or a ``with``
+    block."""
 
     def __init__(self, type: Optional[str] = None, allow_out: Sequence[str] = (),
                  deny_out: Sequence[str] = (), compat: Optional[str] = None,
-                 unmatched: str = "allow", *, max_entries: Optional[int] = None):
+                 unmatched: str = "allow", *, max_entries: Optional[int] = None,
+                 config: Optional[Config] = None):
         spec = _PolicySpec(type, allow_out, deny_out)
         _check_policy_args(compat, unmatched, max_entries)
-        with _Report() as r:
-            ptr = spec.compile(r, unmatched, _ffi.COMPAT[compat], max_entries)
+        with _config_use(config) as cp, _Report() as r:
+            ptr = spec.compile(r, unmatched, _ffi.COMPAT[compat], max_entries, config_ptr=cp)
             diags = _collect(r)
         if ptr is None:
             raise PolicyError(diags)
         self._diagnostics: Tuple[Diagnostic, ...] = tuple(diags)
+        self._spec = spec
+        self._max_entries = max_entries
         self._own(ptr, lib.boxlint_policy_free)
         self.compat = compat
         self.unmatched = unmatched
@@ -1186,3 +1201,12 @@ def explain(rule_id: str) -> str:
 
     return (f"{r.id} ({r.severity}): {r.summary}\n\n{r.description}\n\nBad:\n{ind(r.bad)}"
             f"Good:\n{ind(r.good)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Files, as the command checks them (_file.py)
+# ---------------------------------------------------------------------------------------------
+
+from ._file import FileResult, check_file  # noqa: E402  (needs the types above)
+
+__all__ += ["check_file", "FileResult"]

@@ -51,8 +51,12 @@ class boxlint_span(Structure):
 
 
 class boxlint_fix(Structure):
+    # safety: boxlint_fix_safety, 0 safe, 1 unsafe (an enum: int-sized)
     _fields_ = [("offset", c_size_t), ("length", c_size_t), ("text", c_void_p),
-                ("text_len", c_size_t), ("description", c_char_p)]
+                ("text_len", c_size_t), ("description", c_char_p), ("safety", c_int)]
+
+
+FIX_UNSAFE = 1
 
 
 class boxlint_diag(Structure):
@@ -126,7 +130,7 @@ class boxlint_policy_spec(Structure):
 
 class boxlint_policy_options(Structure):
     _fields_ = [("size", c_size_t), ("max_entries", c_size_t), ("unmatched", c_int),
-                ("compat", c_uint), ("path_prefix", boxlint_span)]
+                ("compat", c_uint), ("path_prefix", boxlint_span), ("config", c_void_p)]
 
 
 class boxlint_emit_options(Structure):

@@ -152,6 +152,7 @@ class Policies(unittest.TestCase):
             d = next(d for d in p.diagnostics if d.rule == "allow-without-effect")
             self.assertIn("ALL_TRAFFIC", d.hint)
             self.assertEqual(d.fix.text, "ALL_TRAFFIC")
+            self.assertEqual((d.fix.unsafe, d.fix.applicability), (True, "unsafe"))
             self.assertEqual(p.decide(host="github.com").verdict, "allow")
 
     def test_seed_example_with_all_traffic_denied(self):
@@ -273,8 +274,8 @@ client.agents.add_code_interpreter(
     network_policy=NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=[]),
 )
 """
-PY_FIXED = PY_SOURCE.replace('["pip install x"]', '["RUN pip install x"]').replace(
-    "deny_out=[])", 'deny_out=["ALL_TRAFFIC"])')
+PY_SAFE_FIXED = PY_SOURCE.replace('["pip install x"]', '["RUN pip install x"]')
+PY_FIXED = PY_SAFE_FIXED.replace("deny_out=[])", 'deny_out=["ALL_TRAFFIC"])')
 
 
 def line_col(text, needle):
@@ -296,20 +297,35 @@ class PythonSource(unittest.TestCase):
         self.assertEqual((cmd.line, cmd.column), (6, 16))
         self.assertEqual((cmd.fix.offset, cmd.fix.length, cmd.fix.text),
                          (cmd.offset, 0, "RUN "))
+        self.assertEqual((cmd.fix.unsafe, cmd.fix.applicability), (False, "safe"))
         self.assertEqual((pol.severity, pol.command, pol.path),
                          ("warning", None, "network_policy.allow_out[0]"))
         self.assertEqual((pol.line, pol.column, pol.offset), line_col(PY_SOURCE, '"pypi.org"'))
         self.assertEqual(pol.fix.text, '"ALL_TRAFFIC"')
         self.assertEqual(pol.fix.offset, PY_SOURCE.index("deny_out=[]") + len("deny_out=["))
+        # the flag survives into the file's fix: ALL_TRAFFIC changes egress, an unsafe fix
+        self.assertEqual((pol.fix.unsafe, pol.fix.applicability), (True, "unsafe"))
+        self.assertEqual(pol.message, "allow_out[0]: 'pypi.org' has no effect: no deny_out entry "
+                         "overlaps it, and destinations matched by neither list are allowed")
         self.assertFalse(r.ok)
 
     def test_apply_fixes_gives_the_exact_text_and_a_second_check_is_clean(self):
         r = boxlint.check_python(PY_SOURCE)
-        fixed = boxlint.apply_fixes(PY_SOURCE, r.diagnostics)
+        # safe fixes only, unless asked: the unsafe one is shown, not applied
+        self.assertEqual(boxlint.apply_fixes(PY_SOURCE, r.diagnostics), (PY_SAFE_FIXED, (True, False)))
+        self.assertEqual(r.fixed(PY_SOURCE), PY_SAFE_FIXED)
+        # the fixed command is a command now, and the default config's warnings run on it
+        self.assertEqual([d.rule for d in boxlint.check_python(PY_SAFE_FIXED).diagnostics],
+                         ["pip-no-cache-dir", "allow-without-effect"])
+        fixed = boxlint.apply_fixes(PY_SOURCE, r.diagnostics, unsafe_fixes=True)
         self.assertEqual(fixed, (PY_FIXED, (True, True)))
-        self.assertEqual(r.fixed(PY_SOURCE), PY_FIXED)
-        self.assertEqual(r.fixed(PY_SOURCE.encode()), PY_FIXED.encode())
-        self.assertEqual(boxlint.check_python(PY_FIXED).diagnostics, ())
+        self.assertEqual(r.fixed(PY_SOURCE, unsafe_fixes=True), PY_FIXED)
+        self.assertEqual(r.fixed(PY_SOURCE.encode(), unsafe_fixes=True), PY_FIXED.encode())
+        self.assertEqual(rules_of(boxlint.check_python(PY_FIXED)), ["pip-no-cache-dir"])
+        # Fix.apply applies the one fix it is called on, whatever its safety
+        unsafe = boxlint.Fix(0, 0, "x", None, unsafe=True)
+        self.assertEqual(unsafe.apply("ab"), "xab")
+        self.assertEqual(boxlint.apply_fixes("ab", [unsafe]), ("ab", (False,)))
 
     def test_columns_are_code_points_offsets_are_bytes(self):
         src = ('from budai import Client\nclient = Client()\n'
@@ -352,7 +368,8 @@ class PythonSource(unittest.TestCase):
         def work():
             for _ in range(100):
                 r = boxlint.check_python(PY_SOURCE)
-                if r.fixed(PY_SOURCE) != PY_FIXED or boxlint.check_python(PY_FIXED).diagnostics:
+                if r.fixed(PY_SOURCE, unsafe_fixes=True) != PY_FIXED or \
+                        rules_of(boxlint.check_python(PY_FIXED)) != ["pip-no-cache-dir"]:
                     failures.append(1)
         threads = [threading.Thread(target=work) for _ in range(4)]
         for t in threads:
@@ -364,7 +381,7 @@ class PythonSource(unittest.TestCase):
     def test_not_static_and_suppression(self):
         src = ("import os\nfrom budai import Client\nclient = Client()\n"
                "client.code_interpreter.templates.create(name=os.environ['N'], "
-               "commands=['RUN pip install x'], cpu_count=2, memory_mb=4096)\n")
+               "commands=['RUN pip install --no-cache-dir x'], cpu_count=2, memory_mb=4096)\n")
         r = boxlint.check_python(src)
         self.assertEqual([(d.rule, d.severity, d.path, d.line) for d in r.diagnostics],
                          [("not-static", "info", "name", 4)])
@@ -517,7 +534,142 @@ class Configs(unittest.TestCase):
         r = boxlint.check_template(**GOOD, network_policy=Policies.SEED, config=cfg)
         self.assertEqual({d.severity for d in r.diagnostics if d.rule == "allow-without-effect"},
                          {"info"})
+        # a compiled NetworkPolicy is checked again under the call's config
+        with boxlint.NetworkPolicy(**Policies.SEED) as p:
+            self.assertEqual({d.severity for d in p.diagnostics}, {"warning"})
+            r = boxlint.check_template(**GOOD, network_policy=p, config=cfg)
+            self.assertEqual([(d.rule, d.severity, d.path) for d in r.diagnostics],
+                             [("allow-without-effect", "info", "network_policy.allow_out[0]"),
+                              ("allow-without-effect", "info", "network_policy.allow_out[1]")])
+        with boxlint.Config({"allow-without-effect": "off"}) as off:
+            with boxlint.NetworkPolicy(**Policies.SEED, config=off) as p:
+                self.assertEqual(p.diagnostics, ())
+            r = boxlint.check_binding(template_id="t", network_policy=Policies.SEED, config=off)
+            self.assertEqual(r.diagnostics, ())
+        # errors stay errors whatever the config
+        with self.assertRaises(boxlint.ConfigError):
+            boxlint.Config({"invalid-policy-entry": "warning"})
         cfg.close()
+
+
+# The Quick Start of the README (examples/quickstart.py): its update's command keeps pip's cache.
+QUICKSTART = """from budai import Client
+
+client = Client()
+tpl = client.code_interpreter.templates.create(
+    name="my-py-extra",
+    commands=["RUN pip install --no-cache-dir pydantic-ai"],
+    cpu_count=2,
+    memory_mb=4096,
+)
+client.code_interpreter.templates.update("my-py-extra", commands=["RUN pip install httpx"])
+"""
+
+
+class Defaults(unittest.TestCase):
+    """config=None is the built-in defaults, as the command without a .boxlint.json."""
+
+    def test_check_template_of_the_quick_start_reports_pip_no_cache_dir(self):
+        r = boxlint.check_template(name="my-py-extra", commands=["RUN pip install httpx"],
+                                   cpu_count=2, memory_mb=4096)
+        (d,) = r.diagnostics
+        self.assertEqual((d.rule, d.severity, d.command, d.line, d.column, d.end_column),
+                         ("pip-no-cache-dir", "warning", 0, 1, 5, 16))
+        self.assertIn("pip install keeps its download cache in the image", d.message)
+        self.assertEqual(r.diagnostics, boxlint.check_template(
+            name="my-py-extra", commands=["RUN pip install httpx"], cpu_count=2, memory_mb=4096,
+            config=None).diagnostics)
+        self.assertTrue(r.ok)
+        with boxlint.Config({"pip-no-cache-dir": "off"}) as off:
+            self.assertEqual(boxlint.check_template(
+                name="my-py-extra", commands=["RUN pip install httpx"], cpu_count=2,
+                memory_mb=4096, config=off).diagnostics, ())
+        with boxlint.Config({"pip-no-cache-dir": "error"}) as err:
+            r = boxlint.check_commands(["RUN pip install httpx"], config=err)
+            self.assertEqual([(d.rule, d.severity) for d in r.diagnostics],
+                             [("pip-no-cache-dir", "error")])
+        # the same answer for a fragment and a Python file
+        self.assertEqual(rules_of(boxlint.check_fragment("RUN pip install httpx\n")),
+                         ["pip-no-cache-dir"])
+
+    def test_the_same_findings_as_the_command(self):
+        r = boxlint.check_python(QUICKSTART)
+        got = [(d.rule, d.severity, d.line, d.column) for d in r.diagnostics]
+        self.assertEqual(got, [("pip-no-cache-dir", "warning", 10, 72)])
+        cli = os.environ.get("BOXLINT_CLI")
+        if not cli:
+            self.skipTest("BOXLINT_CLI not set (run through ctest)")
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "quickstart.py")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(QUICKSTART)
+            with open(os.path.join(d, ".boxlint.json"), "w", encoding="utf-8") as f:
+                f.write("{}")  # the defaults, and no config of a parent directory
+            out = subprocess.run([cli, "--format", "json", path], capture_output=True,
+                                 text=True)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        (doc,) = json.loads(out.stdout)["files"]
+        self.assertEqual([(x["rule"], x["severity"], x["line"], x["column"])
+                          for x in doc["diagnostics"]], got)
+
+    def test_a_config_gives_the_same_severities_as_the_command(self):
+        # the library applies it, policy warnings and suppression reports included
+        src = QUICKSTART + (
+            'client.agents.add_code_interpreter("prm_abc", template_id="my-py-extra",\n'
+            '    network_policy={"type": "filtered", "allow_out": ["pypi.org", "pypi.org"]})\n'
+            "x = 1  # boxlint: ignroe=sudo-usage\n")
+        rules = {"pip-no-cache-dir": "error", "allow-without-effect": "off",
+                 "duplicate-entry": "info"}
+        with boxlint.Config(rules) as cfg:
+            got = [(d.rule, d.severity, d.line, d.column)
+                   for d in boxlint.check_python(src, config=cfg).diagnostics]
+        self.assertEqual(got, [("pip-no-cache-dir", "error", 10, 72),
+                               ("duplicate-entry", "info", 12, 67),
+                               ("unused-suppression", "warning", 13, 19)])
+        cli = os.environ.get("BOXLINT_CLI")
+        if not cli:
+            self.skipTest("BOXLINT_CLI not set (run through ctest)")
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "app.py")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(src)
+            with open(os.path.join(d, ".boxlint.json"), "w", encoding="utf-8") as f:
+                json.dump({"rules": rules}, f)
+            out = subprocess.run([cli, "--format", "json", path], capture_output=True,
+                                 text=True)
+            with boxlint.Config.load(os.path.join(d, ".boxlint.json")) as loaded:
+                again = [(x.rule, x.severity, x.line, x.column)
+                         for x in boxlint.check_python(src, config=loaded).diagnostics]
+        self.assertEqual(out.returncode, 1, out.stderr)
+        (doc,) = json.loads(out.stdout)["files"]
+        self.assertEqual([(x["rule"], x["severity"], x["line"], x["column"])
+                          for x in doc["diagnostics"]], got)
+        self.assertEqual(again, got)
+
+    def test_boxlint_policy_uses_the_config_found_for_its_file(self):
+        policy = {"type": "filtered", "allow_out": ["pypi.org", "pypi.org"]}
+        rules = {"allow-without-effect": "off", "duplicate-entry": "error"}
+        with boxlint.Config(rules) as cfg, boxlint.NetworkPolicy(**policy, config=cfg) as p:
+            got = [(d.rule, d.severity, d.path) for d in p.diagnostics]
+        self.assertEqual(got, [("duplicate-entry", "error", "network_policy.allow_out[1]")])
+        cli = os.environ.get("BOXLINT_CLI")
+        if not cli:
+            self.skipTest("BOXLINT_CLI not set (run through ctest)")
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "policy.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(policy, f)
+            with open(os.path.join(d, ".boxlint.json"), "w", encoding="utf-8") as f:
+                json.dump({"rules": rules}, f)
+            out = subprocess.run([cli, "policy", "--format", "json", path], capture_output=True,
+                                 text=True)
+        self.assertEqual(out.returncode, 1, out.stderr)  # the raised warning fails the run
+        doc = json.loads(out.stdout)
+        self.assertEqual([(x["rule"], x["severity"], x["path"]) for x in doc["diagnostics"]], got)
+        self.assertEqual(doc["normalized"]["allow_out"], ["pypi.org", "pypi.org"])  # compiled
 
     def test_from_dict_like_the_cli_file(self):
         with boxlint.Config.from_dict({"rules": {"unknown-field": "error"},
@@ -611,7 +763,7 @@ class ErrorHandling(unittest.TestCase):
             self.assertIn("nftset=/pypi.org/4#inet#boxlint#allow4,6#inet#boxlint#allow6", conf)
             self.assertIn("address=/*.pypi.org/", conf)
             self.assertIn("address=/pythonhosted.org/", conf)
-            script = p.emit("nftables", table="sandbox", iifname="veth0")
+            script = p.emit("nftables", table="sandbox", iifname="veth0", resolvers=["198.51.100.53"])
             self.assertIn("table inet sandbox {", script)
             self.assertIn('iifname != "veth0" accept', script)
             self.assertIn("elements = { 0.0.0.0/0 }", script)
@@ -620,9 +772,14 @@ class ErrorHandling(unittest.TestCase):
             self.assertRaises(ValueError, p.emit, "dnsmasq", resolvers=["pypi.org"])
         with boxlint.NetworkPolicy("filtered", ["pypi.org", "10.0.0.0/8"], ["ALL_TRAFFIC"]) as p:
             with self.assertRaises(boxlint.PolicyError) as cm:
-                p.emit("nftables")
+                p.emit("nftables", resolvers=["198.51.100.53"])
             self.assertEqual([d.rule for d in cm.exception.errors], ["unenforceable-entry"])
             self.assertEqual(cm.exception.errors[0].path, "network_policy.allow_out[0]")
+        with boxlint.NetworkPolicy("filtered", ["pypi.org"], ["ALL_TRAFFIC"]) as p:
+            with self.assertRaises(boxlint.PolicyError) as cm:  # DNS would be cut: no resolver
+                p.emit("nftables")
+            self.assertEqual(cm.exception.errors[0].path, "network_policy.deny_out[0]")
+            self.assertIn("no resolver given", cm.exception.errors[0].message)
 
     def test_bad_option_values(self):
         self.assertRaises(ValueError, boxlint.NetworkPolicy, "open", unmatched="maybe")

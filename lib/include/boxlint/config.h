@@ -24,8 +24,13 @@ typedef struct boxlint_error {
  * A configuration: which warnings run at which severity, plus user rules. Build it with
  * boxlint_config_new() and the setters, then pass it in boxlint_options.config.
  *
- * Without a config, a check reports the errors of DESIGN §2.1 only (the gatekeeper mode);
- * with one, it also runs every warning that is not switched off and every user rule.
+ * Without a config, a check of commands or a fragment reports the errors of DESIGN §2.1 only
+ * (the gatekeeper mode; boxlint_options.config says what else runs); with one, it also runs
+ * every warning that is not switched off, at the config's severity, and every user rule. The
+ * library applies the config to every finding it makes (commands, fragments, template and
+ * binding fields, NetworkPolicies through boxlint_policy_options.config, Python files), so a
+ * caller shows each diagnostic's own severity. The `boxlint` command and the bindings check
+ * with the defaults (boxlint_config_new) when no configuration file names others.
  *
  * @note Setters are not thread-safe. Once you stop calling them, the config is immutable and
  * may be shared by any number of threads and checks at once.

@@ -50,14 +50,24 @@ typedef enum boxlint_severity {
 /** "error", "warning", "info" or "off". */
 BOXLINT_API const char *boxlint_severity_str(boxlint_severity severity);
 
+/** Whether applying a fix keeps what the template or policy does (the README's "Fixes").
+ *  Safe fixes are applied by `--fix`, the editor's "fix all" and the bindings' helpers;
+ *  unsafe ones are shown, marked, and applied only when asked for (`--unsafe-fixes`). */
+typedef enum boxlint_fix_safety {
+  BOXLINT_FIX_SAFE = 0,  /**< the fixed text does what the text evidently meant, nothing else */
+  BOXLINT_FIX_UNSAFE = 1 /**< the fix changes what the input does (e.g. egress, a name) */
+} boxlint_fix_safety;
+
 /** A machine-readable fix: replace bytes [offset, offset + length) of the command (or file, for
- *  fragments) with `text`. Only attached when the fix is certain. */
+ *  fragments) with `text`. Only attached when the replacement is certain; `safety` says whether
+ *  it may be applied without asking. */
 typedef struct boxlint_fix {
   size_t offset;
   size_t length;
   const char *text; /**< NUL-terminated replacement, `text_len` bytes */
   size_t text_len;
   const char *description; /**< NUL-terminated, e.g. "insert `RUN `" */
+  boxlint_fix_safety safety; /**< BOXLINT_FIX_SAFE (0, so a zeroed fix is safe) or _UNSAFE */
 } boxlint_fix;
 
 /**
@@ -116,6 +126,27 @@ BOXLINT_API const boxlint_diag *boxlint_report_diag(const boxlint_report *report
 /** Number of diagnostics whose severity is at least `min`. */
 BOXLINT_API size_t boxlint_report_count_at_least(const boxlint_report *report,
                                                  boxlint_severity min);
+
+/*==============================================================================================
+ * MARK: Hints
+ *============================================================================================*/
+
+/**
+ * The word nearest to a text, for a "did you mean" hint: the word of `words` that the fewest
+ * single-byte insertions, deletions and substitutions turn `text` into (Levenshtein distance
+ * over bytes, unit costs, ASCII letters compared case-blind), the earlier word on a tie. This is
+ * the measure of boxlint's own hints for field names; keyword hints count code points, as
+ * BuildKit does.
+ * @param text,len the text (`len` bytes; NULL only with 0).
+ * @param words,n the candidates, NUL-terminated; NULL entries and words over 255 bytes are
+ *  skipped.
+ * @param distance receives the nearest word's distance, or SIZE_MAX when there is none; may be
+ *  NULL.
+ * @return the nearest word's index, or `n` when there is none (no candidate).
+ * @note Pure: no allocation, any thread.
+ */
+BOXLINT_API size_t boxlint_nearest_word(const char *text, size_t len, const char *const *words,
+                                        size_t n, size_t *distance);
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,10 @@ typedef enum boxlint_keyword {
 /** Upper-case name of `kw` ("WORKDIR"), or "" for BOXLINT_KW_NONE. Static storage. */
 BOXLINT_API const char *boxlint_keyword_name(boxlint_keyword kw);
 
+/** Whether templates may not use `kw` (FROM, COPY, ADD, CMD and ENTRYPOINT: the rule
+ *  denied-instruction, for an instruction and for an ONBUILD trigger). 1 or 0. */
+BOXLINT_API int boxlint_keyword_denied(boxlint_keyword kw);
+
 /** A heredoc opened by RUN, COPY, ADD or an ONBUILD with one of those (BuildKit rules). */
 typedef struct boxlint_heredoc {
   boxlint_span name;  /**< terminator word, unquoted (owned by the report) */
@@ -81,7 +85,16 @@ typedef struct boxlint_options {
   size_t max_commands;      /**< default 64 */
   size_t max_command_bytes; /**< default 4096 */
   char escape;              /**< '\\' (default) or '`', as a base's `# escape=` sets it */
-  const struct boxlint_config *config; /**< warnings and user rules; NULL: errors only */
+  /** The warnings, their severities and the user rules (boxlint/config.h), applied by the
+   *  library to every finding it makes. NULL (the default) is the gatekeeper mode: the
+   *  Dockerfile warnings, the user rules and `unused-suppression` do not run, so a command
+   *  list or fragment gets the errors only; the field and policy warnings, which need
+   *  no config, are reported at their default severities (`unknown-field`,
+   *  `unusual-lifespan`, the NetworkPolicy warnings of boxlint_check_python). The `boxlint`
+   *  command and the Python and Node bindings always check with a config (a `.boxlint.json`,
+   *  or the defaults): a caller that wants their answer passes a config made by
+   *  boxlint_config_new (every warning at its default severity). */
+  const struct boxlint_config *config;
   int64_t cpu_min, cpu_max;       /**< bounds of cpu_count (default 1..8) */
   int64_t memory_min, memory_max; /**< bounds of memory_mb in MiB (default 512..16384) */
   int no_instructions;      /**< 1: boxlint_check_fragment keeps no instruction list (the
@@ -121,8 +134,11 @@ BOXLINT_API boxlint_status boxlint_check_commands(boxlint_report *report,
  * then check each instruction as one command. Positions are file lines and columns; `command`
  * is the instruction's index. The command-count limit does not apply to a fragment.
  *
- * A comment `# boxlint ignore=rule-a,rule-b -- reason` on the line before an instruction
- * suppresses those warnings (never errors) for it.
+ * A comment `# boxlint: ignore=rule-a,rule-b -- reason` (the older `# boxlint ignore=...` is
+ * read as the same) among the comment lines right before an instruction suppresses those
+ * warnings (never errors) for it; a listed rule that suppresses nothing, and a comment that
+ * starts as a boxlint directive but does not parse, are `unused-suppression` warnings at the
+ * comment. Suppression comments are read only with a config (`opts->config`).
  *
  * @param buf,len the fragment; need not be NUL-terminated.
  * @param opts NULL for the defaults; the escape character comes from the fragment's own

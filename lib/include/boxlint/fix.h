@@ -20,6 +20,11 @@ extern "C" {
  * applied, and so is an insertion at a or at b beside a replacement of [a, b) (before it at a,
  * after it at b); an insertion strictly inside a replaced range is not.
  *
+ * Safety is the caller's choice: every fix given is applied, whatever its `safety`. To do what
+ * `boxlint --fix` does, pass only the fixes whose `safety` is BOXLINT_FIX_SAFE (and the unsafe
+ * ones too only when the user asked for them, as `--unsafe-fixes` does); the command, the
+ * editor server's "fix all" and the bindings' helpers all filter so before calling this.
+ *
  * @param fixes `n` pointers (NULL entries are skipped); the array is not modified.
  * @param out receives a new buffer of `*out_len` bytes plus a NUL, allocated with `alloc`
  *            (NULL: libc); free it with boxlint_buffer_free and the same allocator.

@@ -144,6 +144,12 @@ typedef struct boxlint_policy_options {
   /** Prefix of diagnostic paths. `ptr` NULL (the default) means "network_policy", giving
    *  paths such as "network_policy.allow_out[2]"; a non-NULL empty span gives "allow_out[2]". */
   boxlint_span path_prefix;
+  /** The severities of the policy warnings (a `boxlint_config`, boxlint/config.h): each
+   *  warning is reported at the config's severity, and not at all when the config switches it
+   *  off; errors are never changed. NULL (the default): every warning at its default
+   *  severity, as a default config (boxlint_config_new) gives them. Read during
+   *  boxlint_policy_new only; the policy keeps no reference to it. */
+  const struct boxlint_config *config;
 } boxlint_policy_options;
 
 /** Fill `opts` with the defaults. NULL is a no-op. */
@@ -160,7 +166,9 @@ typedef struct boxlint_policy boxlint_policy;
  * `invalid-policy-entry` (with `detail`), `lists-not-allowed`, `too-many-entries` and, in E2B
  * mode, `domains-require-deny-all`, `compat-deny-domain`, `compat-ipv6`; warnings
  * `allow-without-effect`, `deny-without-effect`, `filtered-empty-is-open`, `duplicate-entry`,
- * `shadowed-entry`, `broad-wildcard`, `any-host`, `mapped-address`. Each carries a `path`
+ * `shadowed-entry`, `broad-wildcard`, `any-host`, `mapped-address`, at the severities of
+ * `opts->config` (their defaults without one; a warning the config switches off is not
+ * reported). Each carries a `path`
  * ("network_policy.allow_out[2]"); messages quote the entry and name its list and index.
  * Fixes are list-relative: `text` replaces entries [`offset`, `offset` + `length`) of the list
  * the fix's description names. That of `allow-without-effect` and `domains-require-deny-all`
@@ -176,8 +184,9 @@ typedef struct boxlint_policy boxlint_policy;
  * @param spec the policy; required. Its memory is not referenced after the call.
  * @param opts NULL for the defaults.
  * @param alloc allocator, stored in the policy; NULL for libc.
- * @return BOXLINT_OK (the policy may have warnings), BOXLINT_ESYNTAX when it has at least one
- *         error-severity finding (no policy is returned), BOXLINT_EINVAL for NULL `out`/`spec`
+ * @return BOXLINT_OK (the policy may have warnings, also warnings that `opts->config` raises
+ *         to errors), BOXLINT_ESYNTAX when it has at least one of the errors above (no policy
+ *         is returned), BOXLINT_EINVAL for NULL `out`/`spec`
  *         or an invalid option, BOXLINT_ENOMEM (nothing leaks; the report keeps what was added).
  * @note Re-entrant; thread-safe when each thread uses its own report.
  */
@@ -273,6 +282,17 @@ typedef struct boxlint_emit_options {
 BOXLINT_API void boxlint_emit_options_init(boxlint_emit_options *opts);
 
 /**
+ * Do the enforcement rules of `policy` need the resolver's address (boxlint_emit_options
+ * resolvers)? True for a `filtered` policy whose lists name a host (a name, a wildcard or `*`),
+ * whose allow_out has no ALL_TRAFFIC, and that drops addresses it does not name: deny_out has
+ * ALL_TRAFFIC, `0.0.0.0/0` or `::/0`, or unmatched destinations are denied. Such rules would
+ * drop DNS to every resolver they are not told of, while its answers are what lets the allowed
+ * names through. boxlint_policy_emit refuses such a policy without resolvers. NULL: 0.
+ * @note Re-entrant; the policy is only read.
+ */
+BOXLINT_API int boxlint_policy_needs_resolver(const boxlint_policy *policy);
+
+/**
  * Write the rules that make the kernel and the resolver enforce a compiled policy exactly as
  * boxlint_policy_decide decides it (DESIGN §9): the nftables script, or the dnsmasq
  * configuration whose `nftset=` lines fill the script's sets with the addresses of allowed and
@@ -281,6 +301,14 @@ BOXLINT_API void boxlint_emit_options_init(boxlint_emit_options *opts);
  * subdomains that the policy treats differently are expressible only when one side can be
  * refused by the resolver), nothing is written and each entry that cannot be expressed gets an
  * error `unenforceable-entry` in `report`, naming the reason.
+ *
+ * DNS is never cut by surprise: the script accepts DNS (port 53) only to `opts->resolvers`, so
+ * when boxlint_policy_needs_resolver(policy) is true and no resolver is given, nothing is
+ * written and `report` gets one `unenforceable-entry` error (path: the deny_out entry that drops
+ * every address, or "network_policy.type" for BOXLINT_UNMATCHED_DENY) that says so, with the
+ * fix as its hint. A policy that names no host name (only addresses, networks, ALL_TRAFFIC,
+ * `disabled`, `open`) needs no resolver: the sandbox resolves nothing through the rules, and
+ * its rules are written without one.
  *
  * @param policy the compiled policy; required.
  * @param format BOXLINT_EMIT_NFTABLES or BOXLINT_EMIT_DNSMASQ.

@@ -55,8 +55,14 @@ BOXLINT_API boxlint_status boxlint_check_binding(boxlint_report *report,
  * inside the literal that holds it, `command` the index in its call's `commands` or -1, `path`
  * the argument ("commands[1]", "network_policy.allow_out[0]"). A fix is an edit of the file
  * (`offset` and `length` in file bytes) in the literal's own syntax. An argument known only at
- * run time gives one `not-static` (info). `# boxlint: ignore=RULE,...` on the literal's line or
- * the line before suppresses non-errors; one that suppresses nothing is `unused-suppression`.
+ * run time gives one `not-static` (info). `# boxlint: ignore=RULE,...` (the older
+ * `# boxlint ignore=...` is the same; the syntax is boxlint_check_fragment's) on the literal's
+ * line, or alone on the line before, suppresses non-errors other than not-static; a listed
+ * rule that suppresses nothing, and a comment that starts as a boxlint directive but does not
+ * parse, are `unused-suppression` (reported only with a config, at its severity).
+ *
+ * Every finding is at the severity of `opts->config` (see boxlint_options.config): also the
+ * NetworkPolicy warnings, unless `popts->config` names another config.
  *
  * @param popts policy options (compat bits); NULL for the defaults.
  * @return BOXLINT_OK; BOXLINT_ESYNTAX when the file is not valid Python: the report then holds
@@ -66,6 +72,50 @@ BOXLINT_API boxlint_status boxlint_check_binding(boxlint_report *report,
 BOXLINT_API boxlint_status boxlint_check_python(boxlint_report *report, const char *buf,
                                                 size_t len, const boxlint_options *opts,
                                                 const boxlint_policy_options *popts);
+
+/** What boxlint_python_policies could read of one policy. */
+typedef enum boxlint_python_policy_state {
+  BOXLINT_PYPOLICY_STATIC = 0,     /**< every field is a literal: `spec` holds the policy */
+  BOXLINT_PYPOLICY_NOT_STATIC = 1, /**< a field or an entry is known only when the code runs */
+  BOXLINT_PYPOLICY_INVALID = 2     /**< a field has a type the SDK rejects (not a str, a list) */
+} boxlint_python_policy_state;
+
+/** One NetworkPolicy of a Python file. */
+typedef struct boxlint_python_policy {
+  size_t offset, end_offset;  /**< the policy's expression in the file, in bytes: the
+                                   `NetworkPolicy(...)` call, the dict, or the expression
+                                   known only at run time (the whole add_code_interpreter
+                                   call when unpacked arguments may give the policy) */
+  uint32_t line, column;      /**< where `offset` is: 1-based, the column in code points */
+  int in_binding;             /**< 1: the network_policy argument of add_code_interpreter */
+  boxlint_python_policy_state state;
+  const char *why;            /**< not STATIC: the first part not read and why, such as
+                                   "allow_out[1] is a call, known only when the code runs"
+                                   or "type is not a string" (NUL-terminated); else NULL */
+  boxlint_policy_spec spec;   /**< STATIC: the type and the lists as the file writes them
+                                   (decoded strings, ready for boxlint_policy_new); otherwise
+                                   what could be read, not to be compiled */
+} boxlint_python_policy;
+
+/**
+ * The NetworkPolicies a Python file writes, as values, in file order: each `NetworkPolicy(...)`
+ * call (any receiver) and each `network_policy` argument of `add_code_interpreter` (a dict or a
+ * NetworkPolicy, written inline or through a name bound once at module level, as
+ * boxlint_check_python reads it). A NetworkPolicy that a binding takes is listed once. A policy
+ * with a part known only when the code runs is BOXLINT_PYPOLICY_NOT_STATIC, never guessed.
+ * This reads; it checks nothing and adds no diagnostic: boxlint_check_python reports the
+ * findings of the same policies (each one's lie between its `offset` and `end_offset`).
+ *
+ * @param report owns what is handed out (`*out`, its strings and spans): valid until the
+ *               report is cleared or freed; required.
+ * @param out receives the array (NULL when there is none), `n` its length.
+ * @return BOXLINT_OK; BOXLINT_ESYNTAX when the file is not Python that boxlint reads (its
+ *         encoding, or a syntax error: boxlint_check_python reports where), with nothing handed
+ *         out; BOXLINT_EINVAL for a NULL argument; BOXLINT_ENOMEM.
+ */
+BOXLINT_API boxlint_status boxlint_python_policies(boxlint_report *report, const char *buf,
+                                                   size_t len, const boxlint_python_policy **out,
+                                                   size_t *n);
 
 #ifdef __cplusplus
 }

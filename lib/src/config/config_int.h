@@ -28,16 +28,19 @@ typedef struct bl_urule {
  * caller's allocator, because a config is shared by threads and its allocator need not be
  * thread-safe (alloc.h). */
 struct boxlint_config {
+  boxlint_severity *sev; /* BL_NWARNINGS entries; first: report/emit.h's bl_config_sevs */
   boxlint__mem mem;
   pcre2_general_context *gctx;
   pcre2_compile_context *cctx;
   uint32_t match_limit, depth_limit;
-  boxlint_severity *sev; /* BL_NWARNINGS entries */
   bl_urule *rules;
   size_t nrules, caprules;
   pcre2_code *re[BL_NPATTERNS];
   int jit;
 };
+
+_Static_assert(offsetof(struct boxlint_config, sev) == 0,
+               "bl_config_sevs reads a config's severities as its first member");
 
 /* Severity of `rule` under `cfg` (its override, or `def`). */
 boxlint_severity bl_config_severity(const boxlint_config *cfg, const char *rule,

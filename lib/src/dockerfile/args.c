@@ -167,17 +167,7 @@ int bl_json_array(const char *s, size_t n, size_t *count) {
 
 static void put_utf8(const boxlint__mem *m, bl_buf *b, uint32_t c, int *err) {
   char u[4];
-  size_t l;
-  if (c < 0x80) { u[0] = (char)c; l = 1; }
-  else if (c < 0x800) { u[0] = (char)(0xC0 | (c >> 6)); u[1] = (char)(0x80 | (c & 0x3F)); l = 2; }
-  else if (c < 0x10000) {
-    u[0] = (char)(0xE0 | (c >> 12)); u[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-    u[2] = (char)(0x80 | (c & 0x3F)); l = 3;
-  } else {
-    u[0] = (char)(0xF0 | (c >> 18)); u[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    u[2] = (char)(0x80 | ((c >> 6) & 0x3F)); u[3] = (char)(0x80 | (c & 0x3F)); l = 4;
-  }
-  if (bl_buf_put(m, b, u, l)) *err = 1;
+  if (bl_buf_put(m, b, u, boxlint__utf8_encode(c, u))) *err = 1;
 }
 
 static uint32_t hex4(const unsigned char *p) {
@@ -393,7 +383,7 @@ static void kv_word(void *vctx, const pw_word *w) {
   const char *L = k->rd->logical;
   if (w->eq == SIZE_MAX) {
     if (k->arg) return;
-    boxlint_diag *d = bl_emit_l(k->ck, k->rd, BL_R_INVALID_ARGS, w->s, w->e,
+    boxlint_diag *d = bl_emit_l(k->ck, k->rd, BL_R_INVALID_ARGUMENTS, w->s, w->e,
                                 "Syntax error - can't find = in \"%s\". Must be of the form: "
                                 "name=value", bl_q(k->ck, L + w->s, w->e - w->s));
     bl_hint(k->ck, d, "%s takes name=value pairs; quote values that contain spaces", k->kw);
@@ -401,7 +391,7 @@ static void kv_word(void *vctx, const pw_word *w) {
     return;
   }
   if (w->eq == w->s) {
-    boxlint_diag *d = bl_emit_l(k->ck, k->rd, BL_R_INVALID_ARGS, w->s, w->e,
+    boxlint_diag *d = bl_emit_l(k->ck, k->rd, BL_R_INVALID_ARGUMENTS, w->s, w->e,
                                 "%s names can not be blank", k->kw);
     bl_hint(k->ck, d, "write the name before '=': %s NAME=value", k->kw);
     k->done = 1;
@@ -413,7 +403,7 @@ static void kv_word(void *vctx, const pw_word *w) {
 static int upper_eq(const char *p, size_t n, const char *w) { return boxlint__ieq(p, n, w); }
 
 static void json_nonstring(bl_check *ck, const bl_read *rd, const bl_cmdline *c, size_t at) {
-  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGS, at, c->args_l + c->args_n,
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGUMENTS, at, c->args_l + c->args_n,
                               "when using JSON array syntax, arrays must be comprised of strings "
                               "only");
   bl_hint(ck, d, "quote every element, e.g. [\"sleep\", \"10\"]");
@@ -429,18 +419,18 @@ static void check_healthcheck(bl_check *ck, const bl_read *rd, const bl_cmdline 
   while (rest < e && (L[rest] == ' ' || L[rest] == '\t')) rest++;
   if (upper_eq(L + a, t - a, "none")) {
     if (rest < e)
-      bl_emit_l(ck, rd, BL_R_INVALID_ARGS, rest, e, "HEALTHCHECK NONE takes no arguments");
+      bl_emit_l(ck, rd, BL_R_INVALID_ARGUMENTS, rest, e, "HEALTHCHECK NONE takes no arguments");
     return;
   }
   if (!upper_eq(L + a, t - a, "cmd")) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGS, a, t,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGUMENTS, a, t,
                                 "Unknown type \"%s\" in HEALTHCHECK (try CMD)",
                                 bl_q(ck, L + a, t - a));
     bl_hint(ck, d, "write HEALTHCHECK CMD <command> or HEALTHCHECK NONE");
     return;
   }
   if (rest == e) {
-    bl_emit_l(ck, rd, BL_R_MISSING_ARGS, a, t, "Missing command after HEALTHCHECK CMD");
+    bl_emit_l(ck, rd, BL_R_MISSING_ARGUMENTS, a, t, "Missing command after HEALTHCHECK CMD");
     return;
   }
   if (c->json == BL_JSON_NONSTRING) json_nonstring(ck, rd, c, rest);
@@ -449,7 +439,7 @@ static void check_healthcheck(bl_check *ck, const bl_read *rd, const bl_cmdline 
 static void check_volume(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   if (c->json != BL_JSON_STRINGS) return;
   if (c->json_count == 0) {
-    bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, c->kw_l + c->kw_n,
+    bl_emit_l(ck, rd, BL_R_MISSING_ARGUMENTS, c->kw_l, c->kw_l + c->kw_n,
               "VOLUME requires at least one argument");
     return;
   }
@@ -462,7 +452,7 @@ static void check_volume(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
     size_t s = 0, e = b.len;
     while (s < e && (b.p[s] == ' ' || b.p[s] == '\t')) s++;
     if (s == e) {
-      bl_emit_l(ck, rd, BL_R_INVALID_ARGS, c->args_l, c->args_l + c->args_n,
+      bl_emit_l(ck, rd, BL_R_INVALID_ARGUMENTS, c->args_l, c->args_l + c->args_n,
                 "VOLUME specified can not be an empty string");
       break;
     }
@@ -497,7 +487,7 @@ static void check_name_values(bl_check *ck, const bl_read *rd, const bl_cmdline 
   size_t k = s;
   while (k < e && L[k] != ' ' && L[k] != '\t' && L[k] != '\v' && L[k] != '\f' && L[k] != '\r') k++;
   if (k == e) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGS, s, e, "%s must have two arguments",
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGUMENTS, s, e, "%s must have two arguments",
                                 kwname);
     bl_hint(ck, d, "give a value: %s %s=value", kwname, bl_q(ck, L + s, e - s));
   }
@@ -514,7 +504,7 @@ void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   case BOXLINT_KW_ENV:
   case BOXLINT_KW_LABEL:
     if (!c->args_n) {
-      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e,
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGUMENTS, c->kw_l, kw_e,
                                   "%s requires at least one argument", kwname);
       bl_hint(ck, d, "write %s NAME=value", kwname);
       return;
@@ -523,7 +513,7 @@ void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
     return;
   case BOXLINT_KW_ARG: {
     if (!c->args_n) {
-      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e,
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGUMENTS, c->kw_l, kw_e,
                                   "ARG requires at least one argument");
       bl_hint(ck, d, "write ARG NAME or ARG NAME=default");
       return;
@@ -534,11 +524,13 @@ void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   }
   case BOXLINT_KW_EXPOSE:
     if (!c->args_n)
-      bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e, "EXPOSE requires at least one argument");
+      bl_emit_l(ck, rd, BL_R_MISSING_ARGUMENTS, c->kw_l, kw_e,
+                "EXPOSE requires at least one argument");
     return;
   case BOXLINT_KW_VOLUME:
     if (!c->args_n) {
-      bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e, "VOLUME requires at least one argument");
+      bl_emit_l(ck, rd, BL_R_MISSING_ARGUMENTS, c->kw_l, kw_e,
+                "VOLUME requires at least one argument");
       return;
     }
     check_volume(ck, rd, c);
@@ -548,12 +540,12 @@ void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   case BOXLINT_KW_STOPSIGNAL:
   case BOXLINT_KW_MAINTAINER:
     if (!c->args_n)
-      bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e, "%s requires exactly one argument",
+      bl_emit_l(ck, rd, BL_R_MISSING_ARGUMENTS, c->kw_l, kw_e, "%s requires exactly one argument",
                 kwname);
     return;
   case BOXLINT_KW_HEALTHCHECK:
     if (!c->args_n) {
-      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e,
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGUMENTS, c->kw_l, kw_e,
                                   "HEALTHCHECK requires at least one argument");
       bl_hint(ck, d, "write HEALTHCHECK CMD <command> or HEALTHCHECK NONE");
       return;
@@ -562,11 +554,11 @@ void bl_check_arguments(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
     return;
   case BOXLINT_KW_SHELL:
     if (!c->args_n || (c->json == BL_JSON_STRINGS && c->json_count == 0)) {
-      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGS, c->kw_l, kw_e,
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_MISSING_ARGUMENTS, c->kw_l, kw_e,
                                   "SHELL requires at least one argument");
       bl_hint(ck, d, "write SHELL [\"/bin/bash\", \"-c\"]");
     } else if (c->json != BL_JSON_STRINGS) {
-      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGS, c->args_l, c->args_l + c->args_n,
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ARGUMENTS, c->args_l, c->args_l + c->args_n,
                                   "SHELL requires the arguments to be in JSON form");
       bl_hint(ck, d, "write SHELL [\"/bin/bash\", \"-c\"]");
     }

@@ -86,10 +86,10 @@ static int mount_check(bl_check *ck, const bl_read *rd, const bl_flag *f, const 
       for (; keys[k]; k++)
         if (boxlint__ieq(fld, kl, keys[k])) break;
       if (!keys[k]) {
-        bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "unexpected key '%s' in '%s'",
+        bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end, "unexpected key '%s' in '%s'",
                   bl_q(ck, fld, kl), bl_q(ck, fld, fl));
       } else if (!eq && k != 7 && k != 8 && k != 9 && k != 10 && k != 11) {
-        bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+        bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end,
                   "invalid field '%s' must be a key=value pair", bl_q(ck, fld, fl));
       } else if (k == 0) {
         const char *tv = eq + 1;
@@ -97,7 +97,7 @@ static int mount_check(bl_check *ck, const bl_read *rd, const bl_flag *f, const 
         for (; types[t]; t++)
           if (boxlint__ieq(tv, tl, types[t])) break;
         if (!types[t]) {
-          boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+          boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end,
                                       "unsupported mount type \"%s\"", bl_q(ck, tv, tl));
           bl_hint(ck, d, "type is one of bind, cache, tmpfs, secret, ssh");
         }
@@ -113,12 +113,12 @@ static void check_run_flag(bl_check *ck, const bl_read *rd, const bl_flag *f, co
                            const char *val, size_t vl) {
   if (!strcmp(name, "network") && !span_is(val, vl, "default") && !span_is(val, vl, "none") &&
       !span_is(val, vl, "host")) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end,
                                 "invalid network mode \"%s\"", bl_q(ck, val, vl));
     bl_hint(ck, d, "--network takes default, none or host");
   } else if (!strcmp(name, "security") && !span_is(val, vl, "sandbox") &&
              !span_is(val, vl, "insecure")) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end,
                                 "security \"%s\" is not valid", bl_q(ck, val, vl));
     bl_hint(ck, d, "--security takes sandbox or insecure");
   } else if (!strcmp(name, "mount")) {
@@ -137,43 +137,26 @@ static void check_health_flag(bl_check *ck, const bl_read *rd, const bl_flag *f,
     int ok = j < vl;
     for (; j < vl; j++) ok &= boxlint__is_digit((unsigned char)val[j]);
     if (!ok)
-      bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "invalid value for --retries: %s",
+      bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end, "invalid value for --retries: %s",
                 bl_q(ck, val, vl));
     else if (neg && vl > 1 && !(vl == 2 && val[1] == '0'))
-      bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "--retries cannot be negative (%s)",
+      bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end,
+                "--retries cannot be negative (%s)",
                 bl_q(ck, val, vl));
     return;
   }
   double ns;
   if (parse_duration(val, vl, &ns))
-    bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "time: invalid duration \"%s\"",
+    bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end, "time: invalid duration \"%s\"",
               bl_q(ck, val, vl));
   else if (ns != 0 && ns < 1e6) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end,
                                 "Interval \"%s\" cannot be less than 1ms", name);
     bl_hint(ck, d, "use a duration such as 30s");
   }
 }
 
 /* ---- Names ------------------------------------------------------------------------------ */
-
-static size_t lev(const char *a, size_t an, const char *b, size_t bn) {
-  size_t row[32];
-  if (bn >= 32 || an >= 64) return 99;
-  for (size_t j = 0; j <= bn; j++) row[j] = j;
-  for (size_t i = 1; i <= an; i++) {
-    size_t prev = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= bn; j++) {
-      size_t cur = row[j];
-      size_t sub = prev + (a[i - 1] != b[j - 1]);
-      size_t del = row[j] + 1, ins = row[j - 1] + 1;
-      row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-      prev = cur;
-    }
-  }
-  return row[bn];
-}
 
 /* The flags `kw` takes (BuildKit's BFlags of its instruction). */
 static const flag_def *flag_defs(boxlint_keyword kw) {
@@ -195,16 +178,16 @@ static size_t flag_find(const flag_def *defs, const char *name, size_t nl) {
   return k;
 }
 
-/* An unknown flag, with the closest known one (edit distance under 3) as a hint. */
+/* An unknown flag, with the closest known one (edit distance under 3, over bytes) as a hint. */
 static void flag_unknown(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
                          const flag_def *defs, const bl_flag *f, const char *name, size_t nl) {
   const char *best = NULL;
   size_t bd = 3;
   for (size_t j = 0; defs[j].name; j++) {
-    size_t d = lev(name, nl, defs[j].name, strlen(defs[j].name));
+    size_t d = boxlint__edit_distance(name, nl, defs[j].name, strlen(defs[j].name), 0, bd);
     if (d < bd) { bd = d; best = defs[j].name; }
   }
-  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "unknown flag: --%s",
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end, "unknown flag: --%s",
                               bl_q(ck, name, nl));
   if (best) bl_hint(ck, d, "did you mean --%s?", best);
   else if (defs == NO_FLAGS)
@@ -231,14 +214,15 @@ static void check_flag_value(bl_check *ck, const bl_read *rd, const flag_def *de
   size_t vl = eq ? n - (size_t)(eq + 1 - v) : 0;
   if (flag_is_bool(defs, name)) {
     if (eq && !vl)
-      bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "missing a value on flag: --%s", name);
+      bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end, "missing a value on flag: --%s",
+                name);
     else if (eq && !boxlint__ieq(val, vl, "true") && !boxlint__ieq(val, vl, "false"))
-      bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+      bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end,
                 "expecting boolean value for flag --%s, not: %s", name, bl_q(ck, val, vl));
     return;
   }
   if (!eq) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end,
                                 "missing a value on flag: --%s", name);
     bl_hint(ck, d, "write --%s=<value>", name);
     return;
@@ -255,7 +239,7 @@ void bl_check_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
     const char *v = f->value.ptr;
     size_t n = f->value.len;
     if (n < 2 || v[0] != '-' || v[1] != '-') {
-      bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "arg should start with -- : %s",
+      bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end, "arg should start with -- : %s",
                 bl_q(ck, v, n));
       continue;
     }
@@ -267,7 +251,7 @@ void bl_check_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
       continue;
     }
     if ((used >> k) & 1 && !defs[k].repeat) {
-      bl_emit_l(ck, rd, BL_R_FLAG, f->l_start, f->l_end, "duplicate flag specified: --%s",
+      bl_emit_l(ck, rd, BL_R_INVALID_FLAG, f->l_start, f->l_end, "duplicate flag specified: --%s",
                 defs[k].name);
       continue;
     }

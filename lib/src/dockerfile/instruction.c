@@ -34,7 +34,8 @@ boxlint_diag *bl_emit_l(bl_check *ck, const bl_read *rd, const char *rule, size_
 /* ---- Rules ------------------------------------------------------------------------------ */
 
 static void check_bytes(bl_check *ck) {
-  static const char *const rule[] = {NULL, BL_R_NUL, BL_R_BARE_CR, BL_R_CONTROL, BL_R_UTF8};
+  static const char *const rule[] = {NULL, BL_R_NUL_BYTE, BL_R_BARE_CR, BL_R_CONTROL_CHARACTER,
+                                     BL_R_INVALID_UTF8};
   size_t pos = 0, n;
   enum bl_byte_problem p = bl_lex_bytes(ck->cx.buf, ck->cx.len, &pos, &n);
   ck->bad_utf8 = 0;
@@ -76,58 +77,23 @@ static void check_bytes(bl_check *ck) {
   }
 }
 
-static const char KW_ORDER[][12] = {"add", "arg", "cmd", "copy", "entrypoint", "env", "expose",
-                                    "from", "healthcheck", "label", "maintainer", "onbuild",
-                                    "run", "shell", "stopsignal", "user", "volume", "workdir"};
-
-/* Levenshtein distance over code points, unit costs (agext/levenshtein as BuildKit uses it),
- * between the runes ra[0..n) (ASCII lower-cased) and the lower-case keyword b[0..bn), bn < 16;
- * `limit` or more once no cell of a row is below `limit` (the distance can only grow). */
-static size_t distance(const uint32_t *ra, size_t n, const char *b, size_t bn, size_t limit) {
-  size_t row[16];
-  for (size_t j = 0; j <= bn; j++) row[j] = j;
-  for (size_t i = 1; i <= n; i++) {
-    size_t prev = row[0], low = i;
-    row[0] = i;
-    for (size_t j = 1; j <= bn; j++) {
-      size_t cur = row[j];
-      size_t sub = prev + (ra[i - 1] != (unsigned char)b[j - 1]);
-      size_t del = row[j] + 1, ins = row[j - 1] + 1;
-      row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-      if (row[j] < low) low = row[j];
-      prev = cur;
-    }
-    if (low >= limit) return limit;
-  }
-  return row[bn];
-}
-
 static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
                                 const char *context) {
   const char *L = rd->logical;
   const char *kw = L + c->kw_l;
   size_t n = c->kw_n, best_d = 3, best = SIZE_MAX;
-  /* The keyword as runes, once; a keyword whose length differs by best_d or more cannot be
-   * nearer (the distance is at least the difference of the lengths). */
-  uint32_t ra[64];
-  size_t nr = 0;
-  for (size_t i = 0; i < n && nr <= 16;) {
-    uint32_t cp;
-    size_t w = boxlint__utf8_decode((const unsigned char *)kw + i, n - i, &cp);
-    if (!w) { cp = 0xFFFD; w = 1; }
-    ra[nr++] = cp < 0x80 ? boxlint__lower((unsigned char)cp) : cp;
-    i += w;
-  }
-  for (size_t i = 0; i < sizeof KW_ORDER / sizeof KW_ORDER[0] && nr <= 16; i++) {
-    size_t bn = strlen(KW_ORDER[i]);
-    if ((nr > bn ? nr - bn : bn - nr) >= best_d) continue;
-    size_t d = distance(ra, nr, KW_ORDER[i], bn, best_d);
+  /* The nearest keyword under distance 3, the first of a tie in alphabetical order: Levenshtein
+   * over code points with unit costs (agext/levenshtein as BuildKit uses it), ASCII letters
+   * case-blind. */
+  for (size_t i = 1; i < sizeof KW_NAMES / sizeof KW_NAMES[0]; i++) {
+    size_t d = boxlint__edit_distance(kw, n, KW_NAMES[i], strlen(KW_NAMES[i]),
+                                      BL_EDIT_RUNES | BL_EDIT_FOLD, best_d);
     if (d < best_d) {
       best_d = d;
       best = i;
     }
   }
-  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_UNKNOWN, c->kw_l, c->kw_l + n,
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_UNKNOWN_INSTRUCTION, c->kw_l, c->kw_l + n,
                               "unknown instruction%s: %s", context, bl_q(ck, kw, n));
   if (!d) return;
   size_t s = bl_logical_to_input(&ck->cx, rd, c->kw_l);
@@ -136,9 +102,9 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
     char sug[12];
     int upper = 1;
     for (size_t i = 0; i < n; i++) upper &= !((unsigned char)(kw[i] - 'a') < 26);
-    size_t sl = strlen(KW_ORDER[best]);
+    size_t sl = strlen(KW_NAMES[best]);
     for (size_t i = 0; i < sl; i++)
-      sug[i] = upper ? (char)(KW_ORDER[best][i] - 32) : KW_ORDER[best][i];
+      sug[i] = upper ? KW_NAMES[best][i] : (char)boxlint__lower((unsigned char)KW_NAMES[best][i]);
     sug[sl] = 0;
     bl_hint(ck, d, "did you mean %s?", sug);
     if (contiguous) {
@@ -159,7 +125,8 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
   }
 }
 
-static int is_denied(boxlint_keyword k) {
+/* The keywords a template may not use (denied-instruction): the one list of them. */
+int boxlint_keyword_denied(boxlint_keyword k) {
   return k == BOXLINT_KW_FROM || k == BOXLINT_KW_COPY || k == BOXLINT_KW_ADD ||
          k == BOXLINT_KW_CMD || k == BOXLINT_KW_ENTRYPOINT;
 }
@@ -192,7 +159,7 @@ static void denied(bl_check *ck, const bl_read *rd, const bl_cmdline *c, int tri
            "services as systemd units";
     break;
   }
-  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_DENIED, c->kw_l, c->kw_l + c->kw_n,
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_DENIED_INSTRUCTION, c->kw_l, c->kw_l + c->kw_n,
                               "%s%s is not allowed in a template: %s", pre, name, why);
   bl_hint(ck, d, "%s", hint);
 }
@@ -210,11 +177,11 @@ static void check_cmdline(bl_check *ck, const bl_read *rd, const bl_cmdline *c, 
   if (c->kw_nonascii) {
     boxlint_diag *d;
     if (c->folded)
-      d = bl_emit_l(ck, rd, BL_R_NONASCII, c->kw_l, c->kw_l + c->kw_n,
+      d = bl_emit_l(ck, rd, BL_R_NON_ASCII_SYNTAX, c->kw_l, c->kw_l + c->kw_n,
                     "non-ASCII letter in the keyword \"%s\": BuildKit reads it as %s",
                     bl_q(ck, L + c->kw_l, c->kw_n), boxlint_keyword_name(c->folded));
     else
-      d = bl_emit_l(ck, rd, BL_R_NONASCII, c->kw_l, c->kw_l + c->kw_n,
+      d = bl_emit_l(ck, rd, BL_R_NON_ASCII_SYNTAX, c->kw_l, c->kw_l + c->kw_n,
                     "non-ASCII character in the keyword \"%s\"", bl_q(ck, L + c->kw_l, c->kw_n));
     bl_hint(ck, d, "write the keyword in plain ASCII letters");
     if (!c->folded) unknown_instruction(ck, rd, c, ctx);
@@ -229,13 +196,13 @@ static void check_cmdline(bl_check *ck, const bl_read *rd, const bl_cmdline *c, 
       if (f->l_end > i) { end = f->l_end; }
     }
     while (end > i && (L[end - 1] == ' ' || L[end - 1] == '\t')) end--;
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NONASCII, i, end,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NON_ASCII_SYNTAX, i, end,
                                 "non-ASCII character in the flags: BuildKit splits flags at the "
                                 "bytes 0x85 and 0xA0, so a flag can hide inside another");
     bl_hint(ck, d, "keep flags ASCII; put non-ASCII text in the arguments");
   }
   if (!c->folded) return;
-  if (is_denied(c->folded)) {
+  if (boxlint_keyword_denied(c->folded)) {
     denied(ck, rd, c, trigger);
     /* A non-string JSON element fails BuildKit's parser stage whatever the keyword. */
     if (c->json == BL_JSON_NONSTRING) bl_check_arguments(ck, rd, c);
@@ -251,14 +218,14 @@ static void check_onbuild(bl_check *ck, const bl_read *rd) {
   const bl_cmdline *c = &rd->cmd;
   const char *L = rd->logical;
   if (!rd->has_trigger) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_ONBUILD, c->kw_l, c->kw_l + c->kw_n,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_INVALID_ONBUILD, c->kw_l, c->kw_l + c->kw_n,
                                 "ONBUILD requires at least one argument");
     bl_hint(ck, d, "write ONBUILD RUN <command>");
     return;
   }
   const bl_cmdline *t = &rd->trig;
   if (t->kw_l > c->flags_end && has_nonascii(L + c->flags_end, t->kw_l - c->flags_end)) {
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NONASCII, c->flags_end, t->kw_l,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_NON_ASCII_SYNTAX, c->flags_end, t->kw_l,
                                 "non-ASCII white space before the ONBUILD trigger: BuildKit "
                                 "trims it");
     bl_hint(ck, d, "use ASCII spaces");
@@ -267,10 +234,10 @@ static void check_onbuild(bl_check *ck, const bl_read *rd) {
   if (t->kw == BOXLINT_KW_ONBUILD || t->kw == BOXLINT_KW_FROM || t->kw == BOXLINT_KW_MAINTAINER) {
     boxlint_diag *d;
     if (t->kw == BOXLINT_KW_ONBUILD)
-      d = bl_emit_l(ck, rd, BL_R_ONBUILD, t->kw_l, t->kw_l + t->kw_n,
+      d = bl_emit_l(ck, rd, BL_R_INVALID_ONBUILD, t->kw_l, t->kw_l + t->kw_n,
                     "Chaining ONBUILD via `ONBUILD ONBUILD` isn't allowed");
     else
-      d = bl_emit_l(ck, rd, BL_R_ONBUILD, t->kw_l, t->kw_l + t->kw_n,
+      d = bl_emit_l(ck, rd, BL_R_INVALID_ONBUILD, t->kw_l, t->kw_l + t->kw_n,
                     "%s isn't allowed as an ONBUILD trigger", boxlint_keyword_name(t->kw));
     bl_hint(ck, d, "remove the ONBUILD");
   }
@@ -294,7 +261,7 @@ static void check_heredocs(bl_check *ck, const bl_read *rd) {
         i++;
       }
     }
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_UNTERMINATED, at, at + 2,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_UNTERMINATED_HEREDOC, at, at + 2,
                                 "heredoc \"%s\" is not closed in this command: BuildKit would "
                                 "read the next commands as its body",
                                 bl_q(ck, h->name.ptr, h->name.len));
@@ -304,7 +271,7 @@ static void check_heredocs(bl_check *ck, const bl_read *rd) {
     size_t at = rd->cmd.kw_l;
     for (size_t i = 0; i + 1 < rd->llen; i++)
       if (L[i] == '<' && L[i + 1] == '<') { at = i; break; }
-    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_AMBIGUOUS, at, at + 2,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_AMBIGUOUS_HEREDOC, at, at + 2,
                                 rd->hd_status == BL_HD_UNSURE
                                     ? "cannot tell whether BuildKit opens a heredoc here (non-ASCII "
                                       "text or a byte order mark in the shell words of the line)"
@@ -326,7 +293,7 @@ static void check_rest(bl_check *ck, const bl_read *rd) {
       while (s < e && (p[s - pos] == ' ' || p[s - pos] == '\t')) s++;
       boxlint_diag *d;
       if (bl_is_comment(ck->cx.buf + pos, ck->cx.buf + e)) {
-        d = bl_emit(ck, BL_R_MULTIPLE, s, e,
+        d = bl_emit(ck, BL_R_MULTIPLE_INSTRUCTIONS, s, e,
                     "a comment line after the instruction: the command must hold exactly one "
                     "instruction");
         bl_hint(ck, d, "remove the comment line");
@@ -334,7 +301,7 @@ static void check_rest(bl_check *ck, const bl_read *rd) {
         size_t k = s;
         while (k < e && ck->cx.buf[k] != ' ' && ck->cx.buf[k] != '\t') k++;
         boxlint_keyword kw = bl_lex_keyword(ck->cx.buf + s, k - s);
-        d = bl_emit(ck, BL_R_MULTIPLE, s, e,
+        d = bl_emit(ck, BL_R_MULTIPLE_INSTRUCTIONS, s, e,
                     "a second instruction (%s) after %s: the platform would build it as a separate "
                     "instruction that is not checked as its own command",
                     kw ? boxlint_keyword_name(kw) : bl_q(ck, (const char *)ck->cx.buf + s, k - s),
@@ -381,7 +348,7 @@ static int fill_instruction(bl_check *ck, const bl_read *rd, boxlint_instruction
 /* The limits on the command's size: the platform's, and BuildKit's 64 KiB line. */
 static void check_size(bl_check *ck) {
   if (ck->opts->max_command_bytes && ck->cx.len > ck->opts->max_command_bytes) {
-    boxlint_diag *d = bl_emit(ck, BL_R_TOO_LONG, ck->opts->max_command_bytes, ck->cx.len,
+    boxlint_diag *d = bl_emit(ck, BL_R_COMMAND_TOO_LONG, ck->opts->max_command_bytes, ck->cx.len,
                               "command is %zu bytes, more than the limit of %zu", ck->cx.len,
                               ck->opts->max_command_bytes);
     bl_hint(ck, d, "split it into several commands, or fetch a script with RUN curl -fsSL "
@@ -394,7 +361,7 @@ static void check_size(bl_check *ck) {
       next = lf ? (size_t)(lf - ck->cx.buf) + 1 : ck->cx.len;
       size_t line = next - pos - (lf != NULL);
       if (line >= 65536) {
-        boxlint_diag *d = bl_emit(ck, BL_R_TOO_LONG, pos, pos + 1,
+        boxlint_diag *d = bl_emit(ck, BL_R_COMMAND_TOO_LONG, pos, pos + 1,
                                   "a line of %zu bytes: BuildKit rejects the whole Dockerfile when "
                                   "a line reaches 64 KiB", line);
         bl_hint(ck, d, "split the line with line continuations");
@@ -411,7 +378,7 @@ static void empty_command(bl_check *ck, boxlint_instruction *in) {
     size_t e = bl_line_end(&ck->cx, pos, &next);
     comment = bl_is_comment(ck->cx.buf + pos, ck->cx.buf + e);
   }
-  boxlint_diag *d = bl_emit(ck, BL_R_EMPTY, 0, ck->cx.len,
+  boxlint_diag *d = bl_emit(ck, BL_R_EMPTY_COMMAND, 0, ck->cx.len,
                             comment ? "the command is only a comment" : "the command is empty");
   bl_hint(ck, d, "remove it, or write one instruction such as RUN <command>");
   if (in)
@@ -430,13 +397,13 @@ static void check_read(bl_check *ck, const bl_read *rd) {
   /* Leading white space: BuildKit trims Unicode white space, boxlint accepts only ASCII. */
   if (has_nonascii((const char *)ck->cx.buf + rd->start, rd->first - rd->start) ||
       has_nonascii(rd->logical, rd->cmd.kw_l)) {
-    boxlint_diag *d = bl_emit(ck, BL_R_NONASCII, rd->start, rd->first,
+    boxlint_diag *d = bl_emit(ck, BL_R_NON_ASCII_SYNTAX, rd->start, rd->first,
                               "non-ASCII white space before the instruction: BuildKit trims it "
                               "and reads the keyword after it");
     bl_hint(ck, d, "use ASCII spaces or tabs");
   }
   if (rd->dangling) {
-    boxlint_diag *d = bl_emit(ck, BL_R_DANGLING, rd->dangling_at, rd->dangling_at + 1,
+    boxlint_diag *d = bl_emit(ck, BL_R_DANGLING_CONTINUATION, rd->dangling_at, rd->dangling_at + 1,
                               "the command ends inside a line continuation: BuildKit would join "
                               "the next command onto this instruction");
     bl_hint(ck, d, "remove the trailing %c", ck->cx.esc);

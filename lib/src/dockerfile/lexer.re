@@ -325,8 +325,8 @@ static int add_flag(bl_ctx *cx, size_t ls, size_t le, const bl_buf *val) {
 /* Append byte c as the rune U+00cc (Go's rune(line[pos]) written with WriteRune). */
 static int put_latin1(bl_ctx *cx, bl_buf *b, unsigned char c) {
   if (c < 0x80) return bl_buf_putc(cx->m, b, (char)c);
-  char u[2] = {(char)(0xC0 | (c >> 6)), (char)(0x80 | (c & 0x3F))};
-  return bl_buf_put(cx->m, b, u, 2);
+  char u[4];
+  return bl_buf_put(cx->m, b, u, boxlint__utf8_encode(c, u));
 }
 
 /* extractBuilderFlags on logical bytes [s, e). Sets flags and where the arguments begin. */

@@ -111,17 +111,8 @@ static void put_rune(sh *st, bl_buf *b, uint32_t c) {
     b->p[b->len] = 0;
     return;
   }
-  unsigned char u[4];
-  size_t l;
-  if (c < 0x80) { u[0] = (unsigned char)c; l = 1; }
-  else if (c < 0x800) { u[0] = (unsigned char)(0xC0 | (c >> 6)); u[1] = (unsigned char)(0x80 | (c & 0x3F)); l = 2; }
-  else if (c < 0x10000) {
-    u[0] = (unsigned char)(0xE0 | (c >> 12)); u[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-    u[2] = (unsigned char)(0x80 | (c & 0x3F)); l = 3;
-  } else {
-    u[0] = (unsigned char)(0xF0 | (c >> 18)); u[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
-    u[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3F)); u[3] = (unsigned char)(0x80 | (c & 0x3F)); l = 4;
-  }
+  char u[4];
+  size_t l = boxlint__utf8_encode(c, u);
   if (bl_buf_put(st->m, b, u, l)) sh_fail(st, BL_SHLEX_NOMEM);
 }
 static void put_str(sh *st, bl_buf *b, const char *p, size_t n) {

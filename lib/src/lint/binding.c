@@ -5,6 +5,7 @@
  * template.c shares (lint_int.h). */
 #include <string.h>
 #include "lint/lint_int.h"
+#include "report/emit.h"
 
 /* The idle timeouts that are not unusual: a minute to a day. */
 #define LIFESPAN_MIN 60
@@ -19,7 +20,7 @@ static void set_message(boxlint_diag *d, const char *m) { d->message = m ? m : "
 static void check_template_id(boxlint_report *r, const boxlint_binding *b) {
   boxlint_diag *d;
   if (!b->has_template_id) {
-    d = bl_field_diag(r, "missing-field", BOXLINT_SEVERITY_ERROR, "template_id");
+    d = bl_field_diag(r, BL_R_MISSING_FIELD, BOXLINT_SEVERITY_ERROR, "template_id");
     if (!d) return;
     d->message = "the binding has no \"template_id\"";
     d->hint = "add \"template_id\": a builtin id such as \"python-4g\" or the name of one of "
@@ -27,7 +28,7 @@ static void check_template_id(boxlint_report *r, const boxlint_binding *b) {
     return;
   }
   if (b->template_id_not_string) {
-    d = bl_field_diag(r, "invalid-template-id", BOXLINT_SEVERITY_ERROR, "template_id");
+    d = bl_field_diag(r, BL_R_INVALID_TEMPLATE_ID, BOXLINT_SEVERITY_ERROR, "template_id");
     if (!d) return;
     set_message(d, boxlint__rprintf(r, "template_id must be a string, not %s",
                                     b->template_text ? b->template_text : "this value"));
@@ -37,7 +38,7 @@ static void check_template_id(boxlint_report *r, const boxlint_binding *b) {
   }
   const char *slug;
   /* No fix: the id names a template that exists elsewhere, and the slug is only a guess. */
-  (void)bl_check_slug(r, b->template_id, "invalid-template-id", "template_id", "template_id",
+  (void)bl_check_slug(r, b->template_id, BL_R_INVALID_TEMPLATE_ID, "template_id", "template_id",
                       "use a builtin id such as \"python-4g\" or a template name: 1-63 "
                       "characters of a-z, 0-9, '-' and '_'",
                       &slug);
@@ -57,9 +58,9 @@ static void check_version(boxlint_report *r, const boxlint_number *v) {
   if (!v->present) return;
   boxlint_diag *d;
   if (!v->is_integer) {
-    if (!(d = not_integer(r, "invalid-version", "version", v))) return;
+    if (!(d = not_integer(r, BL_R_INVALID_VERSION, "version", v))) return;
   } else if (v->value < 1) {
-    if (!(d = bl_field_diag(r, "invalid-version", BOXLINT_SEVERITY_ERROR, "version"))) return;
+    if (!(d = bl_field_diag(r, BL_R_INVALID_VERSION, BOXLINT_SEVERITY_ERROR, "version"))) return;
     set_message(d, boxlint__rprintf(r, "version is %lld: agent versions are numbered from 1",
                                     (long long)v->value));
   } else {
@@ -73,13 +74,13 @@ static void check_lifespan(boxlint_report *r, const boxlint_number *v,
   if (!v->present) return;
   boxlint_diag *d;
   if (!v->is_integer) {
-    if (!(d = not_integer(r, "invalid-lifespan", "lifespan_seconds", v))) return;
+    if (!(d = not_integer(r, BL_R_INVALID_LIFESPAN, "lifespan_seconds", v))) return;
     d->hint = "give the idle timeout in whole seconds, e.g. 1200 (the default)";
     return;
   }
   long long s = (long long)v->value;
   if (s <= 0) {
-    if (!(d = bl_field_diag(r, "invalid-lifespan", BOXLINT_SEVERITY_ERROR, "lifespan_seconds")))
+    if (!(d = bl_field_diag(r, BL_R_INVALID_LIFESPAN, BOXLINT_SEVERITY_ERROR, "lifespan_seconds")))
       return;
     set_message(d, boxlint__rprintf(r, "lifespan_seconds is %lld: the idle timeout must be a "
                                        "positive number of seconds", s));
@@ -87,10 +88,11 @@ static void check_lifespan(boxlint_report *r, const boxlint_number *v,
     return;
   }
   if (s >= LIFESPAN_MIN && s <= LIFESPAN_MAX) return;
-  boxlint_severity sev = boxlint_config_get_severity(opts->config, "unusual-lifespan", 16,
+  boxlint_severity sev = boxlint_config_get_severity(opts->config, BL_R_UNUSUAL_LIFESPAN,
+                                                     sizeof BL_R_UNUSUAL_LIFESPAN - 1,
                                                      BOXLINT_SEVERITY_WARNING);
   if (sev == BOXLINT_SEVERITY_OFF) return;
-  if (!(d = bl_field_diag(r, "unusual-lifespan", sev, "lifespan_seconds"))) return;
+  if (!(d = bl_field_diag(r, BL_R_UNUSUAL_LIFESPAN, sev, "lifespan_seconds"))) return;
   if (s < LIFESPAN_MIN) {
     set_message(d, boxlint__rprintf(r, "lifespan_seconds is %lld: under a minute, the sandbox "
                                        "is killed after %lld s idle, before a slow cell finishes "

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "config/config_int.h"
 #include "dockerfile/dockerfile_int.h"
+#include "report/suppress.h"
 
 void boxlint_options_init(boxlint_options *o) {
   if (!o) return;
@@ -149,7 +150,7 @@ boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span
   if (opts->max_commands && ncommands > opts->max_commands) {
     ck.em.command = (int32_t)(opts->max_commands > INT32_MAX ? INT32_MAX : opts->max_commands);
     set_input(&ck, (const unsigned char *)"", 0, 0, 1);
-    boxlint_diag *d = bl_emit(&ck, BL_R_TOO_MANY, 0, 0,
+    boxlint_diag *d = bl_emit(&ck, BL_R_TOO_MANY_COMMANDS, 0, 0,
                               "%zu commands, more than the limit of %zu", ncommands,
                               opts->max_commands);
     bl_hint(&ck, d, "join related steps into one RUN with && and line continuations");
@@ -214,13 +215,14 @@ static size_t file_prologue(bl_check *ck, uint32_t *line) {
     else break;
     size_t s = (size_t)((const unsigned char *)key.ptr - ck->cx.buf);
     if ((*seen)++) {
-      bl_emit(ck, BL_R_INVALID_ARGS, s, e, "only one %s parser directive can be used",
+      bl_emit(ck, BL_R_INVALID_ARGUMENTS, s, e, "only one %s parser directive can be used",
               bl_q(ck, key.ptr, key.len));
     } else if (seen == &seen_escape) {
       if (val.len == 1 && (val.ptr[0] == '\\' || val.ptr[0] == '`'))
         ck->cx.esc = val.ptr[0];
       else
-        bl_emit(ck, BL_R_INVALID_ARGS, s, e, "invalid escape token '%s' does not match ` or \\",
+        bl_emit(ck, BL_R_INVALID_ARGUMENTS, s, e,
+                "invalid escape token '%s' does not match ` or \\",
                 bl_q(ck, val.ptr, val.len));
     }
     pos = next;
@@ -229,17 +231,24 @@ static size_t file_prologue(bl_check *ck, uint32_t *line) {
   return pos;
 }
 
-/* Suppression comments, `# boxlint ignore=rule-a,rule-b -- reason` on the line before an
- * instruction: each listed rule's warnings and infos on that instruction are dropped (errors
- * never), and a listed id that dropped nothing is reported as unused-suppression (so is an id
- * listed twice). Linear in the comments and the findings (issue 23: one comment with 80,000 ids
- * took 18 s): the findings are grouped by instruction once, each comment's ids are hashed, and
- * a comment listing more than BL_MAX_SUPPRESS_IDS ids suppresses nothing and is reported, as in
- * Python files (python/suppress.c). */
-#define BL_MAX_SUPPRESS_IDS 256
-
-typedef struct sup_id { size_t a, b; int used; } sup_id; /* [a, b) of the comment's ids */
-typedef struct sup { size_t s, e; int32_t index; } sup;
+/* Suppression comments (report/suppress.h: the one syntax, `# boxlint: ignore=rule-a,rule-b
+ * -- reason`, the older `# boxlint ignore=` read as the same): those among the comment lines
+ * right before an instruction apply to it; each listed rule's warnings and infos on that
+ * instruction are dropped (errors never), and a listed id that dropped nothing is reported as
+ * unused-suppression (so is an id listed twice). A directive comment with a blank line or the
+ * end of the file after it applies to nothing, and a malformed one or one listing more than
+ * BL_SUP_MAX_IDS ids suppresses nothing: each is reported, never passed over in silence.
+ * Linear in the comments and the findings (issue 23: one comment with 80,000 ids took 18 s):
+ * the findings are grouped by instruction once, and each comment's ids are hashed. */
+typedef struct sup {
+  size_t s, e;    /* the comment line */
+  int32_t index;  /* the instruction it applies to (or, detached, the one it is reported on) */
+  int attached;   /* among the comment lines right before instruction `index` */
+} sup;
+typedef struct sups {
+  sup *v;
+  size_t n, cap;
+} sups;
 typedef struct sup_ord { int32_t command; size_t i; } sup_ord;
 typedef struct sup_run {
   bl_check *ck;
@@ -253,70 +262,35 @@ typedef struct sup_run {
   size_t j;            /* the next of ord to look at (comments come in instruction order) */
 } sup_run;
 
-static sup_id *sup_find(sup_id *t, size_t mask, const unsigned char *buf, const void *w,
-                        size_t wl) {
-  for (size_t h = boxlint__fnv1a(w, wl) & mask;; h = (h + 1) & mask)
-    if (t[h].b == 0 || (t[h].b - t[h].a == wl && !memcmp(buf + t[h].a, w, wl))) return &t[h];
-}
-
-/* The next id of the list [*p, e) (ids end at a space or tab, and are separated by commas). */
-static int next_sup_id(const unsigned char *buf, size_t *p, size_t e, size_t *a, size_t *b) {
-  while (*p < e && buf[*p] == ',') (*p)++;
-  if (*p >= e || buf[*p] == ' ' || buf[*p] == '\t') return 0;
-  *a = *p;
-  while (*p < e && buf[*p] != ',' && buf[*p] != ' ' && buf[*p] != '\t') (*p)++;
-  *b = *p;
-  return 1;
-}
-
-/* Where the ids of the comment [cs, ce) start, or SIZE_MAX when it is not a boxlint ignore. */
-static size_t sup_ids(const unsigned char *buf, size_t cs, size_t ce) {
-  const unsigned char *p = buf + cs, *e = buf + ce;
-  while (p < e && (*p == ' ' || *p == '\t')) p++;
-  if (p >= e || *p++ != '#') return SIZE_MAX;
-  while (p < e && (*p == ' ' || *p == '\t')) p++;
-  if ((size_t)(e - p) < 7 || memcmp(p, "boxlint", 7)) return SIZE_MAX;
-  p += 7;
-  while (p < e && (*p == ' ' || *p == '\t')) p++;
-  if ((size_t)(e - p) < 7 || memcmp(p, "ignore=", 7)) return SIZE_MAX;
-  return (size_t)(p + 7 - buf);
-}
-
-/* Findings are emitted with the input set to the comment's line (sup_line): `ls` its start. */
-static void sup_unused(bl_check *ck, size_t ls, size_t a, size_t b, int32_t command) {
-  const unsigned char *id = ck->cx.buf + (a - ls);
-  size_t n = b - a;
-  a -= ls;
-  b -= ls;
-  const boxlint_rule_info *ri = boxlint_rule_find((const char *)id, n);
-  boxlint_diag *d;
-  ck->em.command = command;
-  if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
-    d = bl_emit(ck, "unused-suppression", a, b, "%s is an error and cannot be suppressed",
-                bl_q(ck, (const char *)id, n));
-  else
-    d = bl_emit(ck, "unused-suppression", a, b,
-                "the suppression of %s suppresses nothing on the next instruction",
-                bl_q(ck, (const char *)id, n));
-  bl_hint(ck, d, "remove %s from the boxlint ignore comment", bl_q(ck, (const char *)id, n));
-}
-
-/* An id that drops nothing is reported, unless an "unused-suppression" listed after it in the
- * same comment drops that report (as when each id was applied in turn). */
-static void sup_report(bl_check *ck, const unsigned char *buf, size_t ls, sup_id *t,
-                       size_t mask, size_t ids, size_t ce, int32_t command) {
-  static const char us[] = "unused-suppression";
-  sup_id *u = sup_find(t, mask, buf, us, sizeof us - 1);
-  size_t a, b, p = ids;
-  while (next_sup_id(buf, &p, ce, &a, &b)) {
-    sup_id *x = sup_find(t, mask, buf, buf + a, b - a);
-    if (x->used && x->a == a) continue;
-    if (u->b && u->a > a) { /* silenced by the later "unused-suppression" */
-      u->used = 1;
-      continue;
+/* The directive comments among the lines [a, b) between two instructions (blank and comment
+ * lines only), in file order: those after the last blank line of the gap are attached to
+ * instruction `index` when `attach`. Returns 0, or -1 out of memory. */
+static int sup_gap(boxlint_report *r, const unsigned char *f, size_t a, size_t b, int32_t index,
+                   int attach, sups *v) {
+  size_t block = v->n; /* the first candidate after the last blank line */
+  for (size_t ls = a; ls < b;) {
+    const unsigned char *nl = memchr(f + ls, '\n', b - ls);
+    size_t le = nl ? (size_t)(nl - f) : b, i = ls;
+    while (i < le && (f[i] == ' ' || f[i] == '\t' || f[i] == '\r' || f[i] == '\f' || f[i] == '\v'))
+      i++;
+    bl_sup_comment c;
+    if (i >= le || f[i] != '#') {
+      block = v->n;
+    } else if (bl_sup_read((const char *)f, i, le, &c) != BL_SUP_NONE) {
+      if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 8;
+        sup *ns = boxlint__ralloc(r, cap * sizeof *ns);
+        if (!ns) return -1;
+        if (v->n) memcpy(ns, v->v, v->n * sizeof *ns);
+        v->v = ns;
+        v->cap = cap;
+      }
+      v->v[v->n++] = (sup){i, le, index, 0};
     }
-    sup_unused(ck, ls, a, b, command);
+    ls = nl ? le + 1 : b;
   }
+  for (size_t k = block; attach && k < v->n; k++) v->v[k].attached = 1;
+  return 0;
 }
 
 /* The input set to the line holding offset `s` (its start returned), so that a finding's
@@ -331,44 +305,48 @@ static size_t sup_line(sup_run *x, size_t s) {
   return ls;
 }
 
+typedef struct sup_unused_ctx { sup_run *x; size_t ls; int attached; } sup_unused_ctx;
+
+/* An id [a, b) of the comment that dropped nothing (the input is set to the comment's line). */
+static int sup_unused(void *ctx, size_t a, size_t b) {
+  sup_unused_ctx *u = ctx;
+  bl_check *ck = u->x->ck;
+  const char *f = (const char *)u->x->file;
+  const char *m = bl_sup_unused_message(ck->cx.r, f, a, b, u->attached
+                                          ? "on the next instruction"
+                                          : "(a suppression applies to the instruction right "
+                                            "after its comment lines; a blank line or the end "
+                                            "of the file follows this one)");
+  boxlint_diag *d = bl_emit(ck, BL_R_UNUSED_SUPPRESSION, a - u->ls, b - u->ls, "%s", m);
+  if (d) bl_hint(ck, d, "%s", bl_sup_unused_hint(ck->cx.r, f, a, b));
+  return 0;
+}
+
 /* One comment over its instruction's findings. Returns 0, or -1 out of memory. */
 static int sup_apply(sup_run *x, const sup *c) {
   bl_check *ck = x->ck;
   boxlint_report *r = ck->cx.r;
-  const unsigned char *buf = x->file;
-  size_t ids = sup_ids(buf, c->s, c->e), a, b, p, n = 0;
+  const char *f = (const char *)x->file;
+  bl_sup_comment sc;
   while (x->j < x->nd && x->ord[x->j].command < c->index) x->j++;
-  if (ids == SIZE_MAX) return 0;
-  for (p = ids; next_sup_id(buf, &p, c->e, &a, &b);) n++;
+  (void)bl_sup_read(f, c->s, c->e, &sc);
   size_t ls = sup_line(x, c->s);
-  if (n > BL_MAX_SUPPRESS_IDS) { /* a documented limit: the comment suppresses nothing */
-    ck->em.command = c->index;
-    boxlint_diag *d = bl_emit(ck, "unused-suppression", ids - ls, p - ls,
-                              "a boxlint ignore comment lists %zu rule ids, more than the %d it "
-                              "may: it suppresses nothing", n, BL_MAX_SUPPRESS_IDS);
-    bl_hint(ck, d, "list only the rules the next instruction needs silenced");
+  ck->em.command = c->index;
+  if (sc.kind != BL_SUP_IGNORE) { /* malformed, or over the limit: it suppresses nothing */
+    size_t a, b;
+    bl_sup_bad_span(&sc, &a, &b);
+    boxlint_diag *d = bl_emit(ck, BL_R_UNUSED_SUPPRESSION, a - ls, b - ls, "%s",
+                              bl_sup_bad_message(r, f, &sc));
+    bl_hint(ck, d, "%s", bl_sup_bad_hint(&sc));
     return 0;
   }
-  size_t cap = 16;
-  while (cap < n * 2) cap *= 2;
-  sup_id *t = boxlint__malloc(&r->mem, cap * sizeof *t);
-  if (!t) return -1;
-  memset(t, 0, cap * sizeof *t);
-  for (p = ids; next_sup_id(buf, &p, c->e, &a, &b);) {
-    sup_id *e = sup_find(t, cap - 1, buf, buf + a, b - a);
-    if (!e->b) *e = (sup_id){a, b, 0};
-  }
-  for (size_t k = x->j; k < x->nd && x->ord[k].command == c->index; k++) {
-    const boxlint_diag *d = &r->diags[x->ord[k].i];
-    if (d->severity >= BOXLINT_SEVERITY_ERROR) continue;
-    sup_id *e = sup_find(t, cap - 1, buf, d->rule, strlen(d->rule));
-    if (e->b) {
-      e->used = 1;
-      x->gone[x->ord[k].i - x->first] = 1;
-    }
-  }
-  sup_report(ck, buf, ls, t, cap - 1, ids, c->e, c->index);
-  boxlint__free(&r->mem, t);
+  bl_sup_table t;
+  if (bl_sup_table_init(&t, &r->mem, f, &sc)) return -1;
+  for (size_t k = x->j; c->attached && k < x->nd && x->ord[k].command == c->index; k++)
+    if (bl_sup_table_silences(&t, &r->diags[x->ord[k].i])) x->gone[x->ord[k].i - x->first] = 1;
+  sup_unused_ctx u = {x, ls, c->attached};
+  (void)bl_sup_table_unused(&t, sup_unused, &u);
+  bl_sup_table_free(&t, &r->mem);
   return 0;
 }
 
@@ -380,7 +358,7 @@ static int by_command(const void *p, const void *q) {
 
 /* Every comment of the fragment (in instruction order) over the findings from `first`.
  * Returns 0, or -1 out of memory. */
-static int apply_suppressions(bl_check *ck, size_t first, const sup *sups, size_t nsup) {
+static int apply_suppressions(bl_check *ck, size_t first, const sup *v, size_t nsup) {
   boxlint_report *r = ck->cx.r;
   sup_run x = {ck, ck->cx.buf, ck->cx.len, 0, 1, first, r->ndiags - first, NULL, NULL, 0};
   x.ord = boxlint__malloc(&r->mem, (x.nd + 1) * sizeof *x.ord);
@@ -390,7 +368,7 @@ static int apply_suppressions(bl_check *ck, size_t first, const sup *sups, size_
     memset(x.gone, 0, x.nd + 1);
     for (size_t i = 0; i < x.nd; i++) x.ord[i] = (sup_ord){r->diags[first + i].command, first + i};
     qsort(x.ord, x.nd, sizeof *x.ord, by_command);
-    for (size_t i = 0; !rc && i < nsup; i++) rc = sup_apply(&x, &sups[i]);
+    for (size_t i = 0; !rc && i < nsup; i++) rc = sup_apply(&x, &v[i]);
   }
   if (!rc) { /* drop what was suppressed, keeping the order of the rest */
     size_t w = first;
@@ -423,8 +401,7 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
   const unsigned char *file = ck.cx.buf;
   size_t flen = ck.cx.len;
   int32_t index = 0;
-  sup *sups = NULL;
-  size_t nsup = 0, capsup = 0;
+  sups sv = {NULL, 0, 0};
   while (rc == 0) {
     bl_read rd;
     set_input(&ck, file, flen, 0, 1);
@@ -451,20 +428,8 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
       rc = check_command(&ck, in);
       /* Suppressions are applied after the last instruction (final-user-not-root is decided
        * only then), and only when warnings run at all. */
-      if (rc == 0 && opts->config && rd.comment_end > rd.comment_start) {
-        if (nsup == capsup) {
-          size_t cap = capsup ? capsup * 2 : 8;
-          sup *ns = boxlint__ralloc(report, cap * sizeof *ns);
-          if (!ns) { rc = -1; break; }
-          if (nsup) memcpy(ns, sups, nsup * sizeof *ns);
-          sups = ns;
-          capsup = cap;
-        }
-        sups[nsup].s = rd.comment_start;
-        sups[nsup].e = rd.comment_end;
-        sups[nsup].index = index;
-        nsup++;
-      }
+      if (rc == 0 && opts->config && sup_gap(report, file, pos, rd.start, index, 1, &sv))
+        rc = -1;
     }
     index++;
     pos = rd.end;
@@ -472,8 +437,12 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
     if (rd.end >= flen) break;
   }
   if (rc == 0 && check && opts->config) bl_warn_finish(&ck);
+  /* directive comments after the last instruction: reported on it */
+  if (rc == 0 && check && opts->config && pos < flen &&
+      sup_gap(report, file, pos, flen, index ? index - 1 : -1, 0, &sv))
+    rc = -1;
   set_input(&ck, file, flen, 0, 1);
-  if (rc == 0 && nsup && apply_suppressions(&ck, first, sups, nsup)) rc = -1;
+  if (rc == 0 && sv.n && apply_suppressions(&ck, first, sv.v, sv.n)) rc = -1;
   ctx_free(&ck);
   boxlint__report_sort(report, first);
   return rc || report->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
@@ -517,22 +486,22 @@ boxlint_status boxlint_check_base(boxlint_base_info *out, boxlint_report *report
   if (!rc) {
     boxlint_diag *d = NULL;
     if (!out->instructions) {
-      d = bl_emit(&ck, BL_R_BASE, 0, ck.cx.len,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, 0, ck.cx.len,
                   "the base has no instruction: appended text could be read as a parser "
                   "directive");
       ok = 0;
     } else if (last.dangling) {
-      d = bl_emit(&ck, BL_R_BASE, last.dangling_at, last.dangling_at + 1,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, last.dangling_at, last.dangling_at + 1,
                   "the base ends inside a line continuation: the first command would be joined "
                   "onto its last instruction");
       ok = 0;
     } else if (last.hd_status == BL_HD_UNTERMINATED) {
-      d = bl_emit(&ck, BL_R_BASE, last.start, ck.cx.len,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, last.start, ck.cx.len,
                   "the base ends inside a heredoc: the commands would be read as its body");
       ok = 0;
     }
     if (ok && (ck.cx.len == 0 || ck.cx.buf[ck.cx.len - 1] != '\n')) {
-      d = bl_emit(&ck, BL_R_BASE, ck.cx.len, ck.cx.len,
+      d = bl_emit(&ck, BL_R_BASE_NOT_APPENDABLE, ck.cx.len, ck.cx.len,
                   "the base does not end with a newline: the first command would be joined onto "
                   "its last line");
       if (d) boxlint__diag_fix(report, d, ck.cx.len, 0, "\n", 1, "append a newline");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "lint/lint_int.h"
+#include "report/emit.h"
 
 boxlint_diag *bl_field_diag(boxlint_report *r, const char *rule, boxlint_severity sev,
                             const char *path) {
@@ -77,10 +78,11 @@ boxlint_diag *bl_check_slug(boxlint_report *r, boxlint_span s, const char *rule,
 
 static void check_name(boxlint_report *r, boxlint_span name) {
   const char *slug;
-  boxlint_diag *d = bl_check_slug(r, name, "invalid-name", "name", "template name",
+  boxlint_diag *d = bl_check_slug(r, name, BL_R_INVALID_NAME, "name", "template name",
                                   "use 1-63 characters of a-z, 0-9, '-' and '_', e.g. "
                                   "\"my-template\"", &slug);
   if (d && slug) boxlint__diag_fix(r, d, 0, name.len, slug, strlen(slug), "use the slug");
+  boxlint__diag_fix_safety(d, BOXLINT_FIX_UNSAFE); /* a name its author did not write */
 }
 
 static void check_number(boxlint_report *r, const boxlint_number *v, const char *path,
@@ -88,12 +90,12 @@ static void check_number(boxlint_report *r, const boxlint_number *v, const char 
   if (!v->present) return;
   boxlint_diag *d;
   if (!v->is_integer) {
-    d = field(r, "invalid-resources", path);
+    d = field(r, BL_R_INVALID_RESOURCES, path);
     if (!d) return;
     d->message = boxlint__rmsg(r, "%s must be an integer, not %s", path,
                                v->text ? v->text : "this value");
   } else if (v->value < lo || v->value > hi) {
-    d = field(r, "invalid-resources", path);
+    d = field(r, BL_R_INVALID_RESOURCES, path);
     if (!d) return;
     d->message = boxlint__rmsg(r, "%s is %lld, outside the platform's bounds %lld-%lld%s", path,
                                (long long)v->value, (long long)lo, (long long)hi, unit);
@@ -101,24 +103,6 @@ static void check_number(boxlint_report *r, const boxlint_number *v, const char 
     return;
   }
   d->hint = boxlint__rprintf(r, "use an integer from %lld to %lld", (long long)lo, (long long)hi);
-}
-
-static size_t edit_distance(const char *a, size_t an, const char *b) {
-  size_t bn = strlen(b), row[32];
-  if (an > 40 || bn > 30) return 99;
-  for (size_t j = 0; j <= bn; j++) row[j] = j;
-  for (size_t i = 1; i <= an; i++) {
-    size_t prev = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= bn; j++) {
-      size_t cur = row[j];
-      size_t sub = prev + (boxlint__lower((unsigned char)a[i - 1]) != (unsigned char)b[j - 1]);
-      size_t m = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
-      row[j] = sub < m ? sub : m;
-      prev = cur;
-    }
-  }
-  return row[bn];
 }
 
 /* "known fields: a, b, c" into the report's arena; NULL on OOM. */
@@ -141,19 +125,19 @@ static const char *known_list(boxlint_report *r, const char *const *known, size_
 
 void bl_unknown_field(boxlint_report *r, boxlint_span f, const boxlint_options *opts,
                       const char *const *known, size_t nknown, const char *why) {
-  boxlint_severity sev = boxlint_config_get_severity(opts->config, "unknown-field", 13,
-                                                     BOXLINT_SEVERITY_WARNING);
+  boxlint_severity sev = boxlint_config_get_severity(
+      opts->config, BL_R_UNKNOWN_FIELD, sizeof BL_R_UNKNOWN_FIELD - 1, BOXLINT_SEVERITY_WARNING);
   if (sev == BOXLINT_SEVERITY_OFF) return;
   const char *q = boxlint__quote(r, f.ptr, f.len, 60);
-  boxlint_diag *d = boxlint__report_add(r, "unknown-field", sev, -1);
+  boxlint_diag *d = boxlint__report_add(r, BL_R_UNKNOWN_FIELD, sev, -1);
   if (!d) return;
   d->path = boxlint__rstrdup(r, f.ptr, f.len);
   d->message = boxlint__rmsg(r, "unknown field \"%s\": %s", q ? q : "", why);
   /* The nearest known key; a prefix or substring relation (cpus, memory) counts as close. */
   size_t best = 99, bi = 0;
   for (size_t i = 0; i < nknown; i++) {
-    size_t dist = edit_distance(f.ptr, f.len, known[i]);
     size_t kl = strlen(known[i]);
+    size_t dist = boxlint__edit_distance(f.ptr, f.len, known[i], kl, BL_EDIT_FOLD, 99);
     size_t pre = 0;
     while (pre < f.len && pre < kl && boxlint__lower((unsigned char)f.ptr[pre]) == known[i][pre]) pre++;
     if (pre >= 3) dist = dist < 2 ? dist : 2;
@@ -187,7 +171,7 @@ boxlint_status boxlint_check_template(boxlint_report *r, const boxlint_template 
   int present[4] = {t->has_name, t->has_commands, t->cpu_count.present, t->memory_mb.present};
   for (int i = 0; i < 4; i++) {
     if (present[i]) continue;
-    boxlint_diag *d = field(r, "missing-field", names[i]);
+    boxlint_diag *d = field(r, BL_R_MISSING_FIELD, names[i]);
     if (!d) break;
     d->message = boxlint__rmsg(r, "the template has no \"%s\"", names[i]);
     d->hint = i == 0 ? "add \"name\": \"my-template\""

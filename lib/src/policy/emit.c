@@ -17,9 +17,11 @@
  * Called by policy.c's public boxlint_policy_emit; reads the compiled tables of compile.c, and
  * allocates from the caller's report and allocator only, never the shared policy's. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "policy/policy_int.h"
+#include "report/emit.h"
 #include "boxlint/version.h"
 
 enum { CLS_NONE = 0, CLS_ALLOW = 1, CLS_DENY = 2 };
@@ -163,7 +165,7 @@ static void refuse(boxlint_report *r, const boxlint_policy *p, const point *pt) 
   int32_t i;
   point_entry(p, pt, &l, &i);
   if ((size_t)i >= p->n[l]) return; /* a point is always an entry's name: not reached */
-  boxlint_diag *d = boxlint__report_add(r, "unenforceable-entry", BOXLINT_SEVERITY_ERROR, -1);
+  boxlint_diag *d = boxlint__report_add(r, BL_R_UNENFORCEABLE_ENTRY, BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return;
   const char *list = l ? "deny_out" : "allow_out";
   d->path = boxlint__rprintf(r, "network_policy.%s[%d]", list, (int)i);
@@ -360,6 +362,55 @@ static void dnsmasq_conf(const boxlint_policy *p, const boxlint_emit_options *eo
 }
 
 /*==============================================================================================
+ * MARK: The resolver
+ *============================================================================================*/
+
+/* Without a resolver address, the script cannot keep DNS open: it accepts port 53 only to the
+ * addresses it is given. That is harmless unless (a) names play a part, so the sandbox must
+ * resolve through dnsmasq, whose upstream queries pass the same rules, and (b) the rules drop
+ * an address nothing in the policy names: deny_out has ALL_TRAFFIC, '0.0.0.0/0' or '::/0', or
+ * unmatched destinations are denied (allow_out's ALL_TRAFFIC makes names decide nothing). Then
+ * the resolver would be dropped with everything else and no name would resolve. Returns the
+ * index of the deny_out entry that drops every address, INT32_MAX for the unmatched verdict,
+ * or -1 when no resolver is needed. */
+static int32_t resolver_blocker(const boxlint_policy *p) {
+  if (p->type != BOXLINT_POLICY_FILTERED || p->all[0] >= 0 || !(p->has_name[0] || p->has_name[1]))
+    return -1;
+  if (p->all[1] >= 0) return p->all[1];
+  for (size_t i = 0; i < p->n[1]; i++)
+    if (p->entries[1][i].kind == BOXLINT_ENTRY_CIDR && p->entries[1][i].plen == 0) return (int32_t)i;
+  return p->unmatched == BOXLINT_UNMATCHED_DENY ? INT32_MAX : -1;
+}
+
+int boxlint_policy_needs_resolver(const boxlint_policy *policy) {
+  return policy && resolver_blocker(policy) >= 0;
+}
+
+/* The refusal when no resolver is given and one is needed: an error at the entry that drops
+ * every address (at the type for the unmatched verdict). Returns 1 refused, 0, -1 out of memory. */
+static int resolver_refusal(const boxlint_policy *p, size_t nres, boxlint_report *r) {
+  int32_t at = nres ? -1 : resolver_blocker(p);
+  if (at < 0) return 0;
+  boxlint_diag *d = boxlint__report_add(r, BL_R_UNENFORCEABLE_ENTRY, BOXLINT_SEVERITY_ERROR, -1);
+  if (!d) return -1;
+  int entry = at != INT32_MAX;
+  d->path = entry ? boxlint__rprintf(r, "network_policy.deny_out[%d]", (int)at) : "network_policy.type";
+  const char *what = entry ? boxlint__rprintf(r, "deny_out[%d] '%s' drops every address the "
+                                             "policy does not allow", (int)at,
+                                             p->entries[1][at].kind == BOXLINT_ENTRY_ALL_TRAFFIC
+                                                 ? "ALL_TRAFFIC" : etext(p, 1, at))
+                           : "destinations matched by neither list are denied (unmatched deny)";
+  d->message = boxlint__rmsg(
+      r, "no resolver given: %s, the resolver among them, while the policy names hosts, which "
+         "resolve only through a resolver; rules without its address would block all DNS, so "
+         "none are written", what ? what : "deny_out drops every address");
+  d->hint = "give the sandbox's upstream resolver: boxlint policy --resolver ADDR (repeatable; "
+            "boxlint_emit_options.resolvers), which the script keeps reachable on port 53 and "
+            "dnsmasq forwards to";
+  return r->oom ? -1 : 1;
+}
+
+/*==============================================================================================
  * MARK: Entry point
  *============================================================================================*/
 
@@ -389,9 +440,10 @@ boxlint_status boxlint__policy_emit(const boxlint_policy *p, boxlint_emit_format
         res[i].kind != BOXLINT_ENTRY_ADDRESS)
       return BOXLINT_EINVAL;
   }
-  point *pts;
-  size_t n;
-  int a = analyse(p, r, &pts, &n);
+  point *pts = NULL;
+  size_t n = 0;
+  int a = resolver_refusal(p, eo->nresolvers, r);
+  if (a == 0) a = analyse(p, r, &pts, &n);
   boxlint_status st = BOXLINT_OK;
   if (a < 0) {
     st = BOXLINT_ENOMEM;

@@ -26,6 +26,7 @@ void boxlint_policy_options_init(boxlint_policy_options *o) {
   o->compat = BOXLINT_COMPAT_NONE;
   o->path_prefix.ptr = NULL;
   o->path_prefix.len = 0;
+  o->config = NULL;
 }
 
 /* The caller's options over the defaults (`opts` NULL: the defaults), checked. */

@@ -5,16 +5,24 @@
  * and host-name table to judge overlaps. */
 #include <string.h>
 #include "policy_int.h"
+#include "report/emit.h"
 
-static const char R_TYPE[] = "invalid-policy-type", R_ENTRY[] = "invalid-policy-entry",
-                  R_LISTS[] = "lists-not-allowed", R_TOO_MANY[] = "too-many-entries",
-                  R_ALLOW_NOEFF[] = "allow-without-effect",
-                  R_DENY_NOEFF[] = "deny-without-effect",
-                  R_EMPTY_OPEN[] = "filtered-empty-is-open", R_DUP[] = "duplicate-entry",
-                  R_SHADOW[] = "shadowed-entry", R_BROAD[] = "broad-wildcard",
-                  R_ANY[] = "any-host", R_MAPPED[] = "mapped-address",
-                  R_DOMAINS_ALL[] = "domains-require-deny-all",
-                  R_COMPAT_DENY_DOMAIN[] = "compat-deny-domain", R_COMPAT_IPV6[] = "compat-ipv6";
+/* Short names for the rule ids this file emits (report/rules.def). */
+#define R_TYPE BL_R_INVALID_POLICY_TYPE
+#define R_ENTRY BL_R_INVALID_POLICY_ENTRY
+#define R_LISTS BL_R_LISTS_NOT_ALLOWED
+#define R_TOO_MANY BL_R_TOO_MANY_ENTRIES
+#define R_ALLOW_NOEFF BL_R_ALLOW_WITHOUT_EFFECT
+#define R_DENY_NOEFF BL_R_DENY_WITHOUT_EFFECT
+#define R_EMPTY_OPEN BL_R_FILTERED_EMPTY_IS_OPEN
+#define R_DUP BL_R_DUPLICATE_ENTRY
+#define R_SHADOW BL_R_SHADOWED_ENTRY
+#define R_BROAD BL_R_BROAD_WILDCARD
+#define R_ANY BL_R_ANY_HOST
+#define R_MAPPED BL_R_MAPPED_ADDRESS
+#define R_DOMAINS_ALL BL_R_DOMAINS_REQUIRE_DENY_ALL
+#define R_COMPAT_DENY_DOMAIN BL_R_COMPAT_DENY_DOMAIN
+#define R_COMPAT_IPV6 BL_R_COMPAT_IPV6
 
 static const char *const LIST_NAME[2] = {"allow_out", "deny_out"};
 
@@ -29,6 +37,8 @@ typedef struct vctx {
   boxlint_report *r;
   boxlint_policy *p;
   const boxlint_policy_options *o;
+  const boxlint_severity *sev; /* the config's severities (BL_WARNINGS), or NULL: defaults */
+  size_t nerr;                 /* errors found (a warning a config raises is not one) */
   const boxlint_policy_spec *spec;
   const boxlint_span *raw[2];
   size_t n[2];   /* entries parsed (at most max_entries) */
@@ -48,7 +58,13 @@ static const char *vpath(vctx *c, const char *field) {
                           field ? field : "");
 }
 
+/* A finding of `rule`: a warning at the config's severity (NULL when switched off), an error
+ * as it is (a config cannot lower one). Only errors refuse the policy: a warning that a config
+ * raises to an error is reported as one, and the policy still compiles. */
 static boxlint_diag *vadd(vctx *c, const char *rule, boxlint_severity sev, const char *field) {
+  if (sev == BOXLINT_SEVERITY_ERROR) c->nerr++;
+  else sev = bl_severity_override(c->sev, rule, sev);
+  if (sev == BOXLINT_SEVERITY_OFF) return NULL;
   boxlint_diag *d = boxlint__report_add(c->r, rule, sev, -1);
   if (d) d->path = vpath(c, field);
   return d;
@@ -83,6 +99,8 @@ static void add_all_traffic_fix(vctx *c, boxlint_diag *d) {
   const char *desc = boxlint__rprintf(c->r, "add \"ALL_TRAFFIC\" to %s", vpath(c, "deny_out"));
   boxlint__diag_fix(c->r, d, c->spec->n_deny, 0, "ALL_TRAFFIC", 11,
                     desc ? desc : "add \"ALL_TRAFFIC\" to deny_out");
+  /* unsafe: the sandbox's egress goes from allow-all to deny-all but the allowed entries */
+  boxlint__diag_fix_safety(d, BOXLINT_FIX_UNSAFE);
 }
 
 /*==============================================================================================
@@ -567,7 +585,6 @@ static void outer_free(boxlint_policy *p, boxlint__segs outer[2][2]) {
 
 static boxlint_status validate(vctx *c) {
   boxlint_policy *p = c->p;
-  size_t err0 = boxlint_report_count_at_least(c->r, BOXLINT_SEVERITY_ERROR);
   int type_ok = check_type(c), any_invalid = 0;
   if (parse_entries(c, &any_invalid) != BOXLINT_OK) return BOXLINT_ENOMEM;
   for (int l = 0; l < 2; l++)
@@ -591,7 +608,7 @@ static boxlint_status validate(vctx *c) {
     for (size_t i = 0; i < c->n[l]; i++) emit_entry(c, l, i, effects, outer);
   outer_free(p, outer);
   if (c->r->oom) return BOXLINT_ENOMEM;
-  if (boxlint_report_count_at_least(c->r, BOXLINT_SEVERITY_ERROR) > err0) return BOXLINT_ESYNTAX;
+  if (c->nerr) return BOXLINT_ESYNTAX;
   if (!effects) st = boxlint__policy_build(p, NULL); /* e.g. disabled or open: trivial tables */
   return st;
 }
@@ -604,6 +621,7 @@ boxlint_status boxlint__policy_validate(boxlint_policy *p, boxlint_report *r,
   c.r = r;
   c.p = p;
   c.o = o;
+  c.sev = bl_config_sevs(o->config);
   c.spec = spec;
   c.raw[0] = spec->allow_out;
   c.raw[1] = spec->deny_out;

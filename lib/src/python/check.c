@@ -6,6 +6,7 @@
  * reader.c, scan.c, place.c, lint/ and policy/ through the public API. */
 #include <string.h>
 #include "python/python_int.h"
+#include "report/emit.h"
 #include "python/encoding.h"
 #include "boxlint/source.h"
 
@@ -26,13 +27,14 @@ static const char *const CALL_NAME[] = {"templates.create", "templates.update",
 /* not-static's severity: info, or what a project's config sets (it may switch it off; no
  * comment in the file can). */
 static boxlint_severity not_static_severity(const pyck *k) {
-  return boxlint_config_get_severity(k->opts->config, "not-static", 10, BOXLINT_SEVERITY_INFO);
+  return boxlint_config_get_severity(k->opts->config, BL_R_NOT_STATIC, sizeof BL_R_NOT_STATIC - 1,
+                                     BOXLINT_SEVERITY_INFO);
 }
 
 static int not_static(pyck *k, const bl_pycall *call, const char *what, const bl_pyval *v) {
   boxlint_severity sev = not_static_severity(k);
   if (sev == BOXLINT_SEVERITY_OFF) return 0;
-  boxlint_diag *d = boxlint__report_add(k->r, "not-static", sev, -1);
+  boxlint_diag *d = boxlint__report_add(k->r, BL_R_NOT_STATIC, sev, -1);
   if (!d) return -1;
   d->path = what;
   int plural = !strcmp(what, "the arguments");
@@ -101,7 +103,8 @@ static int is_list(const bl_pyval *v) {
 
 /* A type the platform rejects. */
 static int bad_type(pyck *k, const char *path, const bl_pyval *v, const char *want) {
-  boxlint_diag *d = boxlint__report_add(k->r, "invalid-argument-type", BOXLINT_SEVERITY_ERROR, -1);
+  boxlint_diag *d =
+      boxlint__report_add(k->r, BL_R_INVALID_ARGUMENT_TYPE, BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return -1;
   d->path = path;
   d->message = boxlint__rmsg(k->r, "%s must be %s%s", path, want,
@@ -192,14 +195,14 @@ static int policy_list(pyck *k, const bl_pycall *call, bl_pypolicy *p, int l,
 /* A policy that is not wholly known (a value known only at run time, or of the wrong type):
  * the findings about the lists as a whole, or about the type, would be guesses. */
 static void drop_guesses(boxlint_report *tmp, size_t first, int type_unknown) {
-  static const char *const lists[] = {"allow-without-effect", "deny-without-effect",
-                                      "filtered-empty-is-open", "shadowed-entry",
-                                      "duplicate-entry", "domains-require-deny-all"};
+  static const char *const lists[] = {BL_R_ALLOW_WITHOUT_EFFECT, BL_R_DENY_WITHOUT_EFFECT,
+                                      BL_R_FILTERED_EMPTY_IS_OPEN, BL_R_SHADOWED_ENTRY,
+                                      BL_R_DUPLICATE_ENTRY, BL_R_DOMAINS_REQUIRE_DENY_ALL};
   size_t w = first;
   for (size_t i = first; i < tmp->ndiags; i++) {
     const char *rule = tmp->diags[i].rule;
-    int gone = type_unknown && (!strcmp(rule, "invalid-policy-type") ||
-                                !strcmp(rule, "lists-not-allowed"));
+    int gone = type_unknown && (!strcmp(rule, BL_R_INVALID_POLICY_TYPE) ||
+                                !strcmp(rule, BL_R_LISTS_NOT_ALLOWED));
     for (size_t j = 0; j < sizeof lists / sizeof *lists; j++) gone |= !strcmp(rule, lists[j]);
     if (!gone) tmp->diags[w++] = tmp->diags[i];
   }
@@ -235,8 +238,12 @@ static int check_policy(pyck *k, const bl_pycall *call, const bl_pyval *v, const
   spec.allow_out = lists[0];
   spec.deny_out = lists[1];
   boxlint_policy_options po;
-  if (k->popts) po = *k->popts;
-  else boxlint_policy_options_init(&po);
+  boxlint_policy_options_init(&po);
+  if (k->popts) { /* as much as the caller's version of the struct holds */
+    memcpy(&po, k->popts, k->popts->size < sizeof po ? k->popts->size : sizeof po);
+    if (po.size > sizeof po) po.size = sizeof po;
+  }
+  if (!po.config) po.config = k->opts->config; /* the severities the file is checked with */
   po.path_prefix.ptr = prefix;
   po.path_prefix.len = strlen(prefix);
   boxlint_policy *pol = NULL;
@@ -322,7 +329,7 @@ static int unknown_keyword(pyck *k, const bl_pycall *c, const bl_pyarg *a) {
   const char *hint = other ? boxlint__rmsg(k->r, "'%s' is an argument of %s, not of %s", q, other,
                                            CALL_NAME[c->kind])
                      : near ? boxlint__rmsg(k->r, "did you mean \"%s\"?", near) : NULL;
-  return type_error(k, "unknown-argument", a->name, a->name_end,
+  return type_error(k, BL_R_UNKNOWN_ARGUMENT, a->name, a->name_end,
                     boxlint__rmsg(k->r, "%s() got an unexpected keyword argument '%s' (the SDK "
                                   "raises TypeError)", CALL_NAME[c->kind], q), hint);
 }
@@ -345,7 +352,7 @@ static int signature(pyck *k, const bl_pycall *c, const bl_pyarg *args, size_t n
       if (stars) continue;
       p = pos++;
       if (p >= sg->nparams) {
-        if (type_error(k, "unknown-argument", a->v->start, a->v->end,
+        if (type_error(k, BL_R_UNKNOWN_ARGUMENT, a->v->start, a->v->end,
                        boxlint__rmsg(k->r, "%s() takes %zu positional arguments but %zu were "
                                      "given (the SDK raises TypeError)", CALL_NAME[c->kind],
                                      sg->nparams, pos), NULL))
@@ -360,7 +367,7 @@ static int signature(pyck *k, const bl_pycall *c, const bl_pyarg *args, size_t n
       }
     }
     if ((given >> p & 1u) &&
-        type_error(k, "unknown-argument", a->name_end > a->name ? a->name : a->v->start,
+        type_error(k, BL_R_UNKNOWN_ARGUMENT, a->name_end > a->name ? a->name : a->v->start,
                    a->name_end > a->name ? a->name_end : a->v->end,
                    boxlint__rmsg(k->r, "%s() got multiple values for argument '%s' (the SDK "
                                  "raises TypeError)", CALL_NAME[c->kind], sg->params[p]), NULL))
@@ -369,7 +376,7 @@ static int signature(pyck *k, const bl_pycall *c, const bl_pyarg *args, size_t n
   }
   for (size_t p = 0; !stars && p < sg->nrequired; p++)
     if (!(given >> p & 1u) && (c->kind == BL_CALL_UPDATE || (c->kind == BL_CALL_BIND && !p)) &&
-        type_error(k, "missing-field", c->name, c->name_end,
+        type_error(k, BL_R_MISSING_FIELD, c->name, c->name_end,
                    boxlint__rmsg(k->r, "%s() is missing the required argument '%s' (the SDK "
                                  "raises TypeError)", CALL_NAME[c->kind], sg->params[p]), NULL))
       return -1;
@@ -420,7 +427,7 @@ static void drop(boxlint_report *tmp, size_t first, unsigned skip, int update,
   size_t w = first;
   for (size_t i = first; i < tmp->ndiags; i++) {
     const boxlint_diag *d = &tmp->diags[i];
-    int gone = update && !strcmp(d->rule, "missing-field");
+    int gone = update && !strcmp(d->rule, BL_R_MISSING_FIELD);
     for (size_t f = 0; f < nnames && d->path && !gone; f++)
       if ((skip >> f & 1u) && !strcmp(d->path, names[f])) gone = 1;
     if (!gone) tmp->diags[w++] = *d;
@@ -576,7 +583,7 @@ static int references(pyck *k) {
     const bl_pyref *f = &k->rd->refs[i];
     boxlint_severity sev = not_static_severity(k);
     if (sev == BOXLINT_SEVERITY_OFF) return 0;
-    boxlint_diag *d = boxlint__report_add(k->r, "not-static", sev, -1);
+    boxlint_diag *d = boxlint__report_add(k->r, BL_R_NOT_STATIC, sev, -1);
     if (!d) return -1;
     d->offset = f->start;
     d->end_offset = f->end;
@@ -590,7 +597,7 @@ static int references(pyck *k) {
 }
 
 static boxlint_status syntax_error(boxlint_report *r, const bl_pyreader *rd) {
-  boxlint_diag *d = boxlint__report_add(r, "python-syntax", BOXLINT_SEVERITY_ERROR, -1);
+  boxlint_diag *d = boxlint__report_add(r, BL_R_PYTHON_SYNTAX, BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return BOXLINT_ENOMEM;
   d->offset = d->end_offset = rd->err_off;
   bl_py_line_col(rd->s, rd->n, rd->err_off, &d->line, &d->column);
@@ -604,7 +611,7 @@ static boxlint_status syntax_error(boxlint_report *r, const bl_pyreader *rd) {
 /* A file whose encoding boxlint cannot read as CPython does: an input error, never a pass. */
 static boxlint_status encoding_error(boxlint_report *r, const char *s, size_t n,
                                     const bl_pysrc *src) {
-  boxlint_diag *d = boxlint__report_add(r, "python-encoding", BOXLINT_SEVERITY_ERROR, -1);
+  boxlint_diag *d = boxlint__report_add(r, BL_R_PYTHON_ENCODING, BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return BOXLINT_ENOMEM;
   d->offset = d->end_offset = src->err_off;
   bl_py_line_col(s, n, src->err_off, &d->line, &d->column);
@@ -643,6 +650,14 @@ static void to_file_offsets(boxlint_report *r, size_t first, const bl_pysrc *src
   }
 }
 
+/* unused-suppression's severity: the config's; without a config none is reported, as in
+ * fragments (the Dockerfile warnings a comment may name did not run). */
+static boxlint_severity unused_severity(const boxlint_options *opts) {
+  if (!opts->config) return BOXLINT_SEVERITY_OFF;
+  return boxlint_config_get_severity(opts->config, BL_R_UNUSED_SUPPRESSION,
+                                     sizeof BL_R_UNUSED_SUPPRESSION - 1, BOXLINT_SEVERITY_WARNING);
+}
+
 static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
                                  const boxlint_options *opts, const boxlint_policy_options *popts) {
   bl_pyreader rd;
@@ -669,7 +684,7 @@ static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
     goto out;
   }
   if (references(&k) || bl_py_order_and_place(r, first, rd.s, rd.n)) goto out;
-  if (bl_py_suppress(r, first, &rd)) goto out;
+  if (bl_py_suppress(r, first, &rd, unused_severity(opts))) goto out;
   /* what the suppressions reported goes in its place */
   if (rd.nsups && bl_py_order_and_place(r, first, rd.s, rd.n)) goto out;
   st = r->oom ? BOXLINT_ENOMEM : BOXLINT_OK;

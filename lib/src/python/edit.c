@@ -52,6 +52,7 @@ static void set(boxlint_fix *f, size_t off, size_t len, const char *text, size_t
   f->text = text;
   f->text_len = tl;
   f->description = NULL;
+  f->safety = BOXLINT_FIX_SAFE; /* place.c gives it the safety of the fix it carries */
 }
 
 /* Whether b[0..n) is the body of a raw literal quoted by q: a backslash always takes the next

@@ -57,28 +57,6 @@ static int put(const boxlint__mem *m, bl_pystr *o, size_t *cap, const char *b, s
   return 0;
 }
 
-/* Code point `cp` as UTF-8 (a lone surrogate as its three-byte form, which is not valid
- * UTF-8 and is reported as such). */
-static size_t utf8(uint32_t cp, char *b) {
-  if (cp < 0x80) { b[0] = (char)cp; return 1; }
-  if (cp < 0x800) {
-    b[0] = (char)(0xC0 | (cp >> 6));
-    b[1] = (char)(0x80 | (cp & 0x3F));
-    return 2;
-  }
-  if (cp < 0x10000) {
-    b[0] = (char)(0xE0 | (cp >> 12));
-    b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    b[2] = (char)(0x80 | (cp & 0x3F));
-    return 3;
-  }
-  b[0] = (char)(0xF0 | (cp >> 18));
-  b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-  b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-  b[3] = (char)(0x80 | (cp & 0x3F));
-  return 4;
-}
-
 static int hexval(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   c = (char)(c | 0x20);
@@ -282,7 +260,7 @@ static int escape(dec *d, size_t bs, size_t *next) {
   *next = i;
   size_t l;
   if (bytes) { b[0] = (char)cp; l = 1; }
-  else l = utf8(cp, b);
+  else l = boxlint__utf8_encode(cp, b); /* a lone surrogate too: reported as invalid UTF-8 */
   return put(d->m, d->o, &d->cap, b, l, bs, i, d->index) ? -1 : 0;
 }
 

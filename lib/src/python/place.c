@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "python/python_int.h"
+#include "report/emit.h"
 
 static int starts(const char *path, const char *prefix, const char **rest) {
   size_t l = strlen(prefix);
@@ -39,7 +40,8 @@ static const bl_pyval *field_value(const bl_pytarget *t, const boxlint_diag *d, 
   static const char *const bind[] = {"template_id", "", "version", "lifespan_seconds"};
   const char *p = d->path;
   *file_idx = SIZE_MAX;
-  if (!p || !strcmp(d->rule, "missing-field") || !strcmp(d->rule, "unknown-field")) return NULL;
+  if (!p || !strcmp(d->rule, BL_R_MISSING_FIELD) || !strcmp(d->rule, BL_R_UNKNOWN_FIELD))
+    return NULL;
   int bindcall = t->call->kind == BL_CALL_BIND;
   for (int f = 0; f < 4; f++)
     if (*(bindcall ? bind : tpl)[f] && !strcmp(p, (bindcall ? bind : tpl)[f])) return t->field[f];
@@ -80,7 +82,7 @@ static void span(const char *s, const bl_pytarget *t, const boxlint_diag *d, siz
     *fv = t->cmds[d->command];
     return;
   }
-  if (d->path && !strcmp(d->rule, "unknown-field")) {
+  if (d->path && !strcmp(d->rule, BL_R_UNKNOWN_FIELD)) {
     const bl_pyarg *k = keyword(s, t->call, d->path);
     if (k) {
       *a = k->name;
@@ -166,6 +168,7 @@ static void fix(boxlint_report *to, const char *s, size_t n, const bl_pytarget *
   }
   if (ok) {
     boxlint__diag_fix(to, o, e.offset, e.length, e.text, e.text_len, desc ? desc : "");
+    boxlint__diag_fix_safety(o, f->safety); /* unsafe in the JSON: unsafe in the file */
   } else {
     const char *h = boxlint__rprintf(to, "%s%s(no automatic fix: %s)", o->hint ? o->hint : "",
                                      o->hint ? " " : "", why ? why : "the value is not one literal");

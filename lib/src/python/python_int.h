@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "report/internal.h"
+#include "report/suppress.h"
 
 /* What bl_py_lex found at an offset. */
 typedef enum bl_pylex {
@@ -166,10 +167,11 @@ typedef struct bl_pyname {
   const bl_pyval *resolved;
 } bl_pyname;
 
-/* A comment `# boxlint: ignore=...` (or `# boxlint ignore=`). */
+/* A comment that is a boxlint directive (report/suppress.h): `# boxlint: ignore=...` (or
+ * `# boxlint ignore=`), or one that starts as a directive and does not parse. */
 typedef struct bl_pysup {
   size_t start, end;     /* the comment */
-  size_t ids, ids_end;   /* the rule list */
+  bl_sup_comment c;      /* what it says */
   uint32_t line;         /* the line whose findings it silences */
   int next_line;         /* alone on its line: it silences the next line's */
 } bl_pysup;
@@ -215,8 +217,9 @@ bl_pyval *bl_py_parse_policy(bl_pyreader *rd, size_t *i);
 bl_pyval *bl_py_resolve(bl_pyreader *rd, const bl_pyval *name);
 /* Suppressions (suppress.c): each `# boxlint: ignore=` comment of rd silences the warnings and
  * infos of its rules among the findings [first, end) of r on its line (sorted by line first);
- * an id that silences nothing, errors and not-static among them, is an unused-suppression. */
-int bl_py_suppress(boxlint_report *r, size_t first, const bl_pyreader *rd);
+ * an id that silences nothing, errors and not-static among them, and a malformed comment are
+ * an unused-suppression of severity `sev` (OFF: not reported). */
+int bl_py_suppress(boxlint_report *r, size_t first, const bl_pyreader *rd, boxlint_severity sev);
 /* The findings [first, end) in file order (stable), each line and column computed from its
  * offsets in one sweep over s[0..n). Returns 0 or -1 when out of memory. */
 int bl_py_order_and_place(boxlint_report *r, size_t first, const char *s, size_t n);

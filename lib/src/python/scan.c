@@ -8,33 +8,11 @@
  * Suppressions
  *--------------------------------------------------------------------------------------------*/
 
-/* `# boxlint: ignore=a,b` or `# boxlint ignore=a,b` (spaces allowed around the punctuation). */
+/* A boxlint directive comment (report/suppress.h reads it: the one syntax of every file kind),
+ * kept with the line it applies to. */
 static int suppression(bl_pyreader *rd, const bl_pytok *t, uint32_t line) {
-  const char *s = rd->s;
-  size_t i = t->start + 1, e = t->end;
-  while (i < e && (s[i] == ' ' || s[i] == '\t')) i++;
-  if (e - i < 7 || memcmp(s + i, "boxlint", 7)) return 0;
-  i += 7;
-  size_t ws = i;
-  while (i < e && (s[i] == ' ' || s[i] == '\t')) i++;
-  if (i < e && s[i] == ':') {
-    i++;
-    while (i < e && (s[i] == ' ' || s[i] == '\t')) i++;
-  } else if (i == ws) {
-    return 0;
-  }
-  if (e - i < 6 || memcmp(s + i, "ignore", 6)) return 0;
-  i += 6;
-  while (i < e && (s[i] == ' ' || s[i] == '\t')) i++;
-  if (i >= e || s[i] != '=') return 0;
-  i++;
-  while (i < e && (s[i] == ' ' || s[i] == '\t')) i++;
-  /* The rule list ends at the first blank, as in fragments (`ignore=a,b -- why`). */
-  for (size_t j = i; j < e; j++)
-    if (s[j] == ' ' || s[j] == '\t') {
-      e = j;
-      break;
-    }
+  bl_sup_comment c;
+  if (bl_sup_read(rd->s, t->start, t->end, &c) == BL_SUP_NONE) return 0;
   if (rd->nsups == rd->cap_sups) {
     size_t nc = rd->cap_sups ? rd->cap_sups * 2 : 8;
     bl_pysup *v = boxlint__realloc(rd->m, rd->sups, rd->cap_sups * sizeof *v, nc * sizeof *v);
@@ -47,8 +25,7 @@ static int suppression(bl_pyreader *rd, const bl_pytok *t, uint32_t line) {
   p->next_line = t == rd->toks.v || t[-1].kind == BL_PT_NL || t[-1].kind == BL_PT_NEWLINE;
   p->start = t->start;
   p->end = t->end;
-  p->ids = i;
-  p->ids_end = e;
+  p->c = c;
   p->line = line + (p->next_line ? 1u : 0u);
   return 0;
 }

@@ -6,108 +6,73 @@
 #include "python/python_int.h"
 #include "boxlint/diag.h"
 
-/* The next rule id of a suppression's list from *i (ids separated by commas): 1 with [*a, *b). */
-static int next_id(const char *s, const bl_pysup *p, size_t *i, size_t *a, size_t *b) {
-  while (*i < p->ids_end && s[*i] == ',') (*i)++;
-  if (*i >= p->ids_end) return 0;
-  *a = *i;
-  while (*i < p->ids_end && s[*i] != ',') (*i)++;
-  *b = *i;
-  return 1;
+/* What the suppressions of one file report: at severity `sev`, into `r`. */
+typedef struct py_unused {
+  boxlint_report *r;
+  const bl_pyreader *rd;
+  boxlint_severity sev;
+} py_unused;
+
+static boxlint_diag *report_at(py_unused *u, size_t a, size_t b) {
+  boxlint_diag *d = boxlint__report_add(u->r, BL_R_UNUSED_SUPPRESSION, u->sev, -1);
+  if (d) {
+    d->offset = a;
+    d->end_offset = b;
+  }
+  return d;
 }
 
-static int unused(boxlint_report *r, const bl_pyreader *rd, size_t a, size_t b) {
-  const char *s = rd->s;
-  boxlint_diag *d = boxlint__report_add(r, "unused-suppression", BOXLINT_SEVERITY_WARNING, -1);
+/* An id [a, b) that silenced nothing. */
+static int unused(void *ctx, size_t a, size_t b) {
+  py_unused *u = ctx;
+  boxlint_diag *d = report_at(u, a, b);
   if (!d) return -1;
-  d->offset = a;
-  d->end_offset = b;
-  const char *q = boxlint__quote(r, s + a, b - a, 60);
-  const boxlint_rule_info *ri = boxlint_rule_find(s + a, b - a);
-  if (ri && ri->severity == BOXLINT_SEVERITY_ERROR)
-    d->message = boxlint__rmsg(r, "%s is an error and cannot be suppressed", q ? q : "");
-  else if (b - a == 10 && !memcmp(s + a, "not-static", 10))
-    d->message = boxlint__rmsg(r, "not-static cannot be suppressed inline: it is the only sign "
-                               "that a value went unchecked (a config may turn it off for a "
-                               "project)");
-  else
-    d->message = boxlint__rmsg(r, "the suppression of %s suppresses nothing on the line it "
-                               "applies to", q ? q : "");
-  d->hint = boxlint__rprintf(r, "remove %s from the boxlint ignore comment", q ? q : "");
-  return r->oom ? -1 : 0;
-}
-
-/* At most this many rule ids in one comment (there are far fewer rules). */
-#define MAX_SUPPRESS_IDS 256
-
-/* The ids of one comment, hashed: [a, b) of the source, and whether one silenced a finding. */
-typedef struct sup_id { size_t a, b; int used; } sup_id;
-
-static sup_id *id_find(sup_id *t, size_t mask, const char *s, const char *w, size_t wl) {
-  for (size_t h = boxlint__fnv1a(w, wl) & mask;; h = (h + 1) & mask)
-    if (t[h].b == 0 || (t[h].b - t[h].a == wl && !memcmp(s + t[h].a, w, wl))) return &t[h];
+  d->message = bl_sup_unused_message(u->r, u->rd->s, a, b, "on the line it applies to");
+  d->hint = bl_sup_unused_hint(u->r, u->rd->s, a, b);
+  return u->r->oom ? -1 : 0;
 }
 
 /* One comment over the findings [lo, hi) of its line: each listed rule silences that rule's
- * warnings and infos there (errors and not-static never); `gone` marks them. Linear in the
+ * warnings and infos there (errors and not-static never); `gone` marks them. A malformed
+ * comment, or one over the limit of ids, silences nothing and is reported once. Linear in the
  * comment's size and the line's findings. */
-static int suppress_one(boxlint_report *r, const bl_pyreader *rd, const bl_pysup *p, size_t lo,
-                        size_t hi, unsigned char *gone, size_t first) {
-  const char *s = rd->s;
-  size_t n = 0, i = p->ids, a, b;
-  while (next_id(s, p, &i, &a, &b)) n++;
-  if (n > MAX_SUPPRESS_IDS) { /* a documented limit: the comment silences nothing */
-    boxlint_diag *d = boxlint__report_add(r, "unused-suppression", BOXLINT_SEVERITY_WARNING, -1);
+static int suppress_one(py_unused *u, const bl_pysup *p, size_t lo, size_t hi,
+                        unsigned char *gone, size_t first) {
+  boxlint_report *r = u->r;
+  if (p->c.kind != BL_SUP_IGNORE) {
+    if (u->sev == BOXLINT_SEVERITY_OFF) return 0;
+    size_t a, b;
+    bl_sup_bad_span(&p->c, &a, &b);
+    boxlint_diag *d = report_at(u, a, b);
     if (!d) return -1;
-    d->offset = p->ids;
-    d->end_offset = p->ids_end;
-    d->message = boxlint__rmsg(r, "a boxlint ignore comment lists %zu rule ids, more than the "
-                               "%d it may: it suppresses nothing", n, MAX_SUPPRESS_IDS);
-    d->hint = "list only the rules this line needs silenced";
+    d->message = bl_sup_bad_message(r, u->rd->s, &p->c);
+    d->hint = bl_sup_bad_hint(&p->c);
     return r->oom ? -1 : 0;
   }
-  size_t cap = 16;
-  while (cap < n * 2) cap *= 2;
-  sup_id *t = boxlint__malloc(&r->mem, cap * sizeof *t);
-  if (!t) return -1;
-  memset(t, 0, cap * sizeof *t);
-  for (i = p->ids; next_id(s, p, &i, &a, &b);) {
-    sup_id *e = id_find(t, cap - 1, s, s + a, b - a);
-    if (!e->b) *e = (sup_id){a, b, 0};
-  }
-  for (size_t j = lo; j < hi; j++) {
-    const boxlint_diag *d = &r->diags[j];
-    if (d->severity >= BOXLINT_SEVERITY_ERROR || !strcmp(d->rule, "not-static")) continue;
-    sup_id *e = id_find(t, cap - 1, s, d->rule, strlen(d->rule));
-    if (e->b) {
-      e->used = 1;
-      gone[j - first] = 1;
-    }
-  }
-  int rc = 0;
-  for (i = p->ids; !rc && next_id(s, p, &i, &a, &b);) {
-    sup_id *e = id_find(t, cap - 1, s, s + a, b - a);
-    if (!e->used && e->a == a) rc = unused(r, rd, a, b);
-    else if (e->a != a && unused(r, rd, a, b)) rc = -1; /* listed twice */
-  }
-  boxlint__free(&r->mem, t);
+  bl_sup_table t;
+  if (bl_sup_table_init(&t, &r->mem, u->rd->s, &p->c)) return -1;
+  for (size_t j = lo; j < hi; j++)
+    if (bl_sup_table_silences(&t, &r->diags[j])) gone[j - first] = 1;
+  int rc = u->sev == BOXLINT_SEVERITY_OFF ? 0 : bl_sup_table_unused(&t, unused, u);
+  bl_sup_table_free(&t, &r->mem);
   return rc;
 }
 
 /* Suppressions: the findings [first, end) sorted by line; each comment's line (its own, or the
  * next when it stands alone) found by one walk, since comments come in line order. */
-int bl_py_suppress(boxlint_report *r, size_t first, const bl_pyreader *rd) {
+int bl_py_suppress(boxlint_report *r, size_t first, const bl_pyreader *rd, boxlint_severity sev) {
   size_t end = r->ndiags, j = first;
   if (!rd->nsups) return 0;
   unsigned char *gone = boxlint__malloc(&r->mem, end - first + 1);
   if (!gone) return -1;
   memset(gone, 0, end - first + 1);
+  py_unused u = {r, rd, sev};
   for (size_t x = 0; x < rd->nsups; x++) {
     const bl_pysup *p = &rd->sups[x];
     while (j < end && r->diags[j].line < p->line) j++;
     size_t e = j;
     while (e < end && r->diags[e].line == p->line) e++;
-    if (suppress_one(r, rd, p, j, e, gone, first)) {
+    if (suppress_one(&u, p, j, e, gone, first)) {
       boxlint__free(&r->mem, gone);
       return -1;
     }

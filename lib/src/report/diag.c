@@ -268,7 +268,12 @@ void boxlint__diag_fix(boxlint_report *r, boxlint_diag *d, size_t offset, size_t
   f->text = boxlint__rstrdup(r, text, text_len);
   f->text_len = text_len;
   f->description = description;
+  f->safety = BOXLINT_FIX_SAFE;
   if (f->text) d->fix = f;
+}
+
+void boxlint__diag_fix_safety(boxlint_diag *d, boxlint_fix_safety safety) {
+  if (d && d->fix) ((boxlint_fix *)(uintptr_t)d->fix)->safety = safety; /* the report's own */
 }
 
 boxlint_instruction *boxlint__report_add_instruction(boxlint_report *r) {

@@ -48,7 +48,7 @@ boxlint_severity bl_severity_override(const boxlint_severity *sev, const char *r
   return def;
 }
 
-/* Errors cannot be lowered or switched off (DESIGN §2.3). */
+/* Errors cannot be lowered or switched off (rules.def: an error is FIXED). */
 static boxlint_severity severity_of(const bl_sink *s, const char *rule) {
   boxlint_severity def = bl_rule_severity(rule);
   return def == BOXLINT_SEVERITY_ERROR ? def : bl_severity_override(s->sev, rule, def);

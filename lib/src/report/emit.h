@@ -35,15 +35,45 @@ void bl_sink_hint(bl_sink *s, boxlint_diag *d, const char *fmt, ...) BOXLINT_PRI
 /* Quote text for a message (control bytes escaped, at most 60 code points); never NULL. */
 const char *bl_sink_q(bl_sink *s, const char *p, size_t n);
 
-/* Rule ids of DESIGN §2.1 (rules.c: the table is their one definition). */
-extern const char BL_R_DENIED[], BL_R_UNKNOWN[], BL_R_EMPTY[], BL_R_TOO_MANY[], BL_R_TOO_LONG[],
-    BL_R_NUL[], BL_R_BARE_CR[], BL_R_CONTROL[], BL_R_UTF8[], BL_R_NONASCII[], BL_R_MULTIPLE[],
-    BL_R_DANGLING[], BL_R_UNTERMINATED[], BL_R_AMBIGUOUS[], BL_R_ONBUILD[], BL_R_MISSING_ARGS[],
-    BL_R_INVALID_ARGS[], BL_R_FLAG[], BL_R_BASE[];
+/* The rule table (report/rules.def), as names for the checks:
+ * - BL_R_<NAME>: the rule's id, e.g. BL_R_DENIED_INSTRUCTION is "denied-instruction" (defined in
+ *   rules.c; a diagnostic's `rule` points to it). Emit with these, never with a literal id.
+ * - BL_RI_<NAME>: the rule's index in the table (boxlint_rules()), BL_NRULES rules.
+ * - WI_<NAME>: for a rule a config may set, its slot among the config's severities (an index
+ *   into BL_WARNINGS and boxlint_config's sev), BL_NWARN slots. */
+#define BL_RULE(n, id, sev, cfg, ...) extern const char BL_R_##n[sizeof id];
+#include "report/rules.def"
+#undef BL_RULE
 
-/* Built-in warnings whose severity a config may change (index = position in this list). */
+typedef enum bl_rule_index {
+#define BL_RULE(n, ...) BL_RI_##n,
+#include "report/rules.def"
+#undef BL_RULE
+  BL_NRULES
+} bl_rule_index;
+
+#define BL_WI_CONFIG(n) WI_##n,
+#define BL_WI_FIXED(n)
+enum {
+#define BL_RULE(n, id, sev, cfg, ...) BL_WI_##cfg(n)
+#include "report/rules.def"
+#undef BL_RULE
+  BL_NWARN
+};
+#undef BL_WI_CONFIG
+#undef BL_WI_FIXED
+
+/* Built-in rules whose severity a config may change (index = WI_*), BL_NWARNINGS == BL_NWARN. */
 extern const char *const BL_WARNINGS[];
 extern const size_t BL_NWARNINGS;
+
+/* A config's severities (indexed as BL_WARNINGS), or NULL for a NULL config. Read as data,
+ * the way bl_sink.sev is, so that a check below config/ (policy/) applies a config without
+ * calling config/: the array is the first member of struct boxlint_config (config_int.h
+ * asserts it). */
+static inline const boxlint_severity *bl_config_sevs(const struct boxlint_config *c) {
+  return c ? *(boxlint_severity *const *)(const void *)c : NULL;
+}
 
 /* Default severity of a rule id (ERROR for an unknown id: user rules carry their own). */
 boxlint_severity bl_rule_severity(const char *rule);

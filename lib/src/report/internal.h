@@ -72,6 +72,9 @@ boxlint_diag *boxlint__report_add(boxlint_report *r, const char *rule, boxlint_s
 /* Attach a fix to `d`. */
 void boxlint__diag_fix(boxlint_report *r, boxlint_diag *d, size_t offset, size_t length,
                        const char *text, size_t text_len, const char *description);
+/* Mark d's fix (if it has one) as `safety`: a fix that changes what the input does is unsafe
+ * (boxlint_fix_safety); boxlint__diag_fix attaches a safe one. */
+void boxlint__diag_fix_safety(boxlint_diag *d, boxlint_fix_safety safety);
 /* Reserve a new instruction slot (zeroed); NULL on OOM. */
 boxlint_instruction *boxlint__report_add_instruction(boxlint_report *r); /* zeroed */
 boxlint_instruction *boxlint__report_push_instruction(boxlint_report *r); /* the caller fills it */
@@ -120,5 +123,43 @@ static inline size_t boxlint__utf8_decode(const unsigned char *p, size_t n, uint
   *cp = v;
   return len;
 }
+
+/* Code point `cp` as UTF-8 into out[0..4), returning the length (1-4). Every code point is
+ * written by the same arithmetic, a surrogate as its three-byte form (not valid UTF-8: callers
+ * that must not make one check first). The one UTF-8 encoder of the library. */
+static inline size_t boxlint__utf8_encode(uint32_t cp, char out[4]) {
+  if (cp < 0x80) {
+    out[0] = (char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = (char)(0xC0 | (cp >> 6));
+    out[1] = (char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = (char)(0xE0 | (cp >> 12));
+    out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[2] = (char)(0x80 | (cp & 0x3F));
+    return 3;
+  }
+  out[0] = (char)(0xF0 | (cp >> 18));
+  out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+  out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+  out[3] = (char)(0x80 | (cp & 0x3F));
+  return 4;
+}
+
+/* Edit distance (Levenshtein: insertions, deletions and substitutions of one unit, each costing
+ * 1) between a[0..an) and b[0..bn), capped: min(distance, limit), given up as soon as it cannot
+ * be under `limit`. Units are bytes, or with BL_EDIT_RUNES code points (a byte that is not valid
+ * UTF-8 is one unit, U+FFFD, as Go's []rune(s) reads it); BL_EDIT_FOLD compares ASCII letters
+ * case-blind (other code points as they are). `b` is a word of a fixed vocabulary: one of more
+ * than BL_EDIT_MAX units gives `limit`. The one edit distance of the library (text.c): the
+ * keyword and flag hints (BuildKit's: unit costs over code points), the field-name hints and
+ * boxlint_nearest_word. */
+enum { BL_EDIT_RUNES = 1, BL_EDIT_FOLD = 2, BL_EDIT_MAX = 255 };
+size_t boxlint__edit_distance(const char *a, size_t an, const char *b, size_t bn, unsigned mode,
+                              size_t limit);
 
 #endif

@@ -66,7 +66,7 @@ static int worth_a_look(const char *name, const bl_sh_cmd *sm, const run_state *
 static void rule_sudo(const run_cmd *x) {
   if (!x->sm->sudo || !bl_warn_on(x->ck, WI_SUDO_USAGE)) return;
   const bl_sh_word *sw = &x->w[x->sm->sudo - 1];
-  boxlint_diag *d = emit_at(x, "sudo-usage", sw->s, sw->e,
+  boxlint_diag *d = emit_at(x, BL_R_SUDO_USAGE, sw->s, sw->e,
                             "%s: template commands already run as root", "sudo");
   bl_hint(x->ck, d, "remove sudo; the base image may not even have it installed");
 }
@@ -77,7 +77,7 @@ static void rule_fetch_piped(const run_cmd *x, run_state *st) {
   const char *cmd = x->name;
   if (st->fetch_piped && x->sm->pipe_in && (bl_sh_is_shell(cmd) || !strncmp(cmd, "python", 6)) &&
       bl_warn_on(x->ck, WI_CURL_PIPE_SHELL)) {
-    boxlint_diag *d = emit_at(x, "curl-pipe-shell", st->fetch_s, x->w[x->sm->c].e,
+    boxlint_diag *d = emit_at(x, BL_R_CURL_PIPE_SHELL, st->fetch_s, x->w[x->sm->c].e,
                               "a downloaded script is piped into %s: it runs unchecked, and a "
                               "partial download runs half a script", cmd);
     bl_hint(x->ck, d, FETCH_HINT);
@@ -94,7 +94,7 @@ static void run_inner_script(const run_cmd *x, run_state *st, const bl_sh_word *
   const char *t = arg->text;
   if ((strstr(t, "$(curl") || strstr(t, "$(wget") || strstr(t, "`curl") || strstr(t, "`wget")) &&
       bl_warn_on(x->ck, WI_CURL_PIPE_SHELL)) {
-    boxlint_diag *d = emit_at(x, "curl-pipe-shell", x->w[x->sm->c].s, arg->e,
+    boxlint_diag *d = emit_at(x, BL_R_CURL_PIPE_SHELL, x->w[x->sm->c].s, arg->e,
                               "a downloaded script is run by %s -c: it runs unchecked", x->name);
     bl_hint(x->ck, d, FETCH_HINT);
   }
@@ -190,14 +190,14 @@ static void rule_apt(const run_cmd *x, run_state *st) {
     }
   }
   if (!yes && !bl_eq(cmd, "aptitude") && bl_warn_on(x->ck, WI_APT_GET_MISSING_YES)) {
-    boxlint_diag *d = emit_at(x, "apt-get-missing-yes", s, e,
+    boxlint_diag *d = emit_at(x, BL_R_APT_GET_MISSING_YES, s, e,
                               "%s without -y: the build is not interactive, so apt stops at its "
                               "confirmation prompt and the build fails", cmd);
     bl_hint(x->ck, d, "write %s-get %s -y ...", "apt", v);
   }
   if ((bl_eq(v, "upgrade") || bl_eq(v, "dist-upgrade") || bl_eq(v, "full-upgrade")) &&
       bl_warn_on(x->ck, WI_APT_GET_UPGRADE)) {
-    boxlint_diag *d = emit_at(x, "apt-get-upgrade", s, e,
+    boxlint_diag *d = emit_at(x, BL_R_APT_GET_UPGRADE, s, e,
                               "%s upgrades every package of the base image, including systemd "
                               "and the Python that Jupyter runs on", cmd);
     bl_hint(x->ck, d, "install the packages you need (apt-get install -y pkg=version) and leave "
@@ -246,7 +246,7 @@ static void rule_pip(const run_cmd *x, const run_state *st) {
   for (size_t j = sm->b; j < sm->c; j++)
     if (!strncmp(w[j].text, "PIP_NO_CACHE_DIR=", 17) && w[j].text[17]) nocache = 1;
   if (nocache || x->ck->pip_no_cache || !bl_warn_on(x->ck, WI_PIP_NO_CACHE_DIR)) return;
-  boxlint_diag *d = emit_at(x, "pip-no-cache-dir", w[sm->c].s, w[k].e,
+  boxlint_diag *d = emit_at(x, BL_R_PIP_NO_CACHE_DIR, w[sm->c].s, w[k].e,
                             "%s install keeps its download cache in the image, which every "
                             "sandbox of the template then carries", "pip");
   bl_hint(x->ck, d, "add --no-cache-dir (or set ENV PIP_NO_CACHE_DIR=1 once)");
@@ -263,7 +263,7 @@ static void rule_systemctl(const run_cmd *x) {
   if (bl_eq(v, "start") || bl_eq(v, "restart") || bl_eq(v, "reload") || bl_eq(v, "stop") ||
       bl_eq(v, "try-restart") || bl_eq(v, "reload-or-restart") || bl_eq(v, "daemon-reload") ||
       bl_eq(v, "is-active") || bl_eq(v, "status")) {
-    boxlint_diag *d = emit_at(x, "systemctl-in-build", w[x->sm->c].s, w[k].e,
+    boxlint_diag *d = emit_at(x, BL_R_SYSTEMCTL_IN_BUILD, w[x->sm->c].s, w[k].e,
                               "systemctl %s during the build: systemd is not running while the "
                               "image is built, so this fails or does nothing", v);
     bl_hint(x->ck, d, "use systemctl enable <unit>: systemd (PID 1 in the sandbox) starts it at "
@@ -379,7 +379,7 @@ static void rule_apt_lists(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
                            const run_state *st) {
   if (!st->apt_update || st->lists_cleaned || !bl_warn_on(ck, WI_APT_LISTS_NOT_CLEANED)) return;
   if (mount_mentions(ck, c, "/var/lib/apt", NULL)) return;
-  boxlint_diag *d = bl_emit_l(ck, rd, "apt-lists-not-cleaned", st->apt_s, st->apt_e,
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_APT_LISTS_NOT_CLEANED, st->apt_s, st->apt_e,
                               "apt-get %s leaves the package lists in the image (tens of MB in "
                               "every sandbox)", "update");
   bl_hint(ck, d, "end the same RUN with && rm -rf /var/lib/apt/lists/*");
@@ -419,13 +419,13 @@ static void rule_mount(bl_check *ck, const bl_read *rd, const bl_flag *f) {
   }
   if (from && bl_warn_on(ck, WI_RUN_MOUNT_FROM_IMAGE)) {
     const char *q = bl_q(ck, from, fl);
-    boxlint_diag *d = bl_emit_l(ck, rd, "run-mount-from-image", f->l_start, f->l_end,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_RUN_MOUNT_FROM_IMAGE, f->l_start, f->l_end,
                                 "RUN --mount from=%s pulls another image into the build, as "
                                 "FROM or COPY --from would", q);
     bl_hint(ck, d, "install what you need with RUN (apt-get, pip, curl) instead of mounting "
                    "another image");
   } else if (tl == 4 && !memcmp(type, "bind", 4) && bl_warn_on(ck, WI_RUN_MOUNT_CONTEXT)) {
-    boxlint_diag *d = bl_emit_l(ck, rd, "run-mount-context", f->l_start, f->l_end,
+    boxlint_diag *d = bl_emit_l(ck, rd, BL_R_RUN_MOUNT_CONTEXT, f->l_start, f->l_end,
                                 "RUN --mount of type %s reads the build context, and templates "
                                 "are built without one", "bind");
     bl_hint(ck, d, "write files with a heredoc in RUN, or fetch them with curl");
@@ -442,7 +442,7 @@ static void check_run_flags(bl_check *ck, const bl_read *rd, const bl_cmdline *c
     } else if (((n == 19 && !memcmp(v, "--security=insecure", 19)) ||
                 (n == 14 && !memcmp(v, "--network=host", 14))) &&
                bl_warn_on(ck, WI_RUN_INSECURE)) {
-      boxlint_diag *d = bl_emit_l(ck, rd, "run-insecure", f->l_start, f->l_end,
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_RUN_INSECURE, f->l_start, f->l_end,
                                   "%s needs a builder entitlement the platform does not grant: "
                                   "the build fails", bl_q(ck, v, n));
       bl_hint(ck, d, "remove the flag");

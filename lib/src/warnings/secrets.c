@@ -274,9 +274,10 @@ static int report_secret(const secret_scan *sc, const char *what, size_t vs, siz
   boxlint_diag *d;
   const char *m = mask(ck, sc->text + vs, ve - vs);
   if (sc->in_input)
-    d = bl_emit(ck, "secret-in-command", vs, ve, "%s (%s) is baked into the image", what, m);
+    d = bl_emit(ck, BL_R_SECRET_IN_COMMAND, vs, ve, "%s (%s) is baked into the image", what, m);
   else
-    d = bl_emit_l(ck, rd, "secret-in-command", vs, ve, "%s (%s) is baked into the image", what, m);
+    d = bl_emit_l(ck, rd, BL_R_SECRET_IN_COMMAND, vs, ve, "%s (%s) is baked into the image", what,
+                  m);
   bl_hint(ck, d, "%s", SECRET_HINT);
   return 1;
 }
@@ -346,7 +347,7 @@ void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s
       rc = bl_re_match(sc.rx, cfg->re[k], text + s, e - s, i - s);
     }
     if (rc == -1) {
-      boxlint_diag *d = bl_emit(ck, "regex-limit", rd->start, rd->end,
+      boxlint_diag *d = bl_emit(ck, BL_R_REGEX_LIMIT, rd->start, rd->end,
                                 "the secret-in-command patterns hit the match limit on this "
                                 "command; it was not checked for %s", "secrets");
       bl_hint(ck, d, "split the command");
@@ -383,7 +384,7 @@ void bl_warn_env_arg_secret(bl_check *ck, const bl_read *rd, const bl_cmdline *c
     ck->nsec++;
   }
   const char *nm = boxlint__rstrdup(ck->cx.r, name, nl);
-  boxlint_diag *d = bl_emit_l(ck, rd, "secret-in-command", vs, ve,
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_SECRET_IN_COMMAND, vs, ve,
                               "%s %s %s a literal value (%s), which is baked into the image",
                               boxlint_keyword_name(c->folded), nm ? nm : "",
                               lit == val ? "is set to" : "defaults to", mask(ck, lit, litn));

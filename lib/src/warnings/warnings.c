@@ -66,7 +66,7 @@ static void check_env_arg(bl_check *ck, const bl_read *rd, const bl_cmdline *c) 
     if (env && bl_warn_on(ck, WI_ENV_OVERRIDES_RUNTIME) &&
         (bad = env_breaks_runtime(w->text, nl, val)) != NULL) {
       const char *nm = boxlint__rstrdup(ck->cx.r, w->text, nl);
-      boxlint_diag *d = bl_emit_l(ck, rd, "env-overrides-runtime", w->s, legacy ? ve : w->e,
+      boxlint_diag *d = bl_emit_l(ck, rd, BL_R_ENV_OVERRIDES_RUNTIME, w->s, legacy ? ve : w->e,
                                   "ENV %s %s", nm ? nm : "", bad);
       bl_hint(ck, d, "extend instead of replacing, e.g. ENV PATH=/opt/tool/bin:$PATH");
     }
@@ -128,7 +128,7 @@ static void rule_stopsignal(bl_check *ck, const bl_read *rd, const bl_cmdline *c
   size_t s = c->args_l, e = c->args_l + c->args_n;
   if (stopsignal_is_systemds(unquoted_arg(ck, rd, c))) return; /* what systemd expects */
   if (!bl_warn_on(ck, WI_STOPSIGNAL_OVERRIDES_SYSTEMD)) return;
-  boxlint_diag *d = bl_emit_l(ck, rd, "stopsignal-overrides-systemd", c->kw_l, e,
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_STOPSIGNAL_OVERRIDES_SYSTEMD, c->kw_l, e,
                               "STOPSIGNAL %s replaces SIGRTMIN+3, the signal systemd (PID 1) "
                               "shuts down on: the sandbox no longer stops cleanly",
                               bl_q(ck, L + s, e - s));
@@ -138,7 +138,7 @@ static void rule_stopsignal(bl_check *ck, const bl_read *rd, const bl_cmdline *c
 static void rule_healthcheck(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   if (c->args_n >= 4 && boxlint__ieq(rd->logical + c->args_l, 4, "none")) return;
   if (!c->args_n || !bl_warn_on(ck, WI_HEALTHCHECK_IN_TEMPLATE)) return;
-  boxlint_diag *d = bl_emit_l(ck, rd, "healthcheck-in-template", c->kw_l, c->args_l + c->args_n,
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_HEALTHCHECK_IN_TEMPLATE, c->kw_l, c->args_l + c->args_n,
                               "HEALTHCHECK runs a command in every sandbox on a timer and "
                               "replaces the base's own; %s", "the platform does not use it");
   bl_hint(ck, d, "remove it; supervise services with systemd units (Restart=on-failure)");
@@ -151,7 +151,7 @@ static void rule_workdir(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
   if (!dir || !dir[0] || dir[0] == '/' || dir[0] == '$' || c->json ||
       !bl_warn_on(ck, WI_WORKDIR_RELATIVE))
     return;
-  boxlint_diag *d = bl_emit_l(ck, rd, "workdir-relative", s, s + c->args_n,
+  boxlint_diag *d = bl_emit_l(ck, rd, BL_R_WORKDIR_RELATIVE, s, s + c->args_n,
                               "WORKDIR %s is relative to the base image's working directory, "
                               "which the platform may change", bl_q(ck, L + s, c->args_n));
   bl_hint(ck, d, "use an absolute path, e.g. WORKDIR /home/user/%s", bl_q(ck, L + s, c->args_n));
@@ -160,7 +160,7 @@ static void rule_workdir(bl_check *ck, const bl_read *rd, const bl_cmdline *c) {
 /* ---- User rules ----------------------------------------------------------------------------- */
 
 static void limit_hit(bl_check *ck, const char *id, size_t s, size_t e) {
-  boxlint_diag *d = bl_emit(ck, "regex-limit", s, e,
+  boxlint_diag *d = bl_emit(ck, BL_R_REGEX_LIMIT, s, e,
                             "rule %s hit the regular-expression match limit on this command; "
                             "it was not checked", id);
   bl_hint(ck, d, "simplify the rule's pattern (avoid nested quantifiers) or raise the limits");
@@ -279,11 +279,11 @@ void bl_warn_instruction(bl_check *ck, const bl_read *rd) {
 
 void bl_warn_finish(bl_check *ck) {
   if (ck->last_user_cmd < 0 || ck->last_user_root) return;
-  boxlint_severity sev = bl_config_severity(ck->opts->config, "final-user-not-root",
+  boxlint_severity sev = bl_config_severity(ck->opts->config, BL_R_FINAL_USER_NOT_ROOT,
                                             BOXLINT_SEVERITY_WARNING);
   if (sev == BOXLINT_SEVERITY_OFF) return;
   boxlint_report *r = ck->cx.r;
-  boxlint_diag *d = boxlint__report_add(r, "final-user-not-root", sev, ck->last_user_cmd);
+  boxlint_diag *d = boxlint__report_add(r, BL_R_FINAL_USER_NOT_ROOT, sev, ck->last_user_cmd);
   if (!d) return;
   d->line = ck->last_user_line;
   d->column = ck->last_user_col;

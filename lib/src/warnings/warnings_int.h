@@ -15,29 +15,6 @@
  * MARK: Shared by the rules (warnings.c)
  *============================================================================================*/
 
-/* Indexes into BL_WARNINGS (same order). */
-enum {
-  WI_UNKNOWN_FIELD,
-  WI_UNUSED_SUPPRESSION,
-  WI_REGEX_LIMIT,
-  WI_FINAL_USER_NOT_ROOT,
-  WI_STOPSIGNAL_OVERRIDES_SYSTEMD,
-  WI_APT_GET_MISSING_YES,
-  WI_PIP_NO_CACHE_DIR,
-  WI_APT_LISTS_NOT_CLEANED,
-  WI_CURL_PIPE_SHELL,
-  WI_SECRET_IN_COMMAND,
-  WI_RUN_MOUNT_CONTEXT,
-  WI_RUN_MOUNT_FROM_IMAGE,
-  WI_SUDO_USAGE,
-  WI_SYSTEMCTL_IN_BUILD,
-  WI_APT_GET_UPGRADE,
-  WI_ENV_OVERRIDES_RUNTIME,
-  WI_HEALTHCHECK_IN_TEMPLATE,
-  WI_RUN_INSECURE,
-  WI_WORKDIR_RELATIVE,
-};
-
 /* Whether warning `wi` (WI_*) is on under the check's config. */
 static inline int bl_warn_on(const bl_check *ck, size_t wi) {
   return ck->opts->config->sev[wi] != BOXLINT_SEVERITY_OFF;

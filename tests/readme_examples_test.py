@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""The README's examples hold in the repository (issue 24): every file that a `boxlint` command
+in the README names, and every repository file it links to, exists; every `$ boxlint policy ...`
+example runs verbatim from the repository's root, and prints exactly what the README shows
+under it (standard output, and exit code 0 or 1).
+
+Usage: readme_examples_test.py PATH/TO/boxlint PATH/TO/README.md
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+BIN, README = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+ROOT = os.path.dirname(README)
+fails, n = [], 0
+PATH_EXT = (".json", ".py", ".c", ".h", ".md", ".lua", ".toml", ".yaml", ".yml", ".Dockerfile",
+            ".dockerfrag", ".mjs", ".js")
+
+
+def check(name, cond, *info):
+    global n
+    n += 1
+    if not cond:
+        fails.append((name,) + info)
+
+
+def blocks(text):
+    """Each fenced block: (its info string, its lines)."""
+    out, cur, info = [], None, None
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if cur is None:
+                cur, info = [], line[3:].strip()
+            else:
+                out.append((info, cur))
+                cur = None
+        elif cur is not None:
+            cur.append(line)
+    return out
+
+
+def commands(lines):
+    """`$ ` commands of a block, with continuation lines, and the lines shown after each."""
+    out, i = [], 0
+    while i < len(lines):
+        if not lines[i].startswith("$ "):
+            i += 1
+            continue
+        cmd = lines[i][2:]
+        while cmd.endswith("\\") and i + 1 < len(lines):
+            i += 1
+            cmd = cmd[:-1] + " " + lines[i].strip()
+        i += 1
+        shown = []
+        while i < len(lines) and not lines[i].startswith("$ "):
+            shown.append(lines[i])
+            i += 1
+        out.append((cmd, shown))
+    return out
+
+
+def path_args(argv):
+    """The arguments of a boxlint command that name files of the repository."""
+    for a in argv[1:]:
+        if a.startswith("-") or " " in a or any(c in a for c in "*?[<>$"):
+            continue
+        if "/" in a or a.endswith(PATH_EXT):
+            yield a
+
+
+text = open(README, encoding="utf-8").read()
+cmds = [c for info, lines in blocks(text) for c in commands(lines)]
+boxlint_cmds = [(shlex.split(c), shown) for c, shown in cmds if c.split()[:1] == ["boxlint"]]
+check("README has boxlint commands", len(boxlint_cmds) >= 5, len(boxlint_cmds))
+
+# Every file a command names exists (from the repository's root, where the README's commands run).
+named = sorted({p for argv, _ in boxlint_cmds for p in path_args(argv)})
+check("commands name files", "examples/quickstart-policy.json" in named, named)
+for p in named:
+    check("file named in a README command exists: " + p, os.path.isfile(os.path.join(ROOT, p)), p)
+# Every repository file the README links to, and every examples/ file it names, exists.
+linked = set(re.findall(r"\]\(((?!https?:|#|mailto:)[^)\s#]+)", text))
+linked |= set(re.findall(r"`(examples/[^`\s]+)`", text))
+for p in sorted(linked):
+    check("file the README links or names exists: " + p, os.path.exists(os.path.join(ROOT, p)), p)
+
+# Each `boxlint policy` example, run verbatim, prints what the README shows.
+policy = [(argv, shown) for argv, shown in boxlint_cmds if argv[1:2] == ["policy"]]
+check("README has boxlint policy examples", len(policy) >= 4, len(policy))
+env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+env["NO_COLOR"] = "1"
+for argv, shown in policy:
+    p = subprocess.run([BIN] + argv[1:], cwd=ROOT, capture_output=True, timeout=60, env=env)
+    out = p.stdout.decode("utf-8", "replace")
+    label = " ".join(argv)
+    check("runs (exit 0 or 1): " + label, p.returncode in (0, 1), p.returncode,
+          p.stderr.decode("utf-8", "replace")[:400])
+    check("prints what the README shows: " + label, out.splitlines() == shown,
+          "\n".join(x for x in __import__("difflib").unified_diff(shown, out.splitlines(), "README", "boxlint",
+                                                                  lineterm=""))[:2000])
+
+for f in fails:
+    print("FAIL", *f)
+print("readme_examples: %d files named by commands, %d linked or named, %d policy examples run; "
+      "%d/%d checks hold" % (len(named), len(linked), len(policy), n - len(fails), n))
+sys.exit(1 if fails else 0)
