@@ -138,7 +138,8 @@ cli_kind cli_json_kind(json_t *root, int walk);
 /* The kind of `path` holding `text` ("-": standard input, named by c->stdin_name if given;
  * without it, JSON when the text starts with '[' or '{', else a fragment, with one note on
  * c->err when it looks like Python or JSON). `walk`: the walk's rules (a name that is not ours
- * unless a "fragments" glob names it, JSON by its content, invalid JSON NONE); else the reading
+ * unless a "fragments" glob names it, JSON by its content, invalid JSON NONE unless it names a
+ * key of a template, binding or policy: then TEMPLATE, for the loader to report); else the reading
  * of a file named on the command line (JSON by its root, invalid JSON a TEMPLATE for the loader
  * to report, any other name a FRAGMENT). CONFIG in both. `text` NULL: by the name alone (JSON
  * for a *.json), to pass over a file without reading it. Returns 0, or -1 when the config that

@@ -356,7 +356,7 @@ boxlint_config *cli_load_config_text(cli *c, const char *path, const char *text,
   if (!root) {
     cli_problemf(c, path, (uint32_t)(je.line > 0 ? je.line : 0),
                  (uint32_t)(je.column > 0 ? je.column : 0),
-                 je.position >= 0 && (size_t)je.position <= len ? (size_t)je.position : SIZE_MAX,
+                 SIZE_MAX, /* jansson's line and column: where the bad token starts */
                  "invalid-config", "invalid config: %s", je.text);
   } else if (!json_is_object(root)) {
     config_error(&src, jp_ws(text, len, 0), "expected a JSON object");

@@ -7,7 +7,9 @@
  * fragments, anything else (an ordinary `Dockerfile`, a README) nothing of boxlint's. From a
  * JSON text's content: a template (an object with a template's keys), a bare array of command
  * strings, a binding (an object with "template_id"), a NetworkPolicy (an object with only "type",
- * "allow_out", "deny_out"), or another document (package.json, tsconfig.json). Standard input
+ * "allow_out", "deny_out"), or another document (package.json, tsconfig.json); a text that
+ * does not parse is a broken template (its loader reports where) when it names a key only
+ * boxlint's documents have, else another document (a tsconfig.json with comments). Standard input
  * without --stdin-filename is read as JSON when it starts with '[' or '{', else as a fragment;
  * when it looks like Python or JSON, one note says how it was read. Calls input.c
  * (cli_fragments_for), gitignore.c's matcher and jansson. */
@@ -94,6 +96,21 @@ cli_kind cli_json_kind(json_t *root, int walk) {
        known_policy_type(json_object_get(root, "type"))))
     return CLI_KIND_POLICY;
   return !walk || has_template_key(root) ? CLI_KIND_TEMPLATE : CLI_KIND_NONE;
+}
+
+/* Does a text that is not valid JSON name a key only boxlint's documents have? Then it is a
+ * broken template, binding or policy, which its loader reports; other invalid JSON (a
+ * tsconfig.json with comments) is passed over. */
+static int names_our_key(const char *text, size_t len) {
+  static const char *const keys[] = {"\"commands\"", "\"template_id\"", "\"network_policy\"",
+                                     "\"allow_out\"", "\"deny_out\"", "\"cpu_count\"",
+                                     "\"memory_mb\""};
+  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+    size_t n = strlen(keys[k]);
+    for (size_t i = 0; i + n <= len; i++)
+      if (text[i] == '"' && !memcmp(text + i, keys[k], n)) return 1;
+  }
+  return 0;
 }
 
 /* The first byte of `text` that is not white space, or -1. */
@@ -206,7 +223,9 @@ int cli_file_kind(cli *c, const char *path, const char *text, size_t len, int wa
   } else if (k == CLI_KIND_JSON && text) {
     json_error_t e;
     json_t *root = json_loadb(text, len, JSON_ALLOW_NUL, &e);
-    k = root ? cli_json_kind(root, walk) : walk ? CLI_KIND_NONE : CLI_KIND_TEMPLATE;
+    k = root                                  ? cli_json_kind(root, walk)
+        : walk && !names_our_key(text, len) ? CLI_KIND_NONE
+                                              : CLI_KIND_TEMPLATE;
     json_decref(root);
   }
   *out = k;

@@ -144,7 +144,7 @@ int cli_load_json(cli *c, const char *path, const char *text, size_t len, loaded
   l->root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &e);
   if (!l->root) {
     cli_problemf(c, path, (uint32_t)(e.line > 0 ? e.line : 0), (uint32_t)(e.column > 0 ? e.column : 0),
-                 e.position >= 0 && (size_t)e.position <= len ? (size_t)e.position : SIZE_MAX,
+                 SIZE_MAX, /* jansson's line and column: where the bad token starts */
                  "invalid-input", "invalid JSON: %s", e.text);
     return -1;
   }

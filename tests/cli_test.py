@@ -351,6 +351,18 @@ rc, out, err = run_in(fe, ["--force-exclude", "--format", "json", "."])
 got2 = [f["path"] for f in json.loads(out)["files"]] if out.startswith("{") else out
 check("--force-exclude on named files = the walk of their directory", got2 == ["./s.dockerfrag"], got2)
 os.unlink(big)
+# JSON that does not parse: a broken template when it names a key only boxlint's documents have
+# (reported where, exit 2), else another document (a tsconfig.json with comments: passed over)
+brk = os.path.join(tmp, "brk"); os.makedirs(brk)
+open(os.path.join(brk, "t.json"), "w").write('{"name": "t", "commands": [}\n')
+open(os.path.join(brk, "tsconfig.json"), "w").write('{\n  // comments\n  "compilerOptions": {}\n}\n')
+rc, out, err = run_in(tmp, ["brk"])
+check("walk: a broken template reported at its position, tsconfig.json with comments passed over",
+      rc == 2 and out == "" and err.startswith("boxlint: brk/t.json:1:28: invalid JSON: ") and
+      err.count("\n") == 1, rc, out, err)
+rc, out, err = run_in(brk, ["--force-exclude", "t.json", "tsconfig.json"])
+check("--force-exclude: the same", rc == 2 and err.startswith("boxlint: t.json:1:28: invalid JSON")
+      and "tsconfig" not in err, rc, err)
 
 # ---- config ---------------------------------------------------------------------------------
 proj = os.path.join(tmp, "proj"); os.makedirs(os.path.join(proj, "templates", "deep"))
