@@ -7,9 +7,10 @@
  * list of diagnostics and one line in the client's log. What stopped a check arrives as problem
  * records (problem.c, through c->on_problem), never as text. Owns the lifecycle, the dispatch
  * and the protocol's error codes, the open documents (lsp_doc.c), the diagnostics and what the
- * configuration's failures look like in an editor; code actions and hover are lsp_actions.c's. Nothing but protocol messages is written to standard output; logs
- * go to standard error. Called by main.c; calls lsp_actions.c, lsp_io.c, lsp_doc.c,
- * lint_run.c, input.c, output.c's severity and position. */
+ * configuration's failures look like in an editor; code actions and hover are lsp_actions.c's.
+ * Nothing but protocol messages is written to standard output; logs go to standard error.
+ * Called by main.c; calls lsp_actions.c, lsp_io.c, lsp_doc.c, lint_run.c, kind.c, walk.c,
+ * input.c, output.c's severity and position. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <limits.h>
 #include <signal.h>
@@ -231,10 +232,11 @@ static json_t *problem_diag(server *s, const cli_problem *p, const char *text, s
   } else if (text) {
     a = b = offset_of(text, len, p->line, p->column);
   }
-  char *m = strdup(p->message);
+  const char *msg = p->message ? p->message : "out of memory"; /* a copy that failed */
+  char *m = strdup(msg);
   if (m) m[strcspn(m, "\n")] = 0;
   json_t *j = lsp_diag_json(&tmp, s->enc, a, b, 1, p->rule ? p->rule : "invalid-input",
-                            m ? m : p->message, p->hint);
+                            m ? m : msg, p->hint);
   free(m);
   if (j && !text && p->line) {
     json_t *pos = json_pack("{sIsI}", "line", (json_int_t)p->line - 1, "character",
