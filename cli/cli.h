@@ -343,8 +343,8 @@ typedef int (*cli_walk_fn)(cli *c, const char *path, void *ctx);
 /* Walk directory `dir` depth first, the entries of each directory in bytewise (strcmp) order,
  * calling `each` for every file whose name is ours (cli_name_kind: *.py, *.json but not
  * .boxlint.json, *.Dockerfile, Dockerfile.*, *.dockerfrag, and what the "fragments" globs of the
- * directory's config name; the content of a JSON file decides when it is read). Skipped: hidden directories (but `dir`
- * itself is walked whatever its name), node_modules, __pycache__, site-packages, virtual
+ * directory's config name; the content of a JSON file decides when it is read). Skipped:
+ * hidden directories (but `dir` itself is walked whatever its name), node_modules, __pycache__, site-packages, virtual
  * environments (a directory holding pyvenv.cfg or conda-meta/), symbolic links (to a file or a
  * directory: the walk stays in the tree) and what is not a regular file or a directory, what an
  * --exclude glob matches (`excludes`: without '/', a name; with one, a path from `dir`) and,

@@ -36,8 +36,8 @@ cli_kind cli_name_kind(const char *path, int frag_hit) {
   if (!strcmp(name, ".boxlint.json")) return CLI_KIND_CONFIG;
   if (ends_with(name, n, ".py")) return CLI_KIND_PYTHON;
   if (ends_with(name, n, ".json")) return CLI_KIND_JSON;
-  if ((n > 11 && ends_with(name, n, ".Dockerfile")) || (n > 11 && !strncmp(name, "Dockerfile.", 11)) ||
-      (n > 11 && ends_with(name, n, ".dockerfrag")) || frag_hit)
+  if (frag_hit || (n > 11 && (ends_with(name, n, ".Dockerfile") ||
+                               !strncmp(name, "Dockerfile.", 11) || ends_with(name, n, ".dockerfrag"))))
     return CLI_KIND_FRAGMENT;
   return CLI_KIND_NONE;
 }

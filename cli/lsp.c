@@ -323,7 +323,7 @@ static void tell_skipped(server *s, const lsp_doc *d, int by_kind) {
            "command line\" for the files boxlint reads)",
            PATH_MAX, d->path,
            by_kind ? "not a template, binding, policy, fragment or Python file"
-                                 : "where it is (a hidden or skipped directory, or ignored by git)");
+                   : "where it is (a hidden or skipped directory, or ignored by git)");
   notify(s, "window/logMessage", json_pack("{siss}", "type", 3, "message", msg));
 }
 

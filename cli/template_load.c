@@ -143,7 +143,8 @@ int cli_load_json(cli *c, const char *path, const char *text, size_t len, loaded
   json_error_t e;
   l->root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &e);
   if (!l->root) {
-    cli_problemf(c, path, (uint32_t)(e.line > 0 ? e.line : 0), (uint32_t)(e.column > 0 ? e.column : 0),
+    cli_problemf(c, path, (uint32_t)(e.line > 0 ? e.line : 0),
+                 (uint32_t)(e.column > 0 ? e.column : 0),
                  SIZE_MAX, /* jansson's line and column: where the bad token starts */
                  "invalid-input", "invalid JSON: %s", e.text);
     return -1;
