@@ -90,6 +90,8 @@ typedef struct cli {
   /* Where problems go (problem.c): NULL, printed on `err`; the language server keeps them. */
   void (*on_problem)(struct cli *c, const struct cli_problem *p, void *ctx);
   void *problem_ctx;
+  char **said;               /* configuration problems printed (each once per command) */
+  size_t nsaid;
   int unsafe_fixes;          /* --unsafe-fixes: --fix and --diff apply unsafe fixes too */
   struct cli_fix_tally {     /* --fix and --diff so far (fix_run.c): findings whose fix was */
     size_t fixed, remaining, hidden; /* applied, findings left, unsafe fixes left unapplied */

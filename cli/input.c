@@ -484,4 +484,8 @@ void cli_configs_free(cli *c) {
   boxlint_config_free(c->config);
   c->config = NULL;
   cli_fragments_free(&c->config_frag);
+  for (size_t i = 0; i < c->nsaid; i++) free(c->said[i]);
+  free(c->said);
+  c->said = NULL;
+  c->nsaid = 0;
 }

@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "gitignore.h"
 
@@ -190,6 +191,7 @@ static int fragment_glob(cli *c, const char *path) {
   const char *slash = strrchr(path, '/');
   snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
   if (!dir[0]) strcpy(dir, "/");
+  if (!slash && !getcwd(dir, sizeof dir)) strcpy(dir, "."); /* as cli_config_for looks */
   const cli_fragments *f;
   if (cli_fragments_for(c, dir, &f)) return -1;
   if (!f->n) return 0;

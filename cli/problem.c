@@ -4,6 +4,7 @@
  * template_load.c) and lint_run.c make the records; the command prints each on standard error
  * as `boxlint: PATH:LINE:COLUMN: MESSAGE` (exit code 2), the language server (lsp.c) takes them
  * through c->on_problem and publishes them as diagnostics. Calls nothing of the command's. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,35 @@ void cli_problem_print(FILE *f, const cli_problem *p) {
     fprintf(f, "boxlint: %s\n", p->message);
 }
 
+/* Has the command printed this configuration problem already (each input that the config
+ * applies to meets it again)? Remembers it when not. */
+static int config_said(cli *c, const cli_problem *p) {
+  if (!p->rule || strcmp(p->rule, "invalid-config") || !p->path) return 0;
+  char *key = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&key, &n);
+  if (!f) return 0;
+  fprintf(f, "%s:%u:%u: %s", p->path, p->line, p->column, p->message);
+  fclose(f);
+  for (size_t i = 0; key && i < c->nsaid; i++) {
+    if (!strcmp(c->said[i], key)) {
+      free(key);
+      return 1;
+    }
+  }
+  char **ns = key ? realloc(c->said, (c->nsaid + 1) * sizeof *ns) : NULL;
+  if (!ns) {
+    free(key);
+    return 0;
+  }
+  c->said = ns;
+  c->said[c->nsaid++] = key;
+  return 0;
+}
+
 void cli_problem_report(cli *c, const cli_problem *p) {
   if (c->on_problem) c->on_problem(c, p, c->problem_ctx);
-  else cli_problem_print(c->err, p);
+  else if (!config_said(c, p)) cli_problem_print(c->err, p);
 }
 
 void cli_problemf(cli *c, const char *path, uint32_t line, uint32_t column, size_t offset,

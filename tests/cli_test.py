@@ -364,6 +364,17 @@ rc, out, err = run_in(brk, ["--force-exclude", "t.json", "tsconfig.json"])
 check("--force-exclude: the same", rc == 2 and err.startswith("boxlint: t.json:1:28: invalid JSON")
       and "tsconfig" not in err, rc, err)
 
+# an invalid configuration is said once, however many files it applies to (pre-commit passes many)
+bc = os.path.join(tmp, "badcfg"); os.makedirs(bc)
+open(os.path.join(bc, ".boxlint.json"), "w").write('{"rules": {"nope": "off"}}')
+for f in ("a.Dockerfile", "b.Dockerfile", "README.md"):
+    open(os.path.join(bc, f), "w").write("RUN true\n")
+for args in (["--force-exclude", "a.Dockerfile", "b.Dockerfile", "README.md"], ["a.Dockerfile", "b.Dockerfile"]):
+    rc, out, err = run_in(bc, args)
+    check("invalid config said once: " + " ".join(args), rc == 2 and out == "" and err ==
+          "boxlint: %s:1:20: invalid config: unknown rule 'nope'\n" % os.path.join(os.path.realpath(bc), ".boxlint.json"),
+          rc, out, err)
+
 # ---- config ---------------------------------------------------------------------------------
 proj = os.path.join(tmp, "proj"); os.makedirs(os.path.join(proj, "templates", "deep"))
 cfg = {"rules": {"unknown-field": "off"},
