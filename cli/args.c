@@ -138,6 +138,8 @@ static int parse_arg(cli *c, int argc, char **argv, int *i, lint_args *a) {
   if (m > 0) return set_option(c, a, (enum lint_opt)o, val);
   if (!strcmp(arg, "--no-color")) {
     c->color = 0;
+  } else if (!strcmp(arg, "--force-exclude")) {
+    a->force_exclude = 1;
   } else if (!strcmp(arg, "--unsafe-fixes")) {
     c->unsafe_fixes = 1;
   } else if (!strcmp(arg, "--fix") || !strcmp(arg, "--diff")) {

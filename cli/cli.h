@@ -3,7 +3,8 @@
  *   argv -> main.c (picks the sub-command) -> a command: lint_cmd.c, render_cmd.c, rules_cmd.c,
  *   policy_cmd.c, lsp.c (the language server; lsp_actions.c, lsp_io.c, lsp_doc.c, lsp.h) -> args.c (the lint/render command line), walk.c (a directory's files, handed
  *   back to lint_cmd.c through a callback; gitignore.c), lint_run.c (one input through
- *   input.c's files and configs, template_load.c's JSON-to-spans, the library) -> output.c, the
+ *   kind.c's decision of what it is, input.c's files and configs, template_load.c's
+ *   JSON-to-spans, the library; problem.c's records of what stopped it) -> output.c, the
  *   one door into the formats (out_text.c, out_json.c, out_sarif.c, out_github.c, which share
  *   out_int.h and out_position.c; `boxlint policy` also takes out_json.c's cli_diag_json for its
  *   own document) -> standard output.
@@ -51,6 +52,19 @@ typedef struct cli_fragments {
   size_t n;
 } cli_fragments;
 
+/* Why an input or its configuration could not be checked (problem.c): made by the loaders
+ * (input.c, template_load.c) and lint_run.c, printed by the command, published by the language
+ * server. Every string is borrowed for the duration of the report. */
+typedef struct cli_problem {
+  const char *path;            /* the file it is about (the input, its config), or NULL */
+  uint32_t line, column;       /* 1-based, the column in code points; 0: no position */
+  size_t offset, end_offset;   /* the byte range in that file's text, or SIZE_MAX */
+  const char *rule;            /* "invalid-input", "invalid-config", "io-error", or the
+                                  library's rule of a Python syntax error */
+  const char *message;         /* the text after "boxlint: PATH:LINE:COLUMN: " */
+  const char *hint;            /* what to do (the editor shows it; not printed), or NULL */
+} cli_problem;
+
 typedef struct cli {
   enum format format;
   boxlint_severity fail_on;
@@ -72,11 +86,73 @@ typedef struct cli {
   const char *stdin_name;    /* --stdin-filename: what standard input is named and read as */
   int walking;               /* set by walk.c around a found file: cli_read_file opens it only
                                 if it is a regular file, not through a link, never blocking */
+  int stdin_noted;           /* the note on how standard input was read was printed (kind.c) */
+  /* Where problems go (problem.c): NULL, printed on `err`; the language server keeps them. */
+  void (*on_problem)(struct cli *c, const struct cli_problem *p, void *ctx);
+  void *problem_ctx;
+  char **said;               /* configuration problems printed (each once per command) */
+  size_t nsaid;
   int unsafe_fixes;          /* --unsafe-fixes: --fix and --diff apply unsafe fixes too */
   struct cli_fix_tally {     /* --fix and --diff so far (fix_run.c): findings whose fix was */
     size_t fixed, remaining, hidden; /* applied, findings left, unsafe fixes left unapplied */
   } fix_tally;
 } cli;
+
+/*==============================================================================================
+ * MARK: problem.c: problems as data
+ *============================================================================================*/
+
+/* Hand `p` to c->on_problem, or print it on c->err as "boxlint: PATH:LINE:COLUMN: MESSAGE"
+ * ("boxlint: PATH: MESSAGE" without a position, "boxlint: MESSAGE" without a path). */
+void cli_problem_report(cli *c, const cli_problem *p);
+/* The same from parts: `offset` SIZE_MAX when not known; `line` 0 for no position. */
+void cli_problemf(cli *c, const char *path, uint32_t line, uint32_t column, size_t offset,
+                  const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+void cli_problem_print(FILE *f, const cli_problem *p);
+
+/*==============================================================================================
+ * MARK: kind.c: what a file is (the one decision every entrance takes)
+ *============================================================================================*/
+
+typedef enum cli_kind {
+  CLI_KIND_NONE,               /* nothing of boxlint's: passed over by a walk and the editor */
+  CLI_KIND_TEMPLATE, CLI_KIND_COMMANDS, CLI_KIND_BINDING, CLI_KIND_POLICY, /* JSON */
+  CLI_KIND_FRAGMENT, CLI_KIND_PYTHON,
+  CLI_KIND_CONFIG,             /* .boxlint.json: the configuration, never a template */
+  CLI_KIND_JSON                /* cli_name_kind only: a *.json whose content decides */
+} cli_kind;
+/* The kind a file's name gives (its last component): CONFIG for ".boxlint.json", PYTHON for
+ * *.py, JSON for another *.json, FRAGMENT for *.Dockerfile, Dockerfile.*, *.dockerfrag or when
+ * `frag_hit` (a "fragments" glob names it), else NONE (an ordinary `Dockerfile` among them). */
+cli_kind cli_name_kind(const char *path, int frag_hit);
+/* Is `path` (or standard input's --stdin-filename) a Python source file, by its name? */
+int cli_is_python(const cli *c, const char *path);
+/* Does a glob of `frag` name the file: `name` its last component, `rel` its path from
+ * frag->dir (NULL when it is not below it: the globs with a '/' match nothing)? */
+int cli_fragments_hit(const cli_fragments *frag, const char *name, const char *rel);
+/* A JSON document's kind. `walk` (the walk's rules): TEMPLATE only for an object with a key of a
+ * template ("commands", "network_policy", "cpu_count", "memory_mb"), COMMANDS only for a
+ * non-empty array of strings, POLICY only with "allow_out", "deny_out" or a known "type", else
+ * NONE. Without `walk` (a file named): any array is COMMANDS, any other root a TEMPLATE (the
+ * loader says what is wrong with it). "template_id": BINDING; only policy keys: POLICY. */
+cli_kind cli_json_kind(json_t *root, int walk);
+/* The kind of `path` holding `text` ("-": standard input, named by c->stdin_name if given;
+ * without it, JSON when the text starts with '[' or '{', else a fragment, with one note on
+ * c->err when it looks like Python or JSON). `walk`: the walk's rules (a name that is not ours
+ * unless a "fragments" glob names it, JSON by its content, invalid JSON NONE unless it names a
+ * key of a template, binding or policy: then TEMPLATE, for the loader to report); else the reading
+ * of a file named on the command line (JSON by its root, invalid JSON a TEMPLATE for the loader
+ * to report, any other name a FRAGMENT). CONFIG in both. `text` NULL: by the name alone (JSON
+ * for a *.json), to pass over a file without reading it. Returns 0, or -1 when the config that
+ * would give its "fragments" could not be loaded (reported). */
+int cli_file_kind(cli *c, const char *path, const char *text, size_t len, int walk,
+                  cli_kind *out);
+/* Does the text look like Python (SDK names, or a first line such as import, from ... import,
+ * def, class, a decorator, #!...python)? */
+int cli_text_looks_python(const char *text, size_t len);
+/* "a template", "a Dockerfile fragment", ... for messages. */
+const char *cli_kind_name(cli_kind k);
 
 /*==============================================================================================
  * MARK: Commands (main.c dispatches to these)
@@ -107,6 +183,7 @@ typedef struct lint_args {
   const char **excludes;       /* --exclude GLOB... (walk.c) */
   size_t nexcludes;
   int fix;                     /* --fix, --diff: an enum fix_mode (FIX_NONE without) */
+  int force_exclude;           /* --force-exclude: FILEs named follow the walk's rules */
 } lint_args;
 
 enum { CLI_ARGS_GO = -1 };
@@ -145,13 +222,13 @@ typedef struct loaded_json {
   boxlint_span *policy_lists[2]; /* allow_out, deny_out (cli_load_policy_spec) */
 } loaded_json;
 
-/* Does the input read as JSON: a .json path, or standard input starting with '[' or '{'? */
-int cli_looks_like_json(const char *path, const char *buf, size_t len);
-/* Parse `text` into `l` (always initialised; cli_loaded_free it). Returns 0, or -1 with the
- * problem printed at its line and column. */
+/* Parse `text` into `l` (always initialised; cli_loaded_free it): what the root is from
+ * cli_json_kind (a file named: any object a template unless it is a binding or a policy).
+ * Returns 0, or -1 with the problem reported ("invalid-input", at its line, column and byte
+ * offset: cli_problem_report). */
 int cli_load_json(cli *c, const char *path, const char *text, size_t len, loaded_json *l);
 /* The template's network_policy (l->policy, not NULL) as a spec whose lists `l` owns. Returns 0,
- * or -1 (a malformed member printed at its position; nothing printed when out of memory). */
+ * or -1 (a malformed member reported at its position; nothing reported when out of memory). */
 int cli_load_policy_spec(cli *c, const char *path, const char *text, size_t len, loaded_json *l,
                          boxlint_policy_spec *spec);
 void cli_loaded_free(loaded_json *l);
@@ -166,25 +243,26 @@ typedef struct checked {
   unit u;
   loaded_json l;
   boxlint_report *r, *pr;
-  int skipped;                 /* found by a walk and not a template, binding or policy */
+  cli_kind kind;               /* what the input is (cli_file_kind) */
+  int skipped;                 /* nothing to show: k->kind is NONE or CONFIG */
 } checked;
-/* Check a file's bytes (Python, cli_is_python; JSON, cli_looks_like_json; or a Dockerfile
- * fragment) into `k`, which cli_checked_free releases in every case. Returns 0, or -1 (why
- * printed). `path` "-" is standard input, named by --stdin-filename if given. With `found`
- * (the file came from a walk), JSON that is not a template, binding or policy is skipped:
- * 0 is returned with k->skipped set. */
+/* Check a file's bytes, read as its kind (cli_file_kind: Python, JSON, a Dockerfile fragment),
+ * into `k`, which cli_checked_free releases in every case. Returns 0, or -1 (why reported:
+ * cli_problem_report). `path` "-" is standard input, named by --stdin-filename if given. With
+ * `found` (the walk's rules: a file a walk found, or named with --force-exclude, or open in the
+ * editor), a file of kind NONE is skipped: 0 is returned with k->skipped set. The
+ * configuration (.boxlint.json) is always skipped; named without `found`, it is loaded as a
+ * config, so that its problems are reported. */
 int cli_check_text(cli *c, const char *path, const char *text, size_t len, checked *k);
 int cli_check_found(cli *c, const char *path, const char *text, size_t len, int found,
                     checked *k);
-/* Is `path` (or standard input's --stdin-filename) a Python source file? */
-int cli_is_python(const cli *c, const char *path);
 void cli_checked_free(checked *k);
 /* cli_check_text, then the findings out through output.c. */
 int cli_lint_text(cli *c, const char *path, const char *text, size_t len);
 /* The same, reading `path` first ("-": standard input). */
 int cli_lint_path(cli *c, const char *path);
-/* A file found by a walk: as cli_lint_path, but a JSON file that is not a template, an array of
- * commands, a binding or a policy is skipped silently (0). */
+/* A file found by a walk (or named with --force-exclude): as cli_lint_path, but read by the
+ * walk's rules (cli_file_kind with `walk`): a file of kind NONE is skipped silently (0). */
 int cli_lint_found(cli *c, const char *path);
 /* Commands given with -c. */
 int cli_lint_inline(cli *c, const boxlint_span *cmds, size_t n);
@@ -265,9 +343,10 @@ int cli_diff_print(FILE *f, const char *path, const char *a, size_t alen, const 
  * path inside it ("src/a/t.py"). Nonzero counts as a failure (the walk goes on). */
 typedef int (*cli_walk_fn)(cli *c, const char *path, void *ctx);
 /* Walk directory `dir` depth first, the entries of each directory in bytewise (strcmp) order,
- * calling `each` for every *.py, *.json, *.Dockerfile, Dockerfile.* file and every file the
- * "fragments" globs of the directory's config name. Skipped: hidden directories (but `dir`
- * itself is walked whatever its name), node_modules, __pycache__, site-packages, virtual
+ * calling `each` for every file whose name is ours (cli_name_kind: *.py, *.json but not
+ * .boxlint.json, *.Dockerfile, Dockerfile.*, *.dockerfrag, and what the "fragments" globs of the
+ * directory's config name; the content of a JSON file decides when it is read). Skipped:
+ * hidden directories (but `dir` itself is walked whatever its name), node_modules, __pycache__, site-packages, virtual
  * environments (a directory holding pyvenv.cfg or conda-meta/), symbolic links (to a file or a
  * directory: the walk stays in the tree) and what is not a regular file or a directory, what an
  * --exclude glob matches (`excludes`: without '/', a name; with one, a path from `dir`) and,
@@ -277,15 +356,24 @@ typedef int (*cli_walk_fn)(cli *c, const char *path, void *ctx);
  * reason`, the rest still walked) or a call of `each` failed. */
 int cli_walk(cli *c, const char *dir, const char *const *excludes, size_t nexcludes,
              cli_walk_fn each, void *ctx);
+/* Would a walk pass over the file `path` because of where it is (its kind aside: that is
+ * cli_file_kind's)? 1 when a directory on its way is skipped (hidden, node_modules,
+ * __pycache__, site-packages, a virtual environment), an --exclude glob matches it or a
+ * directory above it, or git ignores it, as a walk from the working directory (when the file
+ * is below it; else from the root of the git work tree holding it) would find; else 0 (also
+ * when its directory does not exist). Used by --force-exclude and the language server. */
+int cli_walk_skips(cli *c, const char *path, const char *const *excludes, size_t nexcludes);
 
 /*==============================================================================================
  * MARK: input.c: files and configuration
  *============================================================================================*/
 
 /* Read `path` ("-": standard input) whole, up to CLI_MAX_INPUT_BYTES. Returns 0 with *buf
- * malloc'd (the caller frees it), or -1 with the problem printed and *buf NULL. */
+ * malloc'd (the caller frees it), or -1 with the problem reported ("io-error") and *buf NULL. */
 int cli_read_file(cli *c, const char *path, char **buf, size_t *len);
-/* Load a config file; prints the problem with its position and returns NULL on failure. */
+/* Load a config file; reports the problem ("invalid-config", with the config's path and
+ * position: cli_problem_report) and returns NULL on failure. These loaders are the command's
+ * only reading of a .boxlint.json: other commands (policy) load configs through them. */
 boxlint_config *cli_load_config(cli *c, const char *path);
 /* The same, keeping its "fragments" in *frag (left empty on failure; cli_fragments_free it). */
 boxlint_config *cli_load_config_frag(cli *c, const char *path, cli_fragments *frag);
@@ -306,8 +394,9 @@ void cli_configs_free(cli *c);
  *============================================================================================*/
 
 /* What the calls between cli_capture_begin and cli_capture_end print on c->err, kept instead
- * (the language server's checks, --fix's re-checks): the text, malloc'd and NUL-terminated, or
- * NULL when nothing was printed or it could not be kept. The caller frees it. */
+ * (--fix's re-checks, fix_run.c, which quote it): the text, malloc'd and NUL-terminated, or
+ * NULL when nothing was printed or it could not be kept. The caller frees it. The language
+ * server does not use it: it takes problems as records (c->on_problem). */
 typedef struct cli_capture {
   FILE *saved, *mem;
   char *text;

@@ -1,6 +1,7 @@
 /* Files and configuration: reading an input whole (a file or standard input, up to
  * CLI_MAX_INPUT_BYTES), loading a .boxlint.json into a boxlint_config (every problem reported at
- * its line and column; its "fragments" globs, which the library does not need, kept for walk.c),
+ * its line and column, as a problem record of problem.c; its "fragments" globs, which the
+ * library does not need, kept for walk.c and kind.c),
  * and finding the config that applies to a file (--config, or the nearest .boxlint.json upward,
  * each loaded once). Owns the config file's format. Called by args.c, lint_run.c, render_cmd.c
  * and walk.c; calls the library's config API and jsonpos.c. */
@@ -29,7 +30,7 @@ static FILE *open_input(cli *c, const char *path) {
     fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0 || fstat(fd, &st) != 0) goto sys_error;
     if (!S_ISREG(st.st_mode)) {
-      fprintf(c->err, "boxlint: %s: not a regular file; not read\n", path);
+      cli_problemf(c, path, 0, 0, SIZE_MAX, "io-error", "not a regular file; not read");
       close(fd);
       return NULL;
     }
@@ -37,19 +38,20 @@ static FILE *open_input(cli *c, const char *path) {
     goto sys_error;
   }
   if (S_ISDIR(st.st_mode)) {
-    fprintf(c->err, "boxlint: %s: is a directory\n", path);
+    cli_problemf(c, path, 0, 0, SIZE_MAX, "io-error", "is a directory");
     return NULL;
   }
   if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > CLI_MAX_INPUT_BYTES) {
-    fprintf(c->err, "boxlint: %s: file is %lld bytes, more than the %u-byte limit; not read\n",
-            path, (long long)st.st_size, CLI_MAX_INPUT_BYTES);
+    cli_problemf(c, path, 0, 0, SIZE_MAX, "io-error",
+                 "file is %lld bytes, more than the %u-byte limit; not read",
+                 (long long)st.st_size, CLI_MAX_INPUT_BYTES);
     if (fd >= 0) close(fd);
     return NULL;
   }
   f = fd >= 0 ? fdopen(fd, "rb") : fopen(path, "rb");
   if (f) return f;
 sys_error:
-  fprintf(c->err, "boxlint: %s: %s\n", path, strerror(errno));
+  cli_problemf(c, path, 0, 0, SIZE_MAX, "io-error", "%s", strerror(errno));
   if (fd >= 0) close(fd);
   return NULL;
 }
@@ -87,8 +89,8 @@ int cli_read_file(cli *c, const char *path, char **buf, size_t *len) {
   for (;;) {
     if (n == cap) {
       if (cap > CLI_MAX_INPUT_BYTES) {
-        fprintf(c->err, "boxlint: %s: input larger than the %u-byte limit; not read\n", path,
-                CLI_MAX_INPUT_BYTES);
+        cli_problemf(c, path, 0, 0, SIZE_MAX, "io-error",
+                     "input larger than the %u-byte limit; not read", CLI_MAX_INPUT_BYTES);
         goto out;
       }
       char *nb = realloc(b, cap * 2);
@@ -101,7 +103,7 @@ int cli_read_file(cli *c, const char *path, char **buf, size_t *len) {
     if (r == 0) break;
   }
   if (ferror(f)) {
-    fprintf(c->err, "boxlint: %s: read error: %s\n", path, strerror(errno));
+    cli_problemf(c, path, 0, 0, SIZE_MAX, "io-error", "read error: %s", strerror(errno));
     goto out;
   }
   *buf = b;
@@ -109,7 +111,8 @@ int cli_read_file(cli *c, const char *path, char **buf, size_t *len) {
   b = NULL;
   rc = 0;
 out:
-  if (rc && !b && n == 0 && cap == cap0) fprintf(c->err, "boxlint: %s: out of memory\n", path);
+  if (rc && !b && n == 0 && cap == cap0)
+    cli_problemf(c, path, 0, 0, SIZE_MAX, "io-error", "out of memory");
   free(b);
   if (!is_stdin) fclose(f);
   return rc;
@@ -122,14 +125,13 @@ typedef struct cfg_src {
   size_t len;
 } cfg_src;
 
-/* Report a config problem at offset `off` of the file (SIZE_MAX: no position). */
+/* Report a config problem ("invalid-config") at offset `off` of the file (SIZE_MAX: no
+ * position). */
 static void config_error(const cfg_src *src, size_t off, const char *msg) {
   uint32_t line = 0, col = 0;
   if (off != SIZE_MAX) jp_line_col(src->text, src->len, off, &line, &col);
-  if (line)
-    fprintf(src->c->err, "boxlint: %s:%u:%u: invalid config: %s\n", src->path, line, col, msg);
-  else
-    fprintf(src->c->err, "boxlint: %s: invalid config: %s\n", src->path, msg);
+  cli_problemf(src->c, src->path, line, col, line ? off : SIZE_MAX, "invalid-config",
+               "invalid config: %s", msg);
 }
 
 static int parse_severity(const char *s, boxlint_severity *out) {
@@ -327,7 +329,7 @@ static int config_fragments(const cfg_src *src, json_t *root, cli_fragments *fra
     else frag->n++;
   }
   if (!oom) return 0;
-  fprintf(src->c->err, "boxlint: out of memory\n");
+  cli_problemf(src->c, NULL, 0, 0, SIZE_MAX, "out-of-memory", "out of memory");
   cli_fragments_free(frag);
   return -1;
 }
@@ -352,11 +354,14 @@ boxlint_config *cli_load_config_text(cli *c, const char *path, const char *text,
   json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
   boxlint_config *cfg = NULL;
   if (!root) {
-    fprintf(c->err, "boxlint: %s:%d:%d: invalid config: %s\n", path, je.line, je.column, je.text);
+    cli_problemf(c, path, (uint32_t)(je.line > 0 ? je.line : 0),
+                 (uint32_t)(je.column > 0 ? je.column : 0),
+                 SIZE_MAX, /* jansson's line and column: where the bad token starts */
+                 "invalid-config", "invalid config: %s", je.text);
   } else if (!json_is_object(root)) {
     config_error(&src, jp_ws(text, len, 0), "expected a JSON object");
   } else if (boxlint_config_new(&cfg, NULL) != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: out of memory\n");
+    cli_problemf(c, NULL, 0, 0, SIZE_MAX, "out-of-memory", "out of memory");
   } else if (config_keys(&src, root) ||
              /* user rules first, so that "rules" can set their severities too */
              config_user_rules(&src, cfg, root) || config_rules(&src, cfg, root) ||
@@ -413,7 +418,7 @@ static int config_entry(cli *c, char dir[PATH_MAX], struct cfg_cache **out) {
     cfg = cli_load_config_frag(c, found, &frag);
     if (!cfg) return -1;
   } else if (boxlint_config_new(&cfg, NULL) != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: out of memory\n");
+    cli_problemf(c, NULL, 0, 0, SIZE_MAX, "out-of-memory", "out of memory");
     return -1;
   }
   void *nc = realloc(c->cache, (c->ncache + 1) * sizeof *c->cache);
@@ -479,4 +484,8 @@ void cli_configs_free(cli *c) {
   boxlint_config_free(c->config);
   c->config = NULL;
   cli_fragments_free(&c->config_frag);
+  for (size_t i = 0; i < c->nsaid; i++) free(c->said[i]);
+  free(c->said);
+  c->said = NULL;
+  c->nsaid = 0;
 }

@@ -3,7 +3,8 @@
  * (one JSON document, one SARIF log). Owns the lint command's own argument rule (at least
  * one input) and its exit code: 2 when an input could not be checked, else 1 when a finding is at
  * or above --fail-on, else 0. With --fix or --diff each FILE goes through fix_run.c instead.
- * A FILE that is a directory is walked (walk.c) and each file found is linted (cli_lint_found).
+ * A FILE that is a directory is walked (walk.c) and each file found is linted (cli_lint_found);
+ * with --force-exclude, so is a FILE named, after cli_walk_skips.
  * Called by main.c; calls args.c, walk.c, lint_run.c, fix_run.c and output.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -23,12 +24,23 @@ static int found(cli *c, const char *path, void *ctx) {
   return cli_lint_found(c, path);
 }
 
-/* One FILE of the command line: checked whatever its name; a directory is walked. */
+/* One FILE of the command line: checked whatever its name; a directory is walked. With
+ * --force-exclude a FILE follows the walk's rules: passed over silently where a walk would pass
+ * over it (cli_walk_skips), read by its kind as a walk reads it (skipped when it is not ours). */
 static int lint_input(cli *c, const lint_args *a, const char *path, FILE *text_out) {
   input_ctx in = {a, text_out};
   struct stat st;
   if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
     return cli_walk(c, path, a->excludes, a->nexcludes, found, &in);
+  int is_stdin = !strcmp(path, "-");
+  if (a->force_exclude && (!is_stdin || c->stdin_name)) { /* standard input: by its name */
+    const char *name = is_stdin ? c->stdin_name : path;
+    cli_kind k;
+    if (cli_file_kind(c, name, NULL, 0, 1, &k)) return -1;
+    if (k == CLI_KIND_NONE || k == CLI_KIND_CONFIG) return 0; /* by its name: not even read */
+    if (cli_walk_skips(c, name, a->excludes, a->nexcludes)) return 0;
+    return found(c, path, &in);
+  }
   return a->fix ? cli_fix_path(c, path, (enum fix_mode)a->fix, text_out) : cli_lint_path(c, path);
 }
 

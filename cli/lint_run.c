@@ -1,9 +1,10 @@
-/* Checking one input, the middle of every lint: find its config (input.c), read it into spans
- * (input.c for files, template_load.c for JSON), run the library's checks (a fragment, a
- * template and its network_policy, commands, the platform's base) and hand the reports to
- * output.c as one unit. Owns the choice of check for each kind of input and the messages for
- * inputs that could not be checked (exit code 2). Called by lint_cmd.c and render_cmd.c; calls
- * input.c, template_load.c, the library and output.c. */
+/* Checking one input, the middle of every lint: its kind (kind.c), its config (input.c), read
+ * into spans (input.c for files, template_load.c for JSON), the library's checks (a fragment, a
+ * template and its network_policy, commands, the platform's base), the reports handed to
+ * output.c as one unit. Owns the check run for each kind and the problems (problem.c) of inputs
+ * that could not be checked (exit code 2). Called by lint_cmd.c, render_cmd.c, fix_run.c and
+ * the language server; calls kind.c, input.c, template_load.c, problem.c, the library and
+ * output.c. */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -21,7 +22,7 @@ static int check_policy(cli *c, const char *path, const char *text, size_t len, 
   boxlint_status st = boxlint_policy_new(&pol, r, &spec, &po, NULL);
   boxlint_policy_free(pol);
   if (st == BOXLINT_ENOMEM || st == BOXLINT_EINVAL) {
-    fprintf(c->err, "boxlint: %s: %s\n", path, boxlint_status_str(st));
+    cli_problemf(c, path, 0, 0, SIZE_MAX, "invalid-input", "%s", boxlint_status_str(st));
     return -1;
   }
   return 0;
@@ -49,47 +50,6 @@ static int check_json(cli *c, unit *u, const boxlint_options *opts, loaded_json 
   return 0;
 }
 
-static int is_policy_type(json_t *t) {
-  const char *s = json_string_value(t);
-  return s && (!strcmp(s, "disabled") || !strcmp(s, "open") || !strcmp(s, "filtered"));
-}
-
-/* Is a JSON text found by a walk something boxlint checks? Invalid JSON and other documents
- * (package.json, tsconfig.json) are not. */
-static int json_is_ours(const char *text, size_t len) {
-  json_error_t e;
-  json_t *root = json_loadb(text, len, JSON_ALLOW_NUL, &e);
-  int ours = 0;
-  if (json_is_array(root)) {
-    ours = json_array_size(root) > 0;
-    for (size_t i = 0; i < json_array_size(root); i++)
-      if (!json_is_string(json_array_get(root, i))) ours = 0;
-  } else if (json_is_object(root)) {
-    /* "name" alone is every package.json's: a template needs its commands or its resources. */
-    int pol = 1;
-    const char *key;
-    json_t *v;
-    json_object_foreach(root, key, v) {
-      if (strcmp(key, "type") && strcmp(key, "allow_out") && strcmp(key, "deny_out")) pol = 0;
-    }
-    ours = json_object_get(root, "commands") || json_object_get(root, "template_id") ||
-           json_object_get(root, "network_policy") ||
-           (json_object_get(root, "name") &&
-            (json_object_get(root, "cpu_count") || json_object_get(root, "memory_mb"))) ||
-           (pol && json_object_size(root) > 0 &&
-            (json_object_get(root, "allow_out") || json_object_get(root, "deny_out") ||
-             is_policy_type(json_object_get(root, "type"))));
-  }
-  json_decref(root);
-  return ours;
-}
-
-int cli_is_python(const cli *c, const char *path) {
-  if (!strcmp(path, "-") && c->stdin_name) path = c->stdin_name;
-  size_t n = strlen(path);
-  return n >= 3 && !strcmp(path + n - 3, ".py");
-}
-
 /* A Python file: its SDK calls checked by the library. */
 static int check_python(cli *c, unit *u, const boxlint_options *opts, boxlint_report *r) {
   boxlint_policy_options po;
@@ -100,11 +60,13 @@ static int check_python(cli *c, unit *u, const boxlint_options *opts, boxlint_re
   boxlint_status st = boxlint_check_python(r, u->text, u->len, opts, &po);
   if (st == BOXLINT_ESYNTAX && boxlint_report_diag_count(r)) {
     const boxlint_diag *d = boxlint_report_diag(r, boxlint_report_diag_count(r) - 1);
-    fprintf(c->err, "boxlint: %s:%u:%u: %s\n", u->path, d->line, d->column, d->message);
+    cli_problem p = {u->path,       d->line, d->column, d->offset,
+                     d->end_offset, d->rule, d->message, d->hint};
+    cli_problem_report(c, &p);
     return -1;
   }
   if (st != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: %s: %s\n", u->path, boxlint_status_str(st));
+    cli_problemf(c, u->path, 0, 0, SIZE_MAX, "invalid-input", "%s", boxlint_status_str(st));
     return -1;
   }
   return 0;
@@ -117,14 +79,22 @@ void cli_checked_free(checked *k) {
   memset(k, 0, sizeof *k);
 }
 
+/* The configuration named on the command line: loaded as the command loads one (its problems
+ * reported); it has no findings of its own. */
+static int check_config(cli *c, const char *path, const char *text, size_t len) {
+  boxlint_config *cfg = cli_load_config_text(c, path, text, len, NULL);
+  boxlint_config_free(cfg);
+  return cfg ? 0 : -1;
+}
+
 int cli_check_found(cli *c, const char *path, const char *text, size_t len, int found,
                     checked *k) {
   memset(k, 0, sizeof *k);
   const char *name = !strcmp(path, "-") && c->stdin_name ? c->stdin_name : path;
-  int python = cli_is_python(c, path), json = !python && cli_looks_like_json(name, text, len);
-  if (found && json && !json_is_ours(text, len)) {
-    k->skipped = 1;
-    return 0;
+  if (cli_file_kind(c, path, text, len, found, &k->kind)) return -1;
+  if (k->kind == CLI_KIND_NONE || k->kind == CLI_KIND_CONFIG) {
+    k->skipped = 1; /* not ours; a configuration named is checked as one */
+    return found || k->kind == CLI_KIND_NONE ? 0 : check_config(c, name, text, len);
   }
   boxlint_options opts = c->opts;
   if (cli_config_for(c, name, &opts.config)) return -1;
@@ -137,16 +107,16 @@ int cli_check_found(cli *c, const char *path, const char *text, size_t len, int 
   u->cmds_off = SIZE_MAX;
   u->policy_off = SIZE_MAX;
   boxlint_status st = BOXLINT_OK;
-  if (python) {
+  if (k->kind == CLI_KIND_PYTHON) {
     if (check_python(c, u, &opts, k->r)) return -1;
-  } else if (json) {
-    if (check_json(c, u, &opts, &k->l, k->r, &k->pr, &st)) return -1;
-  } else {
+  } else if (k->kind == CLI_KIND_FRAGMENT) {
     u->kind = UNIT_FRAGMENT;
     st = boxlint_check_fragment(k->r, text, len, &opts);
+  } else if (check_json(c, u, &opts, &k->l, k->r, &k->pr, &st)) {
+    return -1;
   }
   if (st != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: %s: %s\n", name, boxlint_status_str(st));
+    cli_problemf(c, name, 0, 0, SIZE_MAX, "invalid-input", "%s", boxlint_status_str(st));
     return -1;
   }
   u->reports[0] = k->r;
@@ -189,7 +159,7 @@ int cli_lint_inline(cli *c, const boxlint_span *cmds, size_t n) {
   if (boxlint_report_new(&r, NULL) != BOXLINT_OK) return -1;
   boxlint_status st = boxlint_check_commands(r, cmds, n, &opts);
   if (st != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: %s\n", boxlint_status_str(st));
+    cli_problemf(c, NULL, 0, 0, SIZE_MAX, "invalid-input", "%s", boxlint_status_str(st));
     boxlint_report_free(r);
     return -1;
   }
@@ -213,7 +183,7 @@ int cli_lint_base(cli *c, const char *path, char **text, size_t *len, int *appen
   if (boxlint_report_new(&r, NULL) != BOXLINT_OK) return -1;
   boxlint_base_info info;
   if (boxlint_check_base(&info, r, *text, *len) != BOXLINT_OK) {
-    fprintf(c->err, "boxlint: %s: out of memory\n", path);
+    cli_problemf(c, path, 0, 0, SIZE_MAX, "out-of-memory", "out of memory");
     boxlint_report_free(r);
     return -1;
   }

@@ -2,12 +2,15 @@
  * §8). One thread, one loop: read a message (lsp_io.c) with a deadline, answer it at once, and
  * when a changed document's debounce has run out, check its latest text and publish. A
  * document is checked exactly as the command checks a file of its name (lint_run.c's
- * cli_check_text, the .boxlint.json found upward from it, re-read when one changes). Owns the
- * lifecycle, the dispatch and the protocol's error codes, the open documents (lsp_doc.c), the
- * diagnostics and what the configuration's failures look like in an editor; code actions and
- * hover are lsp_actions.c's. Nothing but protocol messages is written to standard output; logs
- * go to standard error. Called by main.c; calls lsp_actions.c, lsp_io.c, lsp_doc.c,
- * lint_run.c, input.c, output.c's severity and position. */
+ * cli_check_found with the walk's rules, the .boxlint.json found upward from it, re-read when
+ * one changes): a file the walk passes over (kind.c's NONE, or cli_walk_skips) gets an empty
+ * list of diagnostics and one line in the client's log. What stopped a check arrives as problem
+ * records (problem.c, through c->on_problem), never as text. Owns the lifecycle, the dispatch
+ * and the protocol's error codes, the open documents (lsp_doc.c), the diagnostics and what the
+ * configuration's failures look like in an editor; code actions and hover are lsp_actions.c's.
+ * Nothing but protocol messages is written to standard output; logs go to standard error.
+ * Called by main.c; calls lsp_actions.c, lsp_io.c, lsp_doc.c, lint_run.c, kind.c, walk.c,
+ * input.c, output.c's severity and position. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <limits.h>
 #include <signal.h>
@@ -71,21 +74,69 @@ const char *lsp_param_uri(json_t *params) {
   return json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
 }
 
-int lsp_is_config_path(const char *path) {
-  size_t n = strlen(path);
-  return n >= 13 && !strcmp(path + n - 13, ".boxlint.json") && (n == 13 || path[n - 14] == '/');
+int lsp_is_config_path(const char *path) { return cli_name_kind(path, 0) == CLI_KIND_CONFIG; }
+
+/*==============================================================================================
+ * MARK: Problems: the records the command's loaders make (problem.c), kept or logged
+ *============================================================================================*/
+
+static char *dup_or_null(const char *t) { return t ? strdup(t) : NULL; }
+
+/* c->on_problem while the server runs: kept in s->collect, else logged. */
+static void on_problem(cli *c, const cli_problem *p, void *ctx) {
+  (void)c;
+  server *s = ctx;
+  lsp_problems *l = s->collect;
+  cli_problem *np = l ? realloc(l->p, (l->n + 1) * sizeof *np) : NULL;
+  if (!np) {
+    lsp_log(s, "%s%s%s", p->path ? p->path : "", p->path ? ": " : "", p->message);
+    return;
+  }
+  l->p = np;
+  np[l->n] = *p;
+  np[l->n].path = dup_or_null(p->path);
+  np[l->n].rule = dup_or_null(p->rule);
+  np[l->n].message = dup_or_null(p->message);
+  np[l->n].hint = dup_or_null(p->hint);
+  l->n++;
+}
+
+void lsp_problems_begin(server *s, lsp_problems *into) {
+  into->p = NULL;
+  into->n = 0;
+  s->collect = into;
+}
+
+void lsp_problems_end(server *s) { s->collect = NULL; }
+
+void lsp_problems_free(lsp_problems *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    free((char *)l->p[i].path);
+    free((char *)l->p[i].rule);
+    free((char *)l->p[i].message);
+    free((char *)l->p[i].hint);
+  }
+  free(l->p);
+  l->p = NULL;
+  l->n = 0;
 }
 
 void lsp_check_run(server *s, const lsp_doc *d, lsp_check *dc) {
-  cli_capture cap;
-  cli_capture_begin(s->c, &cap);
-  dc->ok = cli_check_text(s->c, d->path, d->text, d->len, &dc->k) == 0;
-  dc->why = cli_capture_end(s->c, &cap);
+  memset(dc, 0, sizeof *dc);
+  lsp_problems_begin(s, &dc->why);
+  dc->skipped = cli_walk_skips(s->c, d->path, NULL, 0);
+  if (dc->skipped) {
+    dc->ok = 1;
+  } else {
+    dc->ok = cli_check_found(s->c, d->path, d->text, d->len, 1, &dc->k) == 0;
+    dc->skipped = dc->ok && dc->k.skipped;
+  }
+  lsp_problems_end(s);
 }
 
 void lsp_check_free(lsp_check *dc) {
   cli_checked_free(&dc->k);
-  free(dc->why);
+  lsp_problems_free(&dc->why);
 }
 
 typedef struct span_ctx {
@@ -157,48 +208,11 @@ static void add_finding(const unit *u, const boxlint_diag *d, boxlint_severity s
   json_array_append_new(x->arr, j);
 }
 
-/* A message "boxlint: PATH:LINE:COL: text" or "boxlint: PATH: text" that `why` holds: the
- * path's length, LINE and COL (0 when absent) and where the text starts. */
-static int split_why(const char *why, const char *path, uint32_t *line, uint32_t *col,
-                     const char **text) {
-  size_t pl = strlen(path);
-  if (strncmp(why, "boxlint: ", 9) || strncmp(why + 9, path, pl) || why[9 + pl] != ':') return 0;
-  const char *p = why + 10 + pl;
-  char *e;
-  *line = *col = 0;
-  unsigned long l = strtoul(p, &e, 10);
-  if (e != p && *e == ':') {
-    unsigned long c = strtoul(e + 1, &e, 10);
-    if (*e == ':' && l <= UINT32_MAX && c <= UINT32_MAX) {
-      *line = (uint32_t)l;
-      *col = (uint32_t)c;
-      p = e + 1;
-    }
-  }
-  while (*p == ' ') p++;
-  *text = p;
-  return 1;
-}
-
 /* The byte offset of 1-based line and code-point column (the command's positions). */
 static size_t offset_of(const char *t, size_t n, uint32_t line, uint32_t col) {
   size_t off;
   if (!line || lsp_offset(t, n, LSP_UTF32, line - 1, col ? col - 1 : 0, &off)) return 0;
   return off;
-}
-
-/* The configuration file named by a failed check's message, when it is not the document. */
-static char *config_of(const char *why, const char *doc_path) {
-  if (strncmp(why, "boxlint: ", 9) || !strncmp(why + 9, doc_path, strlen(doc_path))) return NULL;
-  const char *p = why + 9, *e = strstr(p, ".boxlint.json:");
-  if (!e) return NULL;
-  size_t n = (size_t)(e - p) + 13;
-  char *o = malloc(n + 1);
-  if (o) {
-    memcpy(o, p, n);
-    o[n] = 0;
-  }
-  return o;
 }
 
 static void publish_on(server *s, const char *uri, int64_t version, json_t *diags) {
@@ -207,10 +221,35 @@ static void publish_on(server *s, const char *uri, int64_t version, json_t *diag
   notify(s, "textDocument/publishDiagnostics", p);
 }
 
-/* Publish the diagnostics of configuration file `path` (from its failure message `why`, or
- * none), remembering which files have some so that they are cleared when they load again. */
-static void publish_config(server *s, const char *path, const char *why, const char *text,
-                           size_t len) {
+/* A problem's range in `text` (the file it is about; NULL: not at hand, the range from its line
+ * and column, counted in code points), as an LSP Diagnostic. */
+static json_t *problem_diag(server *s, const cli_problem *p, const char *text, size_t len) {
+  lsp_doc tmp = {.text = (char *)(text ? text : ""), .len = text ? len : 0};
+  size_t a = 0, b = 0;
+  if (text && p->offset != SIZE_MAX && p->offset <= len) {
+    a = p->offset;
+    b = p->end_offset != SIZE_MAX && p->end_offset >= a && p->end_offset <= len ? p->end_offset : a;
+  } else if (text) {
+    a = b = offset_of(text, len, p->line, p->column);
+  }
+  const char *msg = p->message ? p->message : "out of memory"; /* a copy that failed */
+  char *m = strdup(msg);
+  if (m) m[strcspn(m, "\n")] = 0;
+  json_t *j = lsp_diag_json(&tmp, s->enc, a, b, 1, p->rule ? p->rule : "invalid-input",
+                            m ? m : msg, p->hint);
+  free(m);
+  if (j && !text && p->line) {
+    json_t *pos = json_pack("{sIsI}", "line", (json_int_t)p->line - 1, "character",
+                            (json_int_t)(p->column ? p->column - 1 : 0));
+    json_object_set_new(j, "range", json_pack("{sOso}", "start", pos, "end", pos));
+  }
+  return j;
+}
+
+/* Publish the diagnostics of configuration file `path` (from its problem `why`, or none),
+ * remembering which files have some so that they are cleared when they load again. */
+static void publish_config(server *s, const char *path, const cli_problem *why,
+                           const char *text, size_t len) {
   size_t i = 0;
   while (i < s->ncfg && strcmp(s->cfg_paths[i], path)) i++;
   if (!why && i == s->ncfg) return;
@@ -218,16 +257,7 @@ static void publish_config(server *s, const char *path, const char *why, const c
   if (!uri) return;
   json_t *arr = json_array();
   if (why) {
-    uint32_t line = 0, col = 0;
-    const char *msg = why;
-    split_why(why, path, &line, &col, &msg);
-    size_t off = text ? offset_of(text, len, line, col) : 0;
-    lsp_doc tmp = {.text = (char *)(text ? text : ""), .len = text ? len : 0};
-    char *m = strdup(msg);
-    if (m) m[strcspn(m, "\n")] = 0;
-    json_array_append_new(arr, lsp_diag_json(&tmp, s->enc, off, off, 1, "invalid-config",
-                                         m ? m : msg, NULL));
-    free(m);
+    json_array_append_new(arr, problem_diag(s, why, text, len));
     if (i == s->ncfg) {
       char **np = realloc(s->cfg_paths, (s->ncfg + 1) * sizeof *np), *dup = strdup(path);
       if (np) s->cfg_paths = np;
@@ -244,44 +274,66 @@ static void publish_config(server *s, const char *path, const char *why, const c
 
 /* A configuration file open in the editor: its text checked as the command loads a config. */
 static void publish_config_doc(server *s, lsp_doc *d) {
-  cli_capture cap;
-  cli_capture_begin(s->c, &cap);
+  lsp_problems why;
+  lsp_problems_begin(s, &why);
   boxlint_config *cfg = cli_load_config_text(s->c, d->path, d->text, d->len, NULL);
-  char *why = cli_capture_end(s->c, &cap);
+  lsp_problems_end(s);
   boxlint_config_free(cfg);
-  publish_config(s, d->path, cfg ? NULL : why ? why : "boxlint: invalid config", d->text, d->len);
-  free(why);
+  cli_problem none = {d->path, 0, 0, SIZE_MAX, SIZE_MAX, "invalid-config", "invalid config", NULL};
+  publish_config(s, d->path, cfg ? NULL : why.n ? &why.p[0] : &none, d->text, d->len);
+  lsp_problems_free(&why);
 }
 
-/* Why a document could not be checked, as one diagnostic (and the configuration's own). */
+/* Why a document could not be checked, as diagnostics: its own problems where they are; a
+ * problem of another file (its configuration) on that file, and on the document's first line
+ * naming it. */
 static void add_failure(server *s, const lsp_doc *d, const lsp_check *dc, json_t *arr) {
-  const boxlint_report *r = dc->k.r;
-  if (dc->k.u.kind == UNIT_PYTHON && r && boxlint_report_diag_count(r)) {
-    const boxlint_diag *pd = boxlint_report_diag(r, boxlint_report_diag_count(r) - 1);
-    json_array_append_new(arr, lsp_diag_json(d, s->enc, pd->offset, pd->end_offset, 1, pd->rule,
-                                         pd->message, pd->hint));
+  cli_problem none = {d->path, 0, 0, SIZE_MAX, SIZE_MAX, "invalid-input",
+                      "the file could not be checked", NULL};
+  for (size_t i = 0; i < (dc->why.n ? dc->why.n : 1); i++) {
+    const cli_problem *p = dc->why.n ? &dc->why.p[i] : &none;
+    if (!p->path || !strcmp(p->path, d->path)) {
+      json_array_append_new(arr, problem_diag(s, p, d->text, d->len));
+      continue;
+    }
+    publish_config(s, p->path, p, NULL, 0);
+    size_t n = strlen(p->path) + 64;
+    char *one = malloc(n);
+    if (one) snprintf(one, n, "the configuration %s is invalid; nothing was checked", p->path);
+    json_array_append_new(arr, lsp_diag_json(d, s->enc, 0, 0, 1, "invalid-config",
+                                             one ? one : "the configuration is invalid", NULL));
+    free(one);
+  }
+}
+
+/* A document the walk passes over: said once in the client's log (window/logMessage). */
+static void tell_skipped(server *s, const lsp_doc *d, int by_kind) {
+  for (size_t i = 0; i < s->ntold; i++)
+    if (!strcmp(s->told[i], d->uri)) return;
+  char **nt = realloc(s->told, (s->ntold + 1) * sizeof *nt), *u = strdup(d->uri);
+  if (nt) s->told = nt;
+  if (!nt || !u) {
+    free(u);
     return;
   }
-  const char *why = dc->why ? dc->why : "boxlint: the file could not be checked";
-  char *cfg = config_of(why, d->path);
-  uint32_t line = 0, col = 0;
-  const char *msg = why;
-  char *one = NULL;
-  if (cfg) {
-    publish_config(s, cfg, why, NULL, 0);
-    size_t n = strlen(cfg) + 64;
-    one = malloc(n);
-    if (one) snprintf(one, n, "the configuration %s is invalid; nothing was checked", cfg);
-  } else {
-    split_why(why, d->path, &line, &col, &msg);
+  s->told[s->ntold++] = u;
+  char msg[PATH_MAX + 256];
+  snprintf(msg, sizeof msg,
+           "%.*s: not checked: %s, which `boxlint .` passes over too (see the README's \"The "
+           "command line\" for the files boxlint reads)",
+           PATH_MAX, d->path,
+           by_kind ? "not a template, binding, policy, fragment or Python file"
+                   : "where it is (a hidden or skipped directory, or ignored by git)");
+  notify(s, "window/logMessage", json_pack("{siss}", "type", 3, "message", msg));
+}
+
+static void forget_told(server *s, const char *uri) {
+  for (size_t i = 0; i < s->ntold; i++) {
+    if (strcmp(s->told[i], uri)) continue;
+    free(s->told[i]);
+    s->told[i] = s->told[--s->ntold];
+    return;
   }
-  size_t off = offset_of(d->text, d->len, line, col);
-  char *m = one ? one : strdup(msg);
-  if (m) m[strcspn(m, "\n")] = 0;
-  json_array_append_new(arr, lsp_diag_json(d, s->enc, off, off, 1, cfg ? "invalid-config" : "invalid-input",
-                                       m ? m : msg, NULL));
-  free(m);
-  free(cfg);
 }
 
 static void publish(server *s, lsp_doc *d) {
@@ -293,7 +345,9 @@ static void publish(server *s, lsp_doc *d) {
   lsp_check dc;
   lsp_check_run(s, d, &dc);
   json_t *arr = json_array();
-  if (dc.ok) {
+  if (dc.skipped) {
+    tell_skipped(s, d, dc.k.skipped);
+  } else if (dc.ok) {
     diag_ctx x = {s, d, arr};
     lsp_positions_begin(d->text, d->len, s->enc); /* one index of the document per publish */
     lsp_each_finding(&dc, add_finding, &x);
@@ -380,13 +434,16 @@ static void initialized(server *s) {
 }
 
 /* The name a document is checked under: its file's path (or its URI), with ".py" or ".json"
- * added when the client says it is Python or JSON and the name does not (an untitled buffer). */
+ * added when the client says it is Python or JSON and the name does not (an untitled buffer),
+ * and ".Dockerfile" to a buffer that is not a file (untitled) in the dockerfile language: a
+ * file's own name decides what it is (an ordinary Dockerfile is not a fragment). */
 static char *check_path(const char *uri, const char *lang) {
   char *p = lsp_uri_path(uri);
   const char *base = p ? p : uri;
   size_t n = strlen(base);
   const char *ext = !lang ? NULL : !strcmp(lang, "python") ? ".py"
-                    : !strcmp(lang, "json") || !strcmp(lang, "jsonc") ? ".json" : NULL;
+                    : !strcmp(lang, "json") || !strcmp(lang, "jsonc") ? ".json"
+                    : !strcmp(lang, "dockerfile") && !p ? ".Dockerfile" : NULL;
   if (ext && (n < strlen(ext) || strcmp(base + n - strlen(ext), ext))) {
     char *o = malloc(n + strlen(ext) + 1);
     if (o) {
@@ -458,6 +515,7 @@ static void did_close(server *s, json_t *params) {
   if (!d) return;
   if (lsp_is_config_path(d->path)) publish_config(s, d->path, NULL, NULL, 0);
   else publish_on(s, d->uri, -1, json_array());
+  forget_told(s, d->uri);
   free(d->uri);
   free(d->path);
   free(d->text);
@@ -477,16 +535,17 @@ static void reload_configs(server *s) {
     char *path = strdup(s->cfg_paths[i]), *text = NULL;
     size_t len = 0;
     if (!path) continue;
-    cli_capture cap;
-    cli_capture_begin(s->c, &cap);
+    lsp_problems why;
+    lsp_problems_begin(s, &why);
     boxlint_config *cfg = NULL;
     if (!cli_read_file(s->c, path, &text, &len))
       cfg = cli_load_config_text(s->c, path, text, len, NULL);
-    char *why = cli_capture_end(s->c, &cap);
-    publish_config(s, path, cfg || !text ? NULL : why, text, len);
+    lsp_problems_end(s);
+    cli_problem none = {path, 0, 0, SIZE_MAX, SIZE_MAX, "invalid-config", "invalid config", NULL};
+    publish_config(s, path, cfg || !text ? NULL : why.n ? &why.p[0] : &none, text, len);
     boxlint_config_free(cfg);
     free(text);
-    free(why);
+    lsp_problems_free(&why);
     free(path);
   }
 }
@@ -610,6 +669,9 @@ static void server_free(server *s) {
   free(s->docs);
   for (size_t i = 0; i < s->ncfg; i++) free(s->cfg_paths[i]);
   free(s->cfg_paths);
+  for (size_t i = 0; i < s->ntold; i++) free(s->told[i]);
+  free(s->told);
+  s->c->on_problem = NULL;
   free(s->rule_docs);
   lsp_io_free(&s->io);
   cli_configs_free(s->c);
@@ -642,6 +704,8 @@ int cli_cmd_lsp(cli *c, int argc, char **argv) {
     }
     return cli_usage_error(c, "unknown argument to boxlint lsp:", argv[i]);
   }
+  c->on_problem = on_problem; /* problems as data: published, or logged */
+  c->problem_ctx = &s;
   signal(SIGPIPE, SIG_IGN); /* a client gone is a failed write and the end of input, not death */
   lsp_io_init(&s.io, STDIN_FILENO, STDOUT_FILENO, MAX_BODY);
   while (s.exit_code < 0) {

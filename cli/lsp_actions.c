@@ -103,12 +103,8 @@ static void add_quickfix(const unit *u, const boxlint_diag *d, boxlint_severity 
 static void add_fix_all(server *s, const lsp_doc *d, json_t *actions) {
   char *fixed = NULL;
   size_t fl = 0;
-  cli_capture cap;
-  cli_capture_begin(s->c, &cap);
-  int rc = cli_fix_text(s->c, d->path, d->text, d->len, &fixed, &fl);
-  char *why = cli_capture_end(s->c, &cap);
-  if (rc) lsp_log(s, "%s: fix all: %s", d->uri, why ? why : "failed");
-  free(why);
+  int rc = cli_fix_text(s->c, d->path, d->text, d->len, &fixed, &fl); /* problems: logged */
+  if (rc) lsp_log(s, "%s: fix all: failed", d->uri);
   if (rc || !fixed) {
     free(fixed);
     return;
@@ -150,7 +146,7 @@ void lsp_code_action(server *s, json_t *id, json_t *params) {
   }
   lsp_check dc;
   lsp_check_run(s, d, &dc);
-  if (dc.ok) {
+  if (dc.ok && !dc.skipped) { /* a file the walk passes over: no action */
     json_t *keep = x.actions;
     if (!kind_wanted(only, "quickfix")) x.actions = NULL; /* only look for fixes */
     lsp_positions_begin(d->text, d->len, s->enc); /* one index for every finding's range */
@@ -260,8 +256,8 @@ void lsp_hover(server *s, json_t *id, json_t *params) {
   if (!lsp_is_config_path(d->path)) {
     lsp_check dc;
     lsp_check_run(s, d, &dc);
-    if (dc.ok) lsp_each_finding(&dc, add_hover, &h);
-    if (dc.ok && !h.n) keyword_hover(&dc, d, &h);
+    if (dc.ok && !dc.skipped) lsp_each_finding(&dc, add_hover, &h);
+    if (dc.ok && !dc.skipped && !h.n) keyword_hover(&dc, d, &h);
     lsp_check_free(&dc);
   }
   fclose(h.f);

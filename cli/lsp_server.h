@@ -13,6 +13,12 @@ enum { /* JSON-RPC and LSP error codes */
 enum { S_NEW, S_RUNNING, S_SHUTDOWN };
 #define MAX_BODY ((size_t)64 * 1024 * 1024)
 
+/* Problems (cli_problem) kept while a check runs, their strings copied. */
+typedef struct lsp_problems {
+  cli_problem *p;
+  size_t n;
+} lsp_problems;
+
 typedef struct server {
   cli *c;
   lsp_io io;
@@ -26,13 +32,18 @@ typedef struct server {
   char **cfg_paths;          /* configuration files whose diagnostics are published */
   char *rule_docs;           /* the rule reference's URL (a finding links to docs#rule), or NULL */
   size_t ncfg;
+  lsp_problems *collect;     /* where c->on_problem keeps problems now; NULL: they are logged */
+  char **told;               /* documents the log has said are passed over (their URIs) */
+  size_t ntold;
 } server;
 
 /* Checking a document with the command's code: its findings, or what stopped the check. */
 typedef struct lsp_check {
   checked k;
-  int ok;                    /* cli_check_text succeeded */
-  char *why;                 /* what it printed (malloc'd), when it did not */
+  int ok;                    /* the check succeeded */
+  int skipped;               /* a file the walk passes over (its kind, or where it is): nothing
+                                is published for it, no code action offered */
+  lsp_problems why;          /* the problems that stopped it, when it did not succeed */
 } lsp_check;
 
 /* Log a line on standard error ("boxlint lsp: ..."). */
@@ -45,7 +56,12 @@ lsp_doc *lsp_doc_find(server *s, const char *uri);
 /* params.textDocument.uri, or NULL. */
 const char *lsp_param_uri(json_t *params);
 int lsp_is_config_path(const char *path);
-/* Check a document as the command checks a file of its name (its messages captured). */
+/* Problems reported between these (cli_problem_report) are kept in `into` instead of logged. */
+void lsp_problems_begin(server *s, lsp_problems *into);
+void lsp_problems_end(server *s);
+void lsp_problems_free(lsp_problems *l);
+/* Check a document as a walk checks a file of its name (cli_check_found with the walk's
+ * rules; cli_walk_skips): skipped when the walk would pass over it; its problems kept. */
 void lsp_check_run(server *s, const lsp_doc *d, lsp_check *dc);
 void lsp_check_free(lsp_check *dc);
 /* Each shown finding of a successful check, with its byte range in the document. */

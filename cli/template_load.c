@@ -1,24 +1,14 @@
 /* Reading a .json input into what the library takes: a template object {name, commands,
  * cpu_count, memory_mb, network_policy} into a boxlint_template, a bare array into command
  * spans, a template's network_policy into a boxlint_policy_spec. Every span points into the
- * jansson tree (kept in loaded_json); a malformed value is reported at its line and column in the
- * file. Owns the JSON-to-spans step only: it runs no check and prints no finding. Called by
- * lint_run.c and render_cmd.c; calls jsonpos.c and jansson. */
+ * jansson tree (kept in loaded_json); a malformed value is a problem record (problem.c) at its
+ * line and column in the file. Owns the JSON-to-spans step only: it runs no check and prints no
+ * finding; what the root is comes from kind.c (cli_json_kind). Called by lint_run.c and
+ * render_cmd.c; calls kind.c, problem.c, jsonpos.c and jansson. */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "jsonpos.h"
-
-int cli_looks_like_json(const char *path, const char *buf, size_t len) {
-  size_t pl = strlen(path);
-  if (pl >= 5 && !strcmp(path + pl - 5, ".json")) return 1;
-  if (strcmp(path, "-")) return 0;
-  for (size_t i = 0; i < len; i++) {
-    if (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r') continue;
-    return buf[i] == '[' || buf[i] == '{';
-  }
-  return 0;
-}
 
 void cli_loaded_free(loaded_json *l) {
   free(l->cmds);
@@ -29,13 +19,13 @@ void cli_loaded_free(loaded_json *l) {
   memset(l, 0, sizeof *l);
 }
 
-/* Malformed input: `boxlint: path:line:column: what` (the start of the file when `off` is
- * SIZE_MAX). */
+/* Malformed input: a problem "invalid-input" at offset `off` (the start of the file when
+ * `off` is SIZE_MAX), printed as `boxlint: path:line:column: what`. */
 static void bad_input(cli *c, const char *path, const char *text, size_t len, size_t off,
                       const char *what) {
   uint32_t line = 1, col = 1;
   if (off != SIZE_MAX) jp_line_col(text, len, off, &line, &col);
-  fprintf(c->err, "boxlint: %s:%u:%u: %s\n", path, line, col, what);
+  cli_problemf(c, path, line, col, off == SIZE_MAX ? 0 : off, "invalid-input", "%s", what);
 }
 
 static int load_commands(cli *c, const char *path, const char *text, size_t len, json_t *arr,
@@ -118,18 +108,6 @@ static int load_template_field(cli *c, const char *path, const char *text, size_
   return 0;
 }
 
-/* An object whose keys are only a NetworkPolicy's. */
-static int is_policy_object(json_t *o) {
-  const char *key;
-  json_t *v;
-  size_t n = 0;
-  json_object_foreach(o, key, v) {
-    if (strcmp(key, "type") && strcmp(key, "allow_out") && strcmp(key, "deny_out")) return 0;
-    n++;
-  }
-  return n > 0;
-}
-
 /* One member of a binding object (`vo`: its value's offset). Returns 0, or -1 (printed). */
 static int load_binding_field(cli *c, const char *path, const char *text, size_t len,
                               const char *key, json_t *v, size_t vo, loaded_json *l) {
@@ -165,12 +143,16 @@ int cli_load_json(cli *c, const char *path, const char *text, size_t len, loaded
   json_error_t e;
   l->root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &e);
   if (!l->root) {
-    fprintf(c->err, "boxlint: %s:%d:%d: invalid JSON: %s\n", path, e.line, e.column, e.text);
+    cli_problemf(c, path, (uint32_t)(e.line > 0 ? e.line : 0),
+                 (uint32_t)(e.column > 0 ? e.column : 0),
+                 SIZE_MAX, /* jansson's line and column: where the bad token starts */
+                 "invalid-input", "invalid JSON: %s", e.text);
     return -1;
   }
   size_t root_off = jp_ws(text, len, 0);
+  cli_kind k = cli_json_kind(l->root, 0); /* kind.c: the one decision */
   l->kind = LJ_COMMANDS;
-  if (json_is_array(l->root)) return load_commands(c, path, text, len, l->root, root_off, l);
+  if (k == CLI_KIND_COMMANDS) return load_commands(c, path, text, len, l->root, root_off, l);
   if (!json_is_object(l->root)) {
     bad_input(c, path, text, len, root_off,
               "expected a template object or an array of command strings");
@@ -179,9 +161,7 @@ int cli_load_json(cli *c, const char *path, const char *text, size_t len, loaded
   l->cmds_off = SIZE_MAX;
   l->extra = calloc(json_object_size(l->root) + 1, sizeof *l->extra);
   if (!l->extra) return -1;
-  l->kind = json_object_get(l->root, "template_id") ? LJ_BINDING
-            : is_policy_object(l->root)             ? LJ_POLICY
-                                                    : LJ_TEMPLATE;
+  l->kind = k == CLI_KIND_BINDING ? LJ_BINDING : k == CLI_KIND_POLICY ? LJ_POLICY : LJ_TEMPLATE;
   l->is_template = l->kind == LJ_TEMPLATE;
   if (l->kind == LJ_POLICY) {
     l->policy = l->root;

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static void pb_cut(pbuf *b, size_t len) {
   if (b->s) b->s[len] = 0;
 }
 
-/* An --exclude or "fragments" glob, read once: with a '/' it matches a path, else a name. */
+/* An --exclude glob, read once: with a '/' it matches a path, else a name. */
 typedef struct glob {
   char *p;
   size_t len;
@@ -59,8 +60,9 @@ typedef struct walk {
   cli *c;
   cli_walk_fn each;
   void *ctx;
-  glob *excl, *frag;
-  size_t nexcl, nfrag;
+  glob *excl;
+  size_t nexcl;
+  cli_fragments frag; /* the config's "fragments", copied */
   pbuf abs;        /* the real path of the walked directory, then the path inside it */
   pbuf disp;       /* the same, spelled from the directory as given: what is reported */
   size_t rel_off;  /* where in `abs` the path inside the walked directory starts */
@@ -103,18 +105,16 @@ static int glob_hit(const glob *g, size_t n, const char *name, const char *path,
   return 0;
 }
 
-static int ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  return n >= k && !memcmp(s + n - k, suffix, k);
-}
-
-/* Is the file `name` (at w->abs) one that can hold templates? */
+/* Is the file `name` (at w->abs) one that can hold templates: its kind by name (kind.c), the
+ * config's "fragments" consulted only for a name that is not ours otherwise? The configuration
+ * is not (a JSON file's content decides when it is read). */
 static int wanted(const walk *w, const char *name) {
-  if (ends_with(name, ".py") || ends_with(name, ".json") || ends_with(name, ".Dockerfile") ||
-      !strncmp(name, "Dockerfile.", 11))
-    return 1;
-  const char *from_cfg = w->frag_off == SIZE_MAX ? NULL : w->abs.s + w->frag_off;
-  return glob_hit(w->frag, w->nfrag, name, from_cfg, 0);
+  cli_kind k = cli_name_kind(name, 0);
+  if (k == CLI_KIND_NONE) {
+    const char *from_cfg = w->frag_off == SIZE_MAX ? NULL : w->abs.s + w->frag_off;
+    k = cli_name_kind(name, cli_fragments_hit(&w->frag, name, from_cfg));
+  }
+  return k != CLI_KIND_NONE && k != CLI_KIND_CONFIG;
 }
 
 /* Does directory `dir` hold `name`: a directory ('d'), a regular file ('f'), either ('e')? */
@@ -171,14 +171,21 @@ static int open_dir(walk *w, int follow) {
 }
 
 /* A directory met in the walk (at w->abs, w->disp): skipped, or walked with its own frame. */
+/* A directory a walk does not enter, by its name alone. */
+static int skipped_name(const char *name) {
+  return name[0] == '.' || !strcmp(name, "node_modules") || !strcmp(name, "__pycache__") ||
+         !strcmp(name, "site-packages");
+}
+
+/* Does the walk pass over directory `name` (at w->abs, `disp` the same spelled to open it)? */
+static int skipped_dir(walk *w, const char *name, pbuf *disp) {
+  return skipped_name(name) || glob_hit(w->excl, w->nexcl, name, w->abs.s + w->rel_off, 1) ||
+         gi_stack_ignored(&w->gi, w->abs.s, w->abs.len, 1) || holds(disp, "pyvenv.cfg", 'f') ||
+         holds(disp, "conda-meta", 'd');
+}
+
 static void visit_dir(walk *w, const char *name) {
-  if (name[0] == '.' || !strcmp(name, "node_modules") || !strcmp(name, "__pycache__") ||
-      !strcmp(name, "site-packages"))
-    return;
-  if (glob_hit(w->excl, w->nexcl, name, w->abs.s + w->rel_off, 1) ||
-      gi_stack_ignored(&w->gi, w->abs.s, w->abs.len, 1) || holds(&w->disp, "pyvenv.cfg", 'f') ||
-      holds(&w->disp, "conda-meta", 'd'))
-    return;
+  if (skipped_dir(w, name, &w->disp)) return;
   int fd = open_dir(w, 0); /* first: an unreadable directory is one error, nothing read in it */
   if (fd < 0) return;
   int root = holds(&w->disp, ".git", 'e'), in_repo = w->in_repo; /* a work tree inside */
@@ -340,9 +347,9 @@ static int start_fragments(walk *w, const char *dir) {
   const cli_fragments *f;
   if (cli_fragments_for(w->c, dir, &f)) return -1;
   w->frag_off = SIZE_MAX;
-  if (f->n && !(w->frag = calloc(f->n, sizeof *w->frag))) goto oom;
-  for (; w->nfrag < f->n; w->nfrag++)
-    if (glob_init(&w->frag[w->nfrag], f->globs[w->nfrag])) goto oom;
+  if (f->n && !(w->frag.globs = calloc(f->n, sizeof *w->frag.globs))) goto oom;
+  for (; w->frag.n < f->n; w->frag.n++)
+    if (!(w->frag.globs[w->frag.n] = strdup(f->globs[w->frag.n]))) goto oom;
   if (f->dir) { /* the walked directory is the config's, or below it */
     size_t k = strlen(f->dir);
     const char *a = w->abs.s;
@@ -357,9 +364,8 @@ oom:
 
 static void walk_free(walk *w) {
   for (size_t i = 0; i < w->nexcl; i++) free(w->excl[i].p);
-  for (size_t i = 0; i < w->nfrag; i++) free(w->frag[i].p);
   free(w->excl);
-  free(w->frag);
+  cli_fragments_free(&w->frag);
   free(w->abs.s);
   free(w->disp.s);
   gi_stack_free(&w->gi);
@@ -404,4 +410,80 @@ out:
   walk_free(&w);
   free(abs);
   return rc;
+}
+
+/* The directory below which a named file's directories count as a walk's: the working
+ * directory when `rdir` is in it, else the git work tree holding it, else `rdir` itself. The
+ * length of its prefix of `rdir`. */
+static size_t named_base(const char *rdir) {
+  char cwd[PATH_MAX];
+  size_t n = strlen(rdir);
+  if (getcwd(cwd, sizeof cwd)) {
+    size_t k = strlen(cwd);
+    if (!strncmp(rdir, cwd, k) && (rdir[k] == 0 || rdir[k] == '/' || k == 1)) return k;
+  }
+  size_t root = find_repo(rdir);
+  return root != SIZE_MAX ? root : n;
+}
+
+/* The directories of w->abs (a real path) below byte `base` (the directory a walk would start
+ * from, which a walk enters whatever it is) and the file `name`, as a walk meets them, with the
+ * frames of the git work tree whose root ends at byte `root` (SIZE_MAX: none): 1 when one is
+ * passed over (a skipped directory, a virtual environment, an --exclude glob, what git
+ * ignores), else 0. */
+static int named_skipped(walk *w, size_t base, size_t root, const char *name) {
+  char *abs = w->abs.s;
+  size_t n = w->abs.len;
+  pbuf d = {NULL, 0, 0};
+  int skip = 0;
+  for (size_t k = root < base ? root : base;;) { /* k: the end of a directory's path */
+    char ch = abs[k];
+    abs[k] = 0;
+    const char *last = abs + k;
+    while (last > abs && last[-1] != '/') last--;
+    if (k > base)
+      skip = pb_setn(&d, abs, k) == 0 &&
+             (skipped_name(last) || glob_hit(w->excl, w->nexcl, last, abs + w->rel_off, 1) ||
+              holds(&d, "pyvenv.cfg", 'f') || holds(&d, "conda-meta", 'd'));
+    if (!skip && root != SIZE_MAX && k > root && k > base)
+      skip = gi_stack_ignored(&w->gi, abs, k, 1);
+    int oom = !skip && root != SIZE_MAX && k >= root &&
+              push_frame(w, abs, k + (abs[k - 1] != '/'), k == root);
+    abs[k] = ch;
+    if (skip || oom || k >= n) break;
+    const char *next = strchr(abs + k + 1, '/');
+    k = next ? (size_t)(next - abs) : n;
+  }
+  free(d.s);
+  if (skip || pb_add(&w->abs, name)) return skip;
+  return glob_hit(w->excl, w->nexcl, name, w->abs.s + w->rel_off, 0) ||
+         (root != SIZE_MAX && gi_stack_ignored(&w->gi, w->abs.s, w->abs.len, 0));
+}
+
+int cli_walk_skips(cli *c, const char *path, const char *const *excludes, size_t nexcludes) {
+  const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+  if (!dir[0]) strcpy(dir, "/");
+  char *rdir = realpath(dir, NULL);
+  if (!rdir || !*name) {
+    free(rdir);
+    return 0; /* nothing a walk could meet: not passed over here */
+  }
+  walk w;
+  memset(&w, 0, sizeof w);
+  w.c = c;
+  int skip = 0;
+  if (pb_setn(&w.abs, rdir, strlen(rdir)) ||
+      (nexcludes && !(w.excl = calloc(nexcludes, sizeof *w.excl))))
+    goto out;
+  for (; w.nexcl < nexcludes; w.nexcl++)
+    if (glob_init(&w.excl[w.nexcl], excludes[w.nexcl])) goto out;
+  size_t base = named_base(rdir), root = find_repo(rdir);
+  w.rel_off = base == 1 ? 1 : base + 1; /* base 1: "/" */
+  skip = named_skipped(&w, base, root, name);
+out:
+  walk_free(&w);
+  free(rdir);
+  return skip;
 }

@@ -292,6 +292,89 @@ rc, out, err = run([big])
 check("100 MB refused", rc == 2 and "limit" in err and "not read" in err, rc, err)
 os.unlink(big)
 
+# ---- standard input without --stdin-filename: how it was read, and how to choose ----------------
+NOTE_PY = ("boxlint: note: standard input looks like Python but was read as a Dockerfile fragment; "
+           "give --stdin-filename app.py to read it as Python\n")
+for name, text in (("import", "import os\nprint(os.getcwd())\n"),
+                   ("from ... import", "# a comment\n\nfrom client import Client\n"),
+                   ("#!python", "#!/usr/bin/env python3\nx = 1\n"),
+                   ("def", "def f():\n    pass\n"),
+                   ("the SDK's names", 'c.code_interpreter.templates.create(name="x", commands=[])\n')):
+    rc, out, err = run(["-"], stdin=text.encode())
+    check("stdin looks like Python (%s): one note, read as a fragment" % name,
+          err == NOTE_PY and rc == 1 and out.startswith("-:"), rc, out, err)
+rc, out, err = run(["-", "-"], stdin=b"import os\n")
+check("stdin twice: the note once", err.count("note:") == 1, err)
+rc, out, err = run(["--stdin-filename", "app.py", "-"], stdin=b"import os\n")
+check("stdin named app.py: read as Python, no note", rc == 0 and out == "" and err == "", rc, out, err)
+rc, out, err = run(["-"], stdin=b'{"name": "t", "commands": ["RUN true"], "cpu_count": 2, "memory_mb": 1024}')
+check("stdin looks like JSON: read as JSON, one note saying so and how to choose",
+      rc == 0 and out == "" and err.count("\n") == 1 and "read as JSON" in err and
+      "--stdin-filename app.py" in err, rc, out, err)
+for text in (b"FROM x\n", b"RUN from x import y\n", b"# from a import b\nRUN true\n", b"from python:3\n"):
+    rc, out, err = run(["-"], stdin=text)
+    check("stdin a fragment (%r): no note" % text, "note" not in err, err)
+
+# ---- a file named: the command line's reading; .boxlint.json is the configuration ------------------
+rc, out, err = run([write("Dockerfile", "FROM x\n")])
+check("a Dockerfile named: a fragment", rc == 1 and "denied-instruction" in out, rc, out, err)
+cfgdir = os.path.join(tmp, "cfgnamed"); os.makedirs(cfgdir)
+good_cfg = os.path.join(cfgdir, ".boxlint.json")
+open(good_cfg, "w").write('{"rules": {"unknown-field": "off"}}')
+rc, out, err = run([good_cfg])
+check(".boxlint.json named: checked as the configuration, not a template", rc == 0 and out == "" and err == "", rc, out, err)
+open(good_cfg, "w").write('{"rules": {"no-such-rule": "off"}}')
+rc, out, err = run([good_cfg])
+check(".boxlint.json named: its problem, exit 2", rc == 2 and out == "" and
+      err == "boxlint: %s:1:28: invalid config: unknown rule 'no-such-rule'\n" % good_cfg, rc, out, err)
+rc, out, err = run(["--force-exclude", good_cfg])
+check(".boxlint.json with --force-exclude: passed over (a walk does not lint it)",
+      rc == 0 and out == "" and err == "", rc, out, err)
+os.unlink(good_cfg)
+
+# ---- --force-exclude: named files follow the walk's rules ------------------------------------------
+fe = os.path.join(tmp, "fe"); os.makedirs(os.path.join(fe, "node_modules"))
+for rel, text in (("package.json", '{"name": "x", "version": "1.0.0"}'), ("Dockerfile", "FROM x\n"),
+                  ("s.dockerfrag", "FROM x\n"), ("node_modules/n.Dockerfile", "FROM x\n"),
+                  ("notes.txt", "FROM x\n")):
+    open(os.path.join(fe, rel), "w").write(text)
+big = os.path.join(fe, "video.bin")
+with open(big, "wb") as f:
+    f.truncate(100 * 1024 * 1024)
+rc, out, err = run_in(fe, ["--force-exclude", "--format", "json", "package.json", "Dockerfile",
+                           "s.dockerfrag", "node_modules/n.Dockerfile", "notes.txt", "video.bin"])
+got = [f["path"] for f in json.loads(out)["files"]] if out.startswith("{") else out
+check("--force-exclude: only the *.dockerfrag fragment; package.json, Dockerfile, node_modules, "
+      "a text file and a 100 MB file (not read) passed over silently",
+      rc == 1 and got == ["s.dockerfrag"] and err == "", rc, got, err)
+rc, out, err = run_in(fe, ["--force-exclude", "--format", "json", "."])
+got2 = [f["path"] for f in json.loads(out)["files"]] if out.startswith("{") else out
+check("--force-exclude on named files = the walk of their directory", got2 == ["./s.dockerfrag"], got2)
+os.unlink(big)
+# JSON that does not parse: a broken template when it names a key only boxlint's documents have
+# (reported where, exit 2), else another document (a tsconfig.json with comments: passed over)
+brk = os.path.join(tmp, "brk"); os.makedirs(brk)
+open(os.path.join(brk, "t.json"), "w").write('{"name": "t", "commands": [}\n')
+open(os.path.join(brk, "tsconfig.json"), "w").write('{\n  // comments\n  "compilerOptions": {}\n}\n')
+rc, out, err = run_in(tmp, ["brk"])
+check("walk: a broken template reported at its position, tsconfig.json with comments passed over",
+      rc == 2 and out == "" and err.startswith("boxlint: brk/t.json:1:28: invalid JSON: ") and
+      err.count("\n") == 1, rc, out, err)
+rc, out, err = run_in(brk, ["--force-exclude", "t.json", "tsconfig.json"])
+check("--force-exclude: the same", rc == 2 and err.startswith("boxlint: t.json:1:28: invalid JSON")
+      and "tsconfig" not in err, rc, err)
+
+# an invalid configuration is said once, however many files it applies to (pre-commit passes many)
+bc = os.path.join(tmp, "badcfg"); os.makedirs(bc)
+open(os.path.join(bc, ".boxlint.json"), "w").write('{"rules": {"nope": "off"}}')
+for f in ("a.Dockerfile", "b.Dockerfile", "README.md"):
+    open(os.path.join(bc, f), "w").write("RUN true\n")
+for args in (["--force-exclude", "a.Dockerfile", "b.Dockerfile", "README.md"], ["a.Dockerfile", "b.Dockerfile"]):
+    rc, out, err = run_in(bc, args)
+    check("invalid config said once: " + " ".join(args), rc == 2 and out == "" and err ==
+          "boxlint: %s:1:20: invalid config: unknown rule 'nope'\n" % os.path.join(os.path.realpath(bc), ".boxlint.json"),
+          rc, out, err)
+
 # ---- config ---------------------------------------------------------------------------------
 proj = os.path.join(tmp, "proj"); os.makedirs(os.path.join(proj, "templates", "deep"))
 cfg = {"rules": {"unknown-field": "off"},

@@ -130,6 +130,7 @@ make(proj, {
     "src/Dockerfile.dev": BAD, "src/Dockerfile.keep": OK, "src/deep/Dockerfile.x": BAD,
     "src/s.Dockerfile": OK, "src/spaced.Dockerfile": BAD,
     "outer-only.Dockerfile": BAD,
+    "x.dockerfrag": OK, "Dockerfile": BAD, "README.md": BAD, "pkg/empty.json": "[]",
 })
 inner = os.path.join(proj, "inner")  # a repository inside: its own rules, not the outer ones
 os.makedirs(inner)
@@ -143,7 +144,7 @@ EXPECTED = ["B.Dockerfile", "a/i.Dockerfile", "a-b.Dockerfile", "a.Dockerfile",
             "b/docs/d.Dockerfile", "b/top.Dockerfile", "cc.Dockerfile", "ci/build.steps",
             "gen/ok.Dockerfile", "inner/outer-only.Dockerfile", "keep.Dockerfile",
             "lib/l.Dockerfile", "m.py", "other/y.frag", "pkg/t.json",
-            "q12.Dockerfile", "src/Dockerfile.keep", "src/s.Dockerfile"]
+            "q12.Dockerfile", "src/Dockerfile.keep", "src/s.Dockerfile", "x.dockerfrag"]
 
 def paths(out, keep_package_json=False):
     """The paths reported; a package.json found by a walk has its own check (below), so that the
@@ -159,6 +160,9 @@ check("walk: exactly these files, in this order", got == ["proj/" + p for p in E
       [p for p in got if p[5:] not in EXPECTED], [p for p in EXPECTED if "proj/" + p not in got], got)
 check("walk: exit 1 (findings)", rc == 1, rc, err)
 check("walk: nothing on stderr", err == "", err)
+check("walk: the configuration, an ordinary Dockerfile, a README and an empty JSON array are "
+      "not linted", not any(p.endswith(("/.boxlint.json", "/Dockerfile", "/README.md", "/empty.json"))
+                            for p in paths(out, True)), paths(out, True))
 by_path = {f["path"]: f for f in json.loads(out)["files"]} if out.startswith("{") else {}
 check("walk: a found fragment is checked", [d["rule"] for d in by_path.get("proj/a.Dockerfile",
       {}).get("diagnostics", [])] == ["denied-instruction"], by_path.get("proj/a.Dockerfile"))
@@ -171,6 +175,25 @@ check("walk: DIR/ spells paths once", paths(out) == ["proj/" + p for p in EXPECT
 rc, out, err = run(["--format", "json", "."], cwd=proj)
 check("walk: boxlint . (a hidden name, given)", paths(out) == ["./" + p for p in EXPECTED],
       paths(out), err)
+
+# --force-exclude: every file of the tree named (as pre-commit names them: relative, from the
+# work tree's root), and the same files reported as the walk reports (symbolic links, which a
+# walk does not follow, left out: pre-commit does not pass them either).
+every = []
+for d, dirs, files in os.walk(proj):
+    for f in files:
+        full = os.path.join(d, f)
+        if not os.path.islink(full):
+            every.append(os.path.relpath(full, proj))
+rc, out, err = run(["--format", "json", "--force-exclude"] + sorted(every), cwd=proj)
+check("--force-exclude on every file of the tree = the walk, file for file",
+      sorted(paths(out)) == sorted(EXPECTED) and err == "", sorted(set(paths(out)) ^ set(EXPECTED)), err)
+rc, out, err = run(["--format", "json", "--force-exclude"] +
+                   [os.path.join(proj, p) for p in sorted(every)], cwd=os.path.join(proj, "src"))
+check("--force-exclude, absolute paths from a subdirectory: the work tree's rules (gitignore) apply",
+      set(paths(out)) <= set(os.path.join(proj, p) for p in EXPECTED) and
+      os.path.join(proj, "gen/ok.Dockerfile") in paths(out) and
+      os.path.join(proj, "gen/no.Dockerfile") not in paths(out), paths(out), err)
 
 # A directory inside the repository: the .gitignore files above it apply (a name pattern, and
 # one anchored with a middle '/'); the config above it gives its fragments.

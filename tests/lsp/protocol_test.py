@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """`boxlint lsp` on messages real clients send but vscode-jsonrpc cannot produce, written raw:
 "params": null (Emacs's jsonrpc sends it), ids of the wrong type, a batch, a notification
-before initialize, a character inside a surrogate pair, and EOF without exit.
+before initialize, a character inside a surrogate pair, and EOF without exit. Then the files the
+server checks: those `boxlint .` checks, and for the others (package.json, tsconfig.json, an
+ordinary Dockerfile, a file in node_modules) an empty list, one log line, no code action; and a
+configuration problem from its record, on the configuration and on the document.
 
 usage: protocol_test.py BOXLINT"""
 import json
@@ -22,9 +25,10 @@ def check(name, cond, info=None):
 
 
 class Server:
-    def __init__(self):
+    def __init__(self, cwd=None):
         self.p = subprocess.Popen([BIN, "lsp", "--debounce", "0"], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+        self.logs = []
 
     def raw(self, body):
         b = body.encode() if isinstance(body, str) else body
@@ -49,6 +53,24 @@ class Server:
             m = self.recv()
             if m is None or m.get("id") == i:
                 return m
+
+    def recv_pub(self, uri):
+        """The next publishDiagnostics for `uri`; window/logMessage notifications met on the way
+        are kept in self.logs, publications for other URIs for a later call."""
+        self.pending = getattr(self, "pending", [])
+        for i, p in enumerate(self.pending):
+            if p["uri"] == uri:
+                return self.pending.pop(i)
+        while True:
+            m = self.recv()
+            if m is None:
+                return None
+            if m.get("method") == "window/logMessage":
+                self.logs.append(m["params"]["message"])
+            if m.get("method") == "textDocument/publishDiagnostics":
+                if m["params"]["uri"] == uri:
+                    return m["params"]
+                self.pending.append(m["params"])
 
 
 s = Server()
@@ -157,5 +179,95 @@ with tempfile.TemporaryDirectory() as prefix:
           d and d[0].get("codeDescription", {}).get("href") == "file://" + readme + "#denied-instruction", d)
     s.p.stdin.close()
     s.p.wait(timeout=30)
+
+# The files the server checks are those `boxlint .` checks (kind.c, walk.c): for the others an
+# empty list (so stale diagnostics clear), one line in the client's log per document, no action.
+BIN = os.path.abspath(sys.argv[1])  # the build's program again (the installed copy above is gone)
+with tempfile.TemporaryDirectory() as w:
+    os.makedirs(os.path.join(w, "templates"))
+    os.makedirs(os.path.join(w, "node_modules", "x"))
+    s = Server(cwd=w)
+    s.send(id=1, method="initialize", params={"capabilities": {}})
+    s.recv_id(1)
+    uri = lambda rel: "file://" + os.path.join(w, rel)
+    TPL = '{"name": "t", "commands": ["COPY a /b"], "cpu_count": 2, "memory_mb": 4096}\n'
+    others = {
+        "package.json": ("json", json.dumps({"name": "web", "version": "1.0.0", "private": True,
+                                             "scripts": {"build": "vite build"}}, indent=2)),
+        "tsconfig.json": ("json", json.dumps({"compilerOptions": {"strict": True}})),
+        "Dockerfile": ("dockerfile", "FROM python:3.12\nCOPY . /app\nCMD [\"python\"]\n"),
+        "node_modules/x/t.json": ("json", TPL),
+    }
+    for rel, (lang, text) in others.items():
+        s.send(method="textDocument/didOpen", params={"textDocument": {
+            "uri": uri(rel), "version": 1, "languageId": lang, "text": text}})
+        r = s.recv_pub(uri(rel))
+        check("not boxlint's: %s: an empty diagnostics list" % rel, r and r["diagnostics"] == [], r)
+        said = [m for m in s.logs if os.path.join(w, rel) + ": not checked" in m]
+        check("not boxlint's: %s: said once in the log (window/logMessage)" % rel, len(said) == 1, s.logs)
+    s.send(method="textDocument/didOpen", params={"textDocument": {
+        "uri": uri("templates/t.json"), "version": 1, "languageId": "json", "text": TPL}})
+    r = s.recv_pub(uri("templates/t.json"))
+    check("a real template next to them: denied-instruction",
+          r and [d["code"] for d in r["diagnostics"]] == ["denied-instruction"], r)
+    # a template being typed, not valid JSON for now: still checked (it names "commands"), the
+    # loader's problem at its place; not said to be passed over
+    s.send(method="textDocument/didOpen", params={"textDocument": {
+        "uri": uri("templates/b.json"), "version": 1, "languageId": "json",
+        "text": '{"name": "t", "commands": [}\n'}})
+    r = s.recv_pub(uri("templates/b.json"))
+    d = r and r["diagnostics"]
+    check("a template that does not parse (yet): invalid-input at 0:27, from the problem record",
+          d and len(d) == 1 and d[0]["code"] == "invalid-input" and
+          d[0]["range"]["start"] == {"line": 0, "character": 27} and
+          d[0]["message"].startswith("invalid JSON: ") and not any("b.json" in m for m in s.logs), r)
+    # edited: still nothing, and not said again
+    s.send(method="textDocument/didChange", params={
+        "textDocument": {"uri": uri("package.json"), "version": 2},
+        "contentChanges": [{"text": '{"name": "web", "commands": 1}'.replace("commands", "scripts")}]})
+    r = s.recv_pub(uri("package.json"))
+    check("package.json edited: still an empty list", r and r["diagnostics"] == [] and r["version"] == 2, r)
+    check("package.json edited: not said again",
+          len([m for m in s.logs if "package.json: not checked" in m]) == 1, s.logs)
+    for i, rel in enumerate(("package.json", "Dockerfile")):
+        s.send(id=10 + i, method="textDocument/codeAction", params={
+            "textDocument": {"uri": uri(rel)},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 4}},
+            "context": {"diagnostics": []}})
+        r = s.recv_id(10 + i)
+        check("not boxlint's: %s: no code action (not even fix all)" % rel, r and r.get("result") == [], r)
+        s.send(id=20 + i, method="textDocument/hover", params={
+            "textDocument": {"uri": uri(rel)}, "position": {"line": 0, "character": 1}})
+        r = s.recv_id(20 + i)
+        check("not boxlint's: %s: no hover" % rel, r and r.get("result") is None, r)
+    # a configuration problem, as a record: on the configuration at its position, and on the
+    # document's first line naming the configuration
+    cfg = os.path.join(w, ".boxlint.json")
+    ctext = '{"rules": {"no-such-rule": "off"}}\n'
+    open(cfg, "w").write(ctext)
+    s.send(method="workspace/didChangeWatchedFiles", params={"changes": [{"uri": "file://" + cfg, "type": 2}]})
+    r = s.recv_pub(uri("templates/t.json"))
+    d = r and r["diagnostics"]
+    check("invalid config: one diagnostic on the document, line 1, naming the configuration",
+          d and len(d) == 1 and d[0]["code"] == "invalid-config" and d[0]["range"]["start"]["line"] == 0
+          and cfg in d[0]["message"], r)
+    r = s.recv_pub("file://" + cfg)
+    d = r and r["diagnostics"]
+    col = ctext.index('"off"')
+    check("invalid config: on the configuration at the rule's severity (0:%d), the message as printed" % col,
+          d and d[0]["code"] == "invalid-config" and d[0]["range"]["start"] == {"line": 0, "character": col}
+          and d[0]["message"].startswith("invalid config: ") and "no-such-rule" in d[0]["message"], r)
+    open(cfg, "w").write("{}\n")
+    s.pending = []  # the configuration was published once per document checked
+    s.send(method="workspace/didChangeWatchedFiles", params={"changes": [{"uri": "file://" + cfg, "type": 2}]})
+    for _ in range(5):  # publications of the broken configuration may still be on their way
+        r = s.recv_pub("file://" + cfg)
+        if not r or r["diagnostics"] == []:
+            break
+    check("the configuration fixed: its diagnostics cleared", r and r["diagnostics"] == [], r)
+    s.send(id=30, method="shutdown")
+    s.recv_id(30)
+    s.send(method="exit")
+    check("exit after shutdown: 0", s.p.wait(timeout=30) == 0)
 print("FAILED: %d" % failures if failures else "OK")
 sys.exit(1 if failures else 0)

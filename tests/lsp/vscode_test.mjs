@@ -3,7 +3,8 @@
 // session over the three file kinds, positions in every encoding (a line with an emoji before
 // the finding, CRLF, a last line without a newline), incremental changes, the latest version
 // winning, quick fixes and "fix all" applied and seen to clear, hover, the configuration
-// re-read and a malformed one shown, the malformed-input cases of the base protocol, the exit
+// re-read and a malformed one shown, a package.json and an ordinary Dockerfile left alone (an
+// empty list, one log line), the malformed-input cases of the base protocol, the exit
 // codes, and the server's memory over 10,000 edits of one document.
 //
 // usage: node vscode_test.mjs BOXLINT   (exit 0: passed; 77: the npm packages are missing)
@@ -53,6 +54,8 @@ function start(extraEnv = {}) {
   });
   const registrations = [];
   conn.onRequest(proto.RegistrationRequest.type, (p) => { registrations.push(p); return null; });
+  const logs = [];
+  conn.onNotification(proto.LogMessageNotification.type, (p) => { logs.push(p.message); });
   conn.listen();
   const exited = new Promise((r) => child.on('exit', (code) => r(code)));
   // The next publication for `uri` that satisfies pred (or null after 10 s).
@@ -61,7 +64,7 @@ function start(extraEnv = {}) {
     waiters.push(w);
     setTimeout(() => { if (waiters.includes(w)) { waiters.splice(waiters.indexOf(w), 1); resolve(null); } }, 10000);
   });
-  return { child, conn, pubs, next, logged, registrations, exited, stderr: () => stderr };
+  return { child, conn, pubs, next, logged, registrations, logs, exited, stderr: () => stderr };
 }
 
 const DOCS = 'https://example.invalid/boxlint/README.md';
@@ -223,6 +226,24 @@ async function session() {
   check(`fix all: ${fixable} fixable findings, none after it`,
         fixable === 2 && pub && !pub.diagnostics.some((d) => d.data && d.data.fix) &&
         ptext.includes('"WORKDIR /srv"') && ptext.includes("'RUN pip install x'"), { ptext, pub });
+
+  // a package.json and an ordinary Dockerfile, which `boxlint .` passes over: an empty list, and
+  // one line in the log each (window/logMessage), not repeated when the document changes
+  for (const [file, lang, body] of [['package.json', 'json', '{"name": "web", "version": "1.0.0"}\n'],
+                                    ['Dockerfile', 'dockerfile', 'FROM python:3.12\nCOPY . /app\n']]) {
+    const U = uriOf(file);
+    pub = s.next(U);
+    open(s, file, body, lang);
+    pub = await pub;
+    check(`${file}: not boxlint's: an empty diagnostics list`, pub && pub.diagnostics.length === 0, pub);
+    pub = s.next(U, (p) => p.version === 2);
+    s.conn.sendNotification(proto.DidChangeTextDocumentNotification.type,
+                            { textDocument: { uri: U, version: 2 }, contentChanges: [{ text: body + '\n' }] });
+    pub = await pub;
+    const said = s.logs.filter((m) => m.includes(path.join(TMP, file) + ': not checked'));
+    check(`${file}: said once in the log, still nothing after a change`,
+          said.length === 1 && pub && pub.diagnostics.length === 0, { logs: s.logs, pub });
+  }
 
   // an unsafe fix (ALL_TRAFFIC turns egress from allow-all into deny-all): its quick fix is titled
   // "(unsafe)" and never preferred, and "fix all" leaves it while fixing the safe ones
