@@ -64,8 +64,9 @@ int cli_fragments_hit(const cli_fragments *frag, const char *name, const char *r
 /* Does the object have a key of a template: its commands, resources or network_policy ("name"
  * alone is every package.json's)? */
 static int has_template_key(json_t *o) {
-  return json_object_get(o, "commands") || json_object_get(o, "network_policy") ||
-         json_object_get(o, "cpu_count") || json_object_get(o, "memory_mb");
+  for (size_t i = 1; boxlint_template_field(i); i++) /* the library's fields but the name */
+    if (json_object_get(o, boxlint_template_field(i))) return 1;
+  return 0;
 }
 
 /* Are the object's keys, at least one, only a NetworkPolicy's? */
@@ -91,7 +92,7 @@ cli_kind cli_json_kind(json_t *root, int walk) {
     return json_array_size(root) ? CLI_KIND_COMMANDS : CLI_KIND_NONE;
   }
   if (!json_is_object(root)) return walk ? CLI_KIND_NONE : CLI_KIND_TEMPLATE;
-  if (json_object_get(root, "template_id")) return CLI_KIND_BINDING;
+  if (json_object_get(root, boxlint_binding_field(0))) return CLI_KIND_BINDING; /* template_id */
   if (only_policy_keys(root) &&
       (!walk || json_object_get(root, "allow_out") || json_object_get(root, "deny_out") ||
        known_policy_type(json_object_get(root, "type"))))

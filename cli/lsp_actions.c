@@ -211,11 +211,7 @@ static void keyword_hover(const lsp_check *dc, const lsp_doc *d, hover_ctx *h) {
     while (a < in->end_offset && a < d->len && (d->text[a] == ' ' || d->text[a] == '\t')) a++;
     size_t b = a + in->keyword_text.len;
     if (h->off < a || h->off >= b || b > d->len) continue;
-    static const boxlint_keyword denied[] = {BOXLINT_KW_FROM, BOXLINT_KW_COPY, BOXLINT_KW_ADD,
-                                             BOXLINT_KW_CMD, BOXLINT_KW_ENTRYPOINT};
-    int deny = 0;
-    for (size_t k = 0; k < sizeof denied / sizeof *denied; k++) deny |= in->keyword == denied[k];
-    if (deny) {
+    if (boxlint_keyword_denied(in->keyword)) {
       md_rule(h->f, "denied-instruction");
     } else if (in->keyword != BOXLINT_KW_NONE) {
       fprintf(h->f, "**%s**: a Dockerfile instruction templates may use; it runs in the "

@@ -75,10 +75,10 @@ static char *pol_dupf(const char *fmt, const char *a, const char *b) {
 
 /* Does the object have a key of a template or a binding (that a NetworkPolicy has not)? */
 static int pol_has_template_key(const json_t *o) {
-  static const char *const keys[] = {"name",      "commands",       "cpu_count",
-                                     "memory_mb", "network_policy", "template_id"};
-  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-    if (json_object_get(o, keys[i])) return 1;
+  for (size_t i = 0; boxlint_template_field(i); i++)
+    if (json_object_get(o, boxlint_template_field(i))) return 1;
+  for (size_t i = 0; boxlint_binding_field(i); i++)
+    if (json_object_get(o, boxlint_binding_field(i))) return 1;
   return 0;
 }
 

@@ -68,11 +68,16 @@ static void number_field(json_t *v, boxlint_number *out, char *buf, size_t cap) 
   out->text = buf;
 }
 
+/* Is `key` the library's template field `i` (0 name, 1 commands, 2 cpu_count, 3 memory_mb,
+ * 4 network_policy) or binding field (0 template_id, 1 version, 2 lifespan_seconds)? */
+static int tfield(const char *key, size_t i) { return !strcmp(key, boxlint_template_field(i)); }
+static int bfield(const char *key, size_t i) { return !strcmp(key, boxlint_binding_field(i)); }
+
 /* One member of a template object (`vo`: its value's offset). Returns 0, or -1 (printed). */
 static int load_template_field(cli *c, const char *path, const char *text, size_t len,
                                const char *key, json_t *v, size_t vo, loaded_json *l) {
   boxlint_template *t = &l->tpl;
-  if (!strcmp(key, "name")) {
+  if (tfield(key, 0)) {
     if (!json_is_string(v)) {
       bad_input(c, path, text, len, vo, "\"name\" must be a string");
       return -1;
@@ -80,18 +85,18 @@ static int load_template_field(cli *c, const char *path, const char *text, size_
     t->has_name = 1;
     t->name.ptr = json_string_value(v);
     t->name.len = json_string_length(v);
-  } else if (!strcmp(key, "commands")) {
+  } else if (tfield(key, 1)) {
     if (!json_is_array(v)) {
       bad_input(c, path, text, len, vo, "\"commands\" must be an array of strings");
       return -1;
     }
     if (load_commands(c, path, text, len, v, vo, l)) return -1;
     t->has_commands = 1;
-  } else if (!strcmp(key, "cpu_count")) {
+  } else if (tfield(key, 2)) {
     number_field(v, &t->cpu_count, l->num_text[0], sizeof l->num_text[0]);
-  } else if (!strcmp(key, "memory_mb")) {
+  } else if (tfield(key, 3)) {
     number_field(v, &t->memory_mb, l->num_text[1], sizeof l->num_text[1]);
-  } else if (!strcmp(key, "network_policy")) {
+  } else if (tfield(key, 4)) {
     if (!json_is_object(v) && !json_is_null(v)) {
       bad_input(c, path, text, len, vo, "\"network_policy\" must be an object");
       return -1;
@@ -112,7 +117,7 @@ static int load_template_field(cli *c, const char *path, const char *text, size_
 static int load_binding_field(cli *c, const char *path, const char *text, size_t len,
                               const char *key, json_t *v, size_t vo, loaded_json *l) {
   boxlint_binding *b = &l->bind;
-  if (!strcmp(key, "template_id")) {
+  if (bfield(key, 0)) {
     b->has_template_id = 1;
     if (json_is_string(v)) {
       b->template_id.ptr = json_string_value(v);
@@ -124,11 +129,11 @@ static int load_binding_field(cli *c, const char *path, const char *text, size_t
       b->template_id_not_string = 1;
       b->template_text = l->tid_text;
     }
-  } else if (!strcmp(key, "version")) {
+  } else if (bfield(key, 1)) {
     number_field(v, &b->version, l->num_text[0], sizeof l->num_text[0]);
-  } else if (!strcmp(key, "lifespan_seconds")) {
+  } else if (bfield(key, 2)) {
     number_field(v, &b->lifespan_seconds, l->num_text[1], sizeof l->num_text[1]);
-  } else if (!strcmp(key, "network_policy")) {
+  } else if (tfield(key, 4)) {
     return load_template_field(c, path, text, len, key, v, vo, l);
   } else {
     l->extra[l->tpl.nextra_fields].ptr = key;
