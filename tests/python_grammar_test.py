@@ -239,9 +239,14 @@ SCALE = [  # (name, source): each must take well under a second (linear parsing)
 
 
 def scale(probe, limit):
-    """The SCALE sources, each timed; returns the number of failures."""
+    """The SCALE sources, each timed: the time is printed, never judged (tests do not assert
+    on time; a parser gone quadratic on one of these takes minutes, which the test's ctest
+    TIMEOUT stops; `limit`, what a run takes well under on an idle machine, is printed beside
+    the first). Returns the number
+    of failures: verdicts unlike ast.parse's."""
     import time
     fails = 0
+    print("scale: times for reading (an idle machine: each well under %g s)" % limit)
     work = tempfile.mkdtemp(prefix="pygrammar.")
     try:
         for name, make in SCALE:
@@ -253,7 +258,7 @@ def scale(probe, limit):
             have = run_probe(probe, [path])[path]
             dt = time.monotonic() - t
             want = oracle(data)
-            ok = (have is None) == (want is None) and dt < limit
+            ok = (have is None) == (want is None)
             fails += not ok
             print("scale: %-28s %6.2f s  %s%s" % (name, dt, "OK" if have is None else
                                                   "ERR %d:%d %s" % have,

@@ -42,7 +42,8 @@ The case file itself is linted (a copy, in the temporary directory) and each cal
                 unexplained error. A call that raised TypeError in the stub (the SDK raises)
                 needs an error finding (any rule) or a not-static in its span.
   FALSE ALARM   the span has a finding the twin does not.
-  SLOW          any boxlint run of the case over 1 s.
+  (slow)        any boxlint run of the case over 1 s: counted and printed ("over 1 s"), never
+                a failure (tests do not assert on time; bench/python_scale.py measures).
 
 Suppressions: when the case has `# boxlint: ignore=` comments, the soundness comparison uses the
 case with those comments neutralised (same length, so every position stays), and the real file
@@ -393,7 +394,7 @@ def check_case(path, stats, failures):
         stats["calls"] += len(sites)
         if max(times) > SLOW:
             stats["slow"] += 1
-            det.append("SLOW: boxlint took %.2f s" % max(times))
+            det.append("note: boxlint took %.2f s (a figure, not a failure)" % max(times))
         if (rc == 2 or nrc == 2) and sites and not decoding_refusal(path, err or nerr):
             stats["false"] += 1
             det.append("FALSE ALARM: boxlint refuses a file that CPython compiled and ran: " +
@@ -408,7 +409,7 @@ def check_case(path, stats, failures):
                 det.append("FALSE ALARM: exit %s with its suppression comments, %s without" %
                            (rc, nrc))
                 stats["false"] += 1
-            if det:
+            if any(not l.startswith("note:") for l in det):
                 failures.append((name, det))
             return
         if diags is None or ndiags is None or rc not in (0, 1):
@@ -492,9 +493,9 @@ def check_case(path, stats, failures):
                 stats["false"] += 1
                 det.append("FALSE ALARM: %d:%d %s %s kept although a suppression covers it" % (
                     x[2], x[3], x[1], x[0]))
-        if max(times) > SLOW and not any(l.startswith("SLOW") for l in det):
+        if max(times) > SLOW and not any(l.startswith("note: boxlint took") for l in det):
             stats["slow"] += 1
-            det.append("SLOW: a boxlint run took %.2f s" % max(times))
+            det.append("note: a boxlint run took %.2f s (a figure, not a failure)" % max(times))
         if any(not l.startswith("note:") for l in det):
             failures.append((name, det))
     finally:
@@ -524,7 +525,7 @@ def main():
         print("\nFAIL " + name)
         for l in det:
             print("  " + l)
-    bad = total["bypass"] + total["false"] + total["slow"] + total["defects"] + len(failures)
+    bad = total["bypass"] + total["false"] + total["defects"] + len(failures)
     print("\npython oracle: %d cases failed%s" % (
         len(failures), ", %d BYPASSES" % total["bypass"] if total["bypass"] else ""))
     return 1 if bad else 0
