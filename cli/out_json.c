@@ -102,7 +102,7 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
   return len;
 }
 
-/* A file's "path" (README: the JSON output): the name as a string when it is UTF-8. A name
+/* A file's "path" (docs/command.md: the JSON output): the name as a string when it is UTF-8. A name
  * that is not keeps "path", each byte that is not part of a UTF-8 character replaced by U+FFFD,
  * and adds "path_bytes": the exact bytes, one character per byte (U+0000 to U+00FF, so that
  * encoding the string as Latin-1 gives the bytes back). */

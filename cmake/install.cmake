@@ -2,7 +2,7 @@
 # Included from the top-level CMakeLists.txt (after lib/ and cli/) when BOXLINT_INSTALL is ON.
 #
 # Components (one Debian package each, cmake/package.cmake): "Library" (the shared library),
-# "Runtime" (the boxlint command, its man page, the README) and "Development" (headers, static
+# "Runtime" (the boxlint command, its man page, the README and docs/) and "Development" (headers, static
 # library, namelink, libboxlint.pc, the CMake package). `cmake --install` without --component
 # installs all three.
 
