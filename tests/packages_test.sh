@@ -56,6 +56,9 @@ so=$(grep -oE 'usr/lib/[^ ]*/libboxlint\.so\.0( |$)' "$tmp/libboxlint0.contents"
 # 3. unpacked into a scratch root, used from there
 root=$tmp/root
 for d in "${debs[@]}"; do dpkg -x "$d" "$root"; done
+[ -f "$root/usr/share/doc/boxlint/docs/rules/denied-instruction.md" ] \
+  && ok "boxlint holds the rule pages boxlint lsp links to (usr/share/doc/boxlint/docs/rules/)" \
+  || bad "boxlint has no usr/share/doc/boxlint/docs/rules/denied-instruction.md"
 got=$("$root/usr/bin/boxlint" version 2>&1)
 [ "$got" = "boxlint $version" ] && ok "installed boxlint version: $got" || bad "boxlint version printed: $got"
 page=$root/usr/share/man/man1/boxlint.1.gz
