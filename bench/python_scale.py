@@ -11,7 +11,7 @@ limit), a string literal of megabytes in a call, a call with tens of thousands o
 arguments, a suppression comment listing tens of thousands of rule ids, many SDK calls with
 findings, a long chain of binary operators, a long module-level list bound to a name, an
 f-string with many fields. The tree is the running interpreter's standard library unless --tree
-names another (Debian's /usr/lib/python3.11 is the figure the README quotes)."""
+names another (Debian's /usr/lib/python3.11 is the figure docs/benchmarks.md quotes)."""
 import json
 import os
 import statistics

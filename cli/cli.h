@@ -271,7 +271,7 @@ int cli_lint_inline(cli *c, const boxlint_span *cmds, size_t n);
 int cli_lint_base(cli *c, const char *path, char **text, size_t *len, int *appendable);
 
 /*==============================================================================================
- * MARK: fix_run.c, fix_edits.c, fix_diff.c: --fix and --diff (the README's "Fixes")
+ * MARK: fix_run.c, fix_edits.c, fix_diff.c: --fix and --diff (docs/command.md "Fixes")
  *============================================================================================*/
 
 enum fix_mode { FIX_NONE, FIX_APPLY, FIX_DIFF };
@@ -336,7 +336,7 @@ int cli_diff_print(FILE *f, const char *path, const char *a, size_t alen, const 
                    size_t blen);
 
 /*==============================================================================================
- * MARK: walk.c: a directory given to lint (what it reads and skips: the README's command line)
+ * MARK: walk.c: a directory given to lint (what it reads and skips: docs/command.md)
  *============================================================================================*/
 
 /* What a walk calls for each file it finds, with its path: the directory as given, then the
@@ -425,7 +425,7 @@ int cli_finding_span(const unit *u, const boxlint_diag *d, size_t *start, size_t
  * u's text must not change meanwhile). Outside, each position scans, with the same answers. */
 void cli_positions_begin(const unit *u);
 void cli_positions_end(void);
-/* One diagnostic as the JSON object the README documents for `--format json`; `u` NULL: no
+/* One diagnostic as the JSON object docs/command.md documents for `--format json`; `u` NULL: no
  * file to take positions from. */
 json_t *cli_diag_json(const unit *u, const boxlint_diag *d, boxlint_severity sev);
 

@@ -1,4 +1,4 @@
-/* A unit's fixes as edits of its file, in the file's own syntax (the README's "Fixes"): what
+/* A unit's fixes as edits of its file, in the file's own syntax (docs/command.md "Fixes"): what
  * boxlint_apply_fixes takes. Owns the translation of each kind of fix:
  *   - a fragment's (and any file kind whose fixes the library already makes file-relative, such
  *     as Python's): copied as they are;

@@ -1,4 +1,4 @@
-/* `boxlint --fix`'s file on disk (what it writes and refuses: the README's "Fixes"): opened
+/* `boxlint --fix`'s file on disk (what it writes and refuses: docs/command.md "Fixes"): opened
  * once when read, and replaced when written only if the user could have written it in place.
  * Reading: the path as given on the command line may be a symbolic link (its target is the
  * file fixed); a path found by a walk never is

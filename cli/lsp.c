@@ -1,4 +1,4 @@
-/* `boxlint lsp`: a Language Server Protocol 3.17 server over standard input and output (DESIGN
+/* `boxlint lsp`: a Language Server Protocol 3.17 server on standard input and output (design.md
  * §8). One thread, one loop: read a message (lsp_io.c) with a deadline, answer it at once, and
  * when a changed document's debounce has run out, check its latest text and publish. A
  * document is checked exactly as the command checks a file of its name (lint_run.c's
@@ -196,10 +196,10 @@ static void add_finding(const unit *u, const boxlint_diag *d, boxlint_severity s
   diag_ctx *x = ctx;
   json_t *j = lsp_diag_json(x->doc, x->s->enc, a, b, lsp_severity(sev), d->rule, d->message, d->hint);
   if (j && x->s->rule_docs && boxlint_rule_find(d->rule, strlen(d->rule))) {
-    size_t n = strlen(x->s->rule_docs) + strlen(d->rule) + 2;
+    size_t n = strlen(x->s->rule_docs) + strlen(d->rule) + sizeof "/rules/.md";
     char *href = malloc(n);
     if (href) {
-      snprintf(href, n, "%s#%s", x->s->rule_docs, d->rule);
+      snprintf(href, n, "%s/rules/%s.md", x->s->rule_docs, d->rule);
       json_object_set_new(j, "codeDescription", json_pack("{ss}", "href", href));
       free(href);
     }
@@ -319,8 +319,8 @@ static void tell_skipped(server *s, const lsp_doc *d, int by_kind) {
   s->told[s->ntold++] = u;
   char msg[PATH_MAX + 256];
   snprintf(msg, sizeof msg,
-           "%.*s: not checked: %s, which `boxlint .` passes over too (see the README's \"The "
-           "command line\" for the files boxlint reads)",
+           "%.*s: not checked: %s, which `boxlint .` passes over too (see docs/command.md "
+           "for the files boxlint reads)",
            PATH_MAX, d->path,
            by_kind ? "not a template, binding, policy, fragment or Python file"
                    : "where it is (a hidden or skipped directory, or ignored by git)");
@@ -381,7 +381,7 @@ static void negotiate(server *s, json_t *params) {
 }
 
 /* Where findings link to: the client's initializationOptions.docsUrl, else the build's
- * BOXLINT_DOCS_URL, else the README installed beside the program (its rule reference). */
+ * BOXLINT_DOCS_URL, else the docs/ installed beside the program (docs/rules/<id>.md). */
 static void docs_url(server *s, const char *given) {
   free(s->rule_docs);
   s->rule_docs = NULL;

@@ -1,4 +1,4 @@
-/* Code actions and hover of `boxlint lsp` (DESIGN §8). A quick fix is the edit the command
+/* Code actions and hover of `boxlint lsp` (docs/design.md §8). A quick fix is the edit the command
  * makes of one finding's fix (fix_edits.c; an unsafe one titled "(unsafe)" and never
  * preferred), "fix all" the command's passes (fix_run.c: safe fixes only) as one edit over
  * what changed; hover explains the rules whose findings lie under the position, or

@@ -1,4 +1,4 @@
-/* JSON output, the object of DESIGN §5: {"version", "files": [{"path", "ok", "commands",
+/* JSON output, the object of docs/design.md §5: {"version", "files": [{"path", "ok", "commands",
  * "diagnostics"}]}, built with jansson (a file name that is not UTF-8: "path" with U+FFFD and
  * "path_bytes", its bytes as Latin-1 characters). Owns the JSON shapes: cli_diag_json (one
  * diagnostic, also used by `boxlint policy` for its own document), the commands list, the
@@ -102,7 +102,7 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
   return len;
 }
 
-/* A file's "path" (README: the JSON output): the name as a string when it is UTF-8. A name
+/* A file's "path" (docs/command.md: the JSON output): the name as a string when it is UTF-8. A name
  * that is not keeps "path", each byte that is not part of a UTF-8 character replaced by U+FFFD,
  * and adds "path_bytes": the exact bytes, one character per byte (U+0000 to U+00FF, so that
  * encoding the string as Latin-1 gives the bytes back). */

@@ -15,11 +15,11 @@ static const char *sarif_level(boxlint_severity s) {
   return s == BOXLINT_SEVERITY_ERROR ? "error" : s == BOXLINT_SEVERITY_WARNING ? "warning" : "note";
 }
 
-/* helpUri: the rule's heading in the rule reference (BOXLINT_HELP_URL, set by CMake, then
- * "#rule-id": the README's headings are the ids); a user rule links to where user rules are
- * described. */
+/* helpUri: the rule's page, docs/rules/<id>.md under BOXLINT_HELP_URL (the docs/ directory, set
+ * by CMake); a user rule links to where user rules are described. */
 static json_t *sarif_help_uri(const char *id, int builtin) {
-  return json_sprintf("%s#%s", BOXLINT_HELP_URL, builtin ? id : "configuration-and-suppressions");
+  return builtin ? json_sprintf("%s/rules/%s.md", BOXLINT_HELP_URL, id)
+                 : json_sprintf("%s/configuration.md#user-rules", BOXLINT_HELP_URL);
 }
 
 static size_t sarif_rule_index(cli *c, const char *id) {

@@ -1,5 +1,5 @@
 /* `boxlint policy FILE [--host H] [--ip A] ...`: validate a NetworkPolicy and print decisions,
- * as text, as the JSON object the README documents, as SARIF or as GitHub annotations; or
+ * as text, as the JSON object docs/policy.md documents, as SARIF or as GitHub annotations; or
  * --emit the rules that enforce it. FILE is read and loaded as `boxlint lint` reads and loads
  * it (input.c's cli_read_file, template_load.c's cli_load_json and cli_load_policy_spec: the
  * same limits and the same messages); a .py FILE goes to policy_py.c. Every finding carries
@@ -220,7 +220,7 @@ void pol_decide_all(const pol_cli *c, const boxlint_policy *p, boxlint_decision 
   }
 }
 
-/* The README's policy object; each diagnostic as the lint command's, with its position. */
+/* The policy object of docs/policy.md; each diagnostic as the lint command's, with its position. */
 static int pol_emit_json(const pol_cli *c, const unit *u, const boxlint_policy_spec *spec,
                          const boxlint_policy *p, const boxlint_decision *ds, int ok) {
   json_t *o = json_object();

@@ -1,4 +1,4 @@
-/* Walking a directory given to `boxlint [lint]` (DESIGN §6): depth first, the entries of each
+/* Walking a directory given to `boxlint [lint]` (design.md §6): depth first, the entries of each
  * directory in bytewise order, calling back for every file that holds templates (*.py, *.json,
  * *.Dockerfile, Dockerfile.*, and the config's "fragments" globs). Owns what a walk skips:
  * hidden directories, node_modules, __pycache__, virtual environments (pyvenv.cfg, conda-meta,

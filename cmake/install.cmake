@@ -2,7 +2,7 @@
 # Included from the top-level CMakeLists.txt (after lib/ and cli/) when BOXLINT_INSTALL is ON.
 #
 # Components (one Debian package each, cmake/package.cmake): "Library" (the shared library),
-# "Runtime" (the boxlint command, its man page, the README) and "Development" (headers, static
+# "Runtime" (the boxlint command, its man page, the README and docs/) and "Development" (headers, static
 # library, namelink, libboxlint.pc, the CMake package). `cmake --install` without --component
 # installs all three.
 
@@ -22,7 +22,7 @@ set(BOXLINT_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/boxlint")
 # derived here from the targets themselves, so a dependency added in lib/CMakeLists.txt with
 # pkg_check_modules(<P> REQUIRED IMPORTED_TARGET <module>) needs no change in this file.
 #----------------------------------------------------------------------------------------------
-set(_boxlint_pc_requires "libpcre2-8") # DESIGN §2.3: the rules use PCRE2 (STYLE: Requires.private)
+set(_boxlint_pc_requires "libpcre2-8") # user rules: PCRE2 (docs/design.md §2.3), private
 set(_boxlint_pc_libs "")
 set(_boxlint_pkg_deps "")              # "<prefix>=<module>" pairs for boxlint-config.cmake
 get_target_property(_boxlint_iface boxlint_static INTERFACE_LINK_LIBRARIES)
@@ -122,9 +122,11 @@ if(TARGET boxlint_cli)
     set(_man_page "${_man_page}.gz")
   endif()
   install(FILES "${_man_page}" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1" COMPONENT Runtime)
-  # the rule reference that `boxlint lsp` links findings to
+  # the README and docs/, whose rule pages (docs/rules/<id>.md) `boxlint lsp` links findings to
   install(FILES "${PROJECT_SOURCE_DIR}/README.md"
     DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT Runtime)
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs"
+    DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT Runtime FILES_MATCHING PATTERN "*.md")
 endif()
 
 #----------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 # cmake/package.cmake: Debian packages with CPack's DEB generator (`make package`).
 # Included after cmake/install.cmake. Three packages, one per install component:
-#   boxlint          Runtime      the command, its man page, the README (the rule reference)
+#   boxlint          Runtime      the command, its man page, the README and docs/ (the rule pages)
 #   libboxlint0      Library      the shared library (SONAME libboxlint.so.0)
 #   libboxlint-dev   Development  headers, static library, namelink, libboxlint.pc, CMake package
 # Dependencies are computed: dpkg-shlibdeps for what the binaries link (CPack's SHLIBDEPS), the

@@ -1,4 +1,4 @@
-/* base: boxlint_check_base on a base Dockerfile (DESIGN §2.6).
+/* base: boxlint_check_base on a base Dockerfile (docs/design.md §2.6).
  *
  * Input: the whole input is the base.
  *
@@ -31,7 +31,7 @@ static void appended(const uint8_t *data, size_t size, const boxlint_base_info *
     fprintf(stderr, "\n-- end; base instructions %zu, escape %c\n", info->instructions,
             info->escape);
     fz_dump(s, "split");
-    fz_fail("appendable base oracle (DESIGN §2.6)");
+    fz_fail("appendable base oracle (docs/design.md §2.6)");
   }
   boxlint_report_free(s);
   free(j.p);

@@ -1,5 +1,5 @@
 /* commands: a template's command list, checked as boxlint_check_commands does, plus the
- * soundness oracle of DESIGN §1.
+ * soundness oracle of docs/design.md §1.
  *
  * Input: byte 0 = option bits, byte 1 = command byte limit, then the commands separated by 0xFF.
  *   bit 0     escape character '`' (as a base with `# escape=`` sets it), else '\'
@@ -78,7 +78,7 @@ static void soundness(boxlint_report *r, const boxlint_span *cmd, size_t n, char
               boxlint_keyword_name(kw[i]));
     fz_dump(r, "check");
     fz_dump(s, "split");
-    fz_fail("soundness oracle (DESIGN §1)");
+    fz_fail("soundness oracle (docs/design.md §1)");
   }
   boxlint_report_free(s);
   free(j.p);
@@ -106,7 +106,7 @@ static size_t utf8_len(const unsigned char *p, size_t n) {
   return len;
 }
 
-/* The byte rules of DESIGN §2.1 by a reference scan: each kind is reported once per command,
+/* The byte rules of docs/design.md §2.1 by a reference scan: each kind reported once per command,
  * at its first byte, exactly when the command has one. */
 static void byte_rules(const boxlint_report *r, const boxlint_span *cmd, size_t n) {
   static const char *const rules[4] = {"nul-byte", "bare-cr", "control-character",

@@ -1,5 +1,5 @@
 /* config: a config with a user rule (PCRE2) and severity changes cut from the input, then a
- * check that runs them (DESIGN §2.3).
+ * check that runs them (docs/design.md §2.3).
  *
  * Input: byte 0 = option bits, byte 1 = the rule's instruction, then fields separated by 0xFF:
  *   rule id, pattern, message, severity changes, then the commands.
@@ -12,7 +12,7 @@
  *   Severity changes are LF-separated lines "rule-id=N", N the severity digit 0-3 (the last
  *   character), applied with boxlint_config_set_severity; a built-in error must refuse it.
  *
- * Oracles: a config never lowers or removes the built-in errors of DESIGN §2.1 (the check
+ * Oracles: a config never lowers or removes the built-in errors of docs/design.md §2.1 (the check
  * without the config reports exactly the same errors); a rule id that was added is listed. */
 #include "fuzz_util.h"
 

@@ -1,5 +1,5 @@
 /* fragment: a Dockerfile fragment split (boxlint_split_fragment) and checked
- * (boxlint_check_fragment), the pre-commit use of DESIGN §2.4.
+ * (boxlint_check_fragment), the pre-commit use of docs/design.md §2.4.
  *
  * Input: byte 0 = option bits, then the fragment.
  *   bit 0  escape character '`' in the options (a `# escape=` directive in the file wins)
@@ -9,7 +9,7 @@
  *
  * Oracles: split and check see the same instructions (count, byte ranges, keywords); the
  * instructions are in order, do not overlap and stay inside the file; every diagnostic keeps
- * the report contract; and a config never changes the errors of DESIGN §2.1 (a config or a
+ * the report contract; and a config never changes the errors of docs/design.md §2.1 (a config or a
  * `# boxlint ignore=` comment cannot switch a soundness check off). */
 #include "fuzz_util.h"
 

@@ -119,7 +119,7 @@ static inline int fz_denied(boxlint_keyword k) {
          k == BOXLINT_KW_CMD || k == BOXLINT_KW_ENTRYPOINT;
 }
 
-/* 1 when `rule` is one of the built-in errors of DESIGN §2.1 (which no config can lower). */
+/* 1 when `rule` is one of the built-in errors of docs/design.md §2.1 (no config lowers them). */
 static inline int fz_builtin_error(const char *rule) {
   const boxlint_rule_info *ri = boxlint_rule_find(rule, strlen(rule));
   return ri && ri->severity == BOXLINT_SEVERITY_ERROR;

@@ -1,5 +1,5 @@
 /* policy_compile: boxlint_policy_new on a NetworkPolicy cut from the input, and
- * boxlint_policy_entry_parse on each of its entries (DESIGN §3).
+ * boxlint_policy_entry_parse on each of its entries (docs/design.md §3).
  *
  * Input: byte 0 = option bits, then lines (LF-separated). A line starting with '-' is a
  * deny_out entry (without the '-'), any other line an allow_out entry; with bit 0-1 = 0 the

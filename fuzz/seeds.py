@@ -116,7 +116,7 @@ def looks_like_entry(s):
     return bool(re.search(rb"[\x00-\x20\x7f-\xff]", s)) and len(s) < 40
 
 
-# ---- buildkit-semantics.md §12 -------------------------------------------------------------
+# ---- the smuggling vectors (smuggling-vectors.txt) ------------------------------------------
 
 def smuggling_vectors(path):
     """Each line of fuzz/smuggling-vectors.txt, C literals separated by |: "a"|"b" -> [a, b]."""

@@ -1,4 +1,4 @@
-/* template: boxlint_check_template with fields cut from the input (DESIGN §2.2).
+/* template: boxlint_check_template with fields cut from the input (docs/design.md §2.2).
  *
  * Input: byte 0 = which fields are present, byte 1 = option bits, bytes 2-3 = cpu_count,
  * bytes 4-5 = memory_mb (little-endian int16), then pieces separated by 0xFF:

@@ -1,5 +1,5 @@
 /*
- * Completeness and fidelity on real input (DESIGN §1):
+ * Completeness and fidelity on real input (docs/design.md §1):
  *  - every file of tests/data/corpus/real-dockerfiles is split into exactly the instructions of
  *    EXPECTED.jsonl (keyword, first and last line, flags, exec form, heredoc names);
  *  - every instruction that is not denied, checked as a command, gets no error, except

@@ -1,7 +1,7 @@
 /*
  * Unit tests of the reader and splitter: boxlint_split_fragment, boxlint_check_fragment and
- * boxlint_check_base against what BuildKit does (buildkit-semantics.md §2-§6, §12, §14, cited
- * as §N or VN) and DESIGN §2.4, §2.6.
+ * boxlint_check_base against what BuildKit does (the vectors of
+ * fuzz/smuggling-vectors.txt cited as VN) and docs/design.md §2.4, §2.6.
  *
  *
  */
@@ -578,7 +578,7 @@ START_TEST(test_heredoc_which_instructions) {
   SPLIT("ENV A=<<EOF\nFROM a\nCMD cat <<EOF\nFROM b\nLABEL a=<<EOF\nFROM c");
   NINSTR(6);
   for (size_t i = 0; i < 6; i += 2) NHEREDOCS(i, 0);
-  /* COPY and ADD bodies are read exactly (DESIGN §2) */
+  /* COPY and ADD bodies are read exactly (docs/design.md §2) */
   SPLIT("COPY <<EOF /etc/x\nFROM evil\nRUN \\\nEOF\nRUN ok");
   NINSTR(2);
   INSTR(0, BOXLINT_KW_COPY, 1, 4, 0, 38);
@@ -634,7 +634,7 @@ START_TEST(test_heredoc_unterminated_split) {
 END_TEST
 
 /*==============================================================================================
- * check_fragment: file positions of diagnostics (DESIGN §2.4, §2.5)
+ * check_fragment: file positions of diagnostics (docs/design.md §2.4, §2.5)
  *============================================================================================*/
 
 START_TEST(test_fragment_positions) {
@@ -712,7 +712,7 @@ START_TEST(test_fragment_directive_errors) {
 END_TEST
 
 /*==============================================================================================
- * check_base (DESIGN §2.6, V13)
+ * check_base (docs/design.md §2.6, V13)
  *============================================================================================*/
 
 static boxlint_base_info base_check(const char *p, size_t n) {

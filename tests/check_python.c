@@ -1,5 +1,5 @@
 /*
- * Unit tests of boxlint_check_python (lib/src/python/; DESIGN §6, §7): the SDK calls it reads
+ * Unit tests of boxlint_check_python (lib/src/python/, docs/design.md §6, §7): SDK calls it reads
  * (templates.create/update, add_code_interpreter, NetworkPolicy; keyword, positional, awaited),
  * Python's literal semantics (prefixes, quotes, escapes, concatenation, module-level names),
  * not-static arguments, argument types, the API's edges and out of memory through a failing

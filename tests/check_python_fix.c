@@ -1,6 +1,6 @@
 /*
  * Unit tests of the fixes boxlint_check_python attaches (lib/src/python/place.c, edit.c;
- * DESIGN §7): each is an edit of the file in the literal's own syntax (its prefix and quote),
+ * docs/design.md §7): each an edit of the file in the literal's own syntax (its prefix and quote),
  * applied here with boxlint_apply_fixes; the result is compared byte for byte, then checked
  * again (valid Python, the finding gone). Also edit.c's escaping and refusals called directly:
  * no rule's fix text holds a backslash, a quote, a line break, a control character, a brace or

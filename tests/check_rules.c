@@ -1,8 +1,8 @@
 /*
- * Unit tests of the command checker: every rule of DESIGN §2.1 on boxlint_check_commands, with
+ * Unit tests of the command checker: each rule of design.md §2.1 on boxlint_check_commands, with
  * a case that fires and a close case that must not, each pinned to its position (command index,
  * line, column in code points, end, byte offset) and to a piece of its message or hint. The
- * expectations come from DESIGN.md and buildkit-semantics.md (cited as §N), not from the code.
+ * expectations come from docs/design.md (cited as §N) and BuildKit's behaviour, not the code.
  *
  * Tests of bugs found in review live in the TCase "regressions".
  */
@@ -118,7 +118,7 @@ static void expect_start_at(int at, const char *rule, int32_t cmd, uint32_t l, u
                 msg);
 }
 
-/* The rules under test are all errors (DESIGN §2.1). Warnings of §2.3 may come and go with
+/* The rules under test are all errors (docs/design.md §2.1). Warnings (§2.3) may come and go with
  * other work, so "clean" and counts are about errors only. */
 static size_t nerrors(void) { return boxlint_report_count_at_least(R, BOXLINT_SEVERITY_ERROR); }
 
@@ -174,7 +174,7 @@ static boxlint_options opts_default(void) {
 }
 
 /*==============================================================================================
- * denied-instruction (DESIGN §2.1; buildkit-semantics §1, §10)
+ * denied-instruction (docs/design.md §2.1)
  *============================================================================================*/
 
 START_TEST(test_denied_from) {
@@ -261,7 +261,7 @@ START_TEST(test_denied_close_cases_allowed) {
 END_TEST
 
 /*==============================================================================================
- * unknown-instruction (DESIGN §2.1, §2.5 fix; buildkit-semantics §9)
+ * unknown-instruction (docs/design.md §2.1, §2.5 fix)
  *============================================================================================*/
 
 START_TEST(test_unknown_did_you_mean) {
@@ -298,7 +298,7 @@ START_TEST(test_unknown_did_you_mean) {
 END_TEST
 
 /* `cp` is at distance 2 of both CMD and COPY: BuildKit picks at random, boxlint must pick the
- * same one every time (DESIGN §2.1 "ties broken deterministically"). */
+ * same one every time (docs/design.md §2.1: ties broken the same way every time). */
 START_TEST(test_unknown_tie_deterministic) {
   char first[32] = "";
   for (int i = 0; i < 20; i++) {
@@ -570,7 +570,7 @@ START_TEST(test_byte_problems_all_reported) {
 END_TEST
 
 /*==============================================================================================
- * non-ascii-syntax (DESIGN §2.1; buildkit-semantics §1, §2, §8, V8, V9, V11)
+ * non-ascii-syntax (docs/design.md §2.1; V8, V9, V11)
  *============================================================================================*/
 
 START_TEST(test_nonascii_leading_space) {
@@ -1746,7 +1746,7 @@ END_TEST
  * Regressions: bugs found in review, fixed
  *============================================================================================*/
 
-/* DESIGN §2.1 non-ascii-syntax covers the leading white space of an ONBUILD trigger; §10:
+/* docs/design.md §2.1 non-ascii-syntax covers the leading white space of an ONBUILD trigger; §10:
  * `ONBUILD \u00a0COPY . /` has trigger COPY because the trigger is TrimSpace'd. */
 START_TEST(test_nonascii_before_onbuild_trigger) {
   CHECK1("ONBUILD \xc2\xa0RUN x");
@@ -1794,7 +1794,7 @@ START_TEST(bug_invalid_byte_columns) {
 }
 END_TEST
 
-/* DESIGN §2.5 end position: a non-ASCII flag's span runs to the start of the arguments,
+/* docs/design.md §2.5 end position: a non-ASCII flag's span runs to the start of the arguments,
  * taking in the blank between the last flag and the arguments. */
 START_TEST(bug_flag_span_end) {
   CHECK1("RUN --mount=type=cache,target=/x\xc3\xa0--network=host true");

@@ -1,5 +1,5 @@
 /*
- * The smuggling vectors of buildkit-semantics.md §12 (V1-V14), each as a regression test: the
+ * The smuggling vectors of fuzz/smuggling-vectors.txt (V1-V14), each as a regression test: the
  * command list is rejected with the rule that explains it, at the command and position where
  * the trick is. Every case also runs the soundness oracle: whenever boxlint accepts a list,
  * `base + "\n".join(commands)` split as BuildKit would gives exactly one instruction per

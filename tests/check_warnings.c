@@ -1,12 +1,12 @@
 /*
- * Unit tests of the warnings (DESIGN §2.2, §2.3, issue 5): for every warning, cases that fire,
+ * Unit tests of the warnings (design.md §2.2, §2.3, issue 5): for each warning, cases that fire,
  * pinned to rule id, severity, command index, line, column (code points), end and a piece of the
  * message, and close cases that must not fire (quoted text, comments inside continuations,
  * heredoc bodies that are data, -y spelled otherwise, ...). Then the config: severity
  * overrides, errors that cannot be lowered, user rules (PCRE2), match limits, suppressions in
  * fragments, and the errors-only mode (no config) that must stay unchanged.
  *
- * The expectations come from DESIGN.md, the issue and each rule's explain text (rules.c), not
+ * The expectations come from docs/design.md, the issue and each rule's explain text (rules.c), not
  * from the code. Where the library disagrees and the library is wrong, the test lives in the
  * TCase "known_bugs" (fixed since; they run by default as regressions).
  */
@@ -153,7 +153,7 @@ static void no_leak_at(int at, const char *secret) {
 }
 
 /*==============================================================================================
- * DESIGN §2.2: final-user-not-root
+ * docs/design.md §2.2: final-user-not-root
  *============================================================================================*/
 
 START_TEST(test_final_user_fires) {
@@ -221,7 +221,7 @@ START_TEST(test_final_user_fragment) {
 END_TEST
 
 /*==============================================================================================
- * DESIGN §2.2: stopsignal-overrides-systemd
+ * docs/design.md §2.2: stopsignal-overrides-systemd
  *============================================================================================*/
 
 START_TEST(test_stopsignal) {
@@ -247,7 +247,7 @@ START_TEST(test_stopsignal) {
 END_TEST
 
 /*==============================================================================================
- * DESIGN §2.3: apt-get-missing-yes
+ * docs/design.md §2.3: apt-get-missing-yes
  *============================================================================================*/
 
 START_TEST(test_apt_missing_yes_fires) {
@@ -325,7 +325,7 @@ START_TEST(test_apt_missing_yes_not_fired) {
 END_TEST
 
 /*==============================================================================================
- * DESIGN §2.3: pip-no-cache-dir
+ * docs/design.md §2.3: pip-no-cache-dir
  *============================================================================================*/
 
 START_TEST(test_pip_fires) {
@@ -392,7 +392,7 @@ START_TEST(test_pip_env_reset_by_from) {
 END_TEST
 
 /*==============================================================================================
- * DESIGN §2.3: apt-lists-not-cleaned
+ * docs/design.md §2.3: apt-lists-not-cleaned
  *============================================================================================*/
 
 START_TEST(test_apt_lists_fires) {
@@ -471,7 +471,7 @@ START_TEST(test_apt_upgrade) {
 END_TEST
 
 /*==============================================================================================
- * DESIGN §2.3: curl-pipe-shell
+ * docs/design.md §2.3: curl-pipe-shell
  *============================================================================================*/
 
 START_TEST(test_curl_pipe_shell) {
@@ -510,7 +510,7 @@ START_TEST(test_curl_pipe_shell) {
 END_TEST
 
 /*==============================================================================================
- * DESIGN §2.3: sudo-usage
+ * docs/design.md §2.3: sudo-usage
  *============================================================================================*/
 
 START_TEST(test_sudo_usage) {
@@ -572,7 +572,7 @@ START_TEST(test_systemctl_in_build) {
 END_TEST
 
 /*==============================================================================================
- * DESIGN §2.3: run-mount-context, run-mount-from-image; run-insecure (boxlint's own)
+ * docs/design.md §2.3: run-mount-context, run-mount-from-image; run-insecure (boxlint's own)
  *============================================================================================*/
 
 START_TEST(test_run_mount_context) {
@@ -702,7 +702,7 @@ START_TEST(test_workdir_relative) {
 END_TEST
 
 /*==============================================================================================
- * DESIGN §2.3: secret-in-command
+ * docs/design.md §2.3: secret-in-command
  *============================================================================================*/
 
 #define GHP "ghp_abcdefghijklmnopqrstuvwxyz0123456789"

@@ -47,7 +47,7 @@ check("forgot RUN text", "<command-line>:commands[0]:1:1: error: unknown instruc
 check("forgot RUN hint", "did you forget RUN?" in out, out)
 check("caret", "\n    ^~~\n" in out, out)
 
-# JSON shape (DESIGN §5).
+# JSON shape (docs/design.md §5).
 rc, out, err = run(["--format", "json", "-c", "RUN ok", "-c", "FROM x", "-c", "WORKDR /app"])
 doc = json.loads(out)
 check("json rc", rc == 1, rc)
@@ -156,11 +156,11 @@ for fmt in ("text", "json", "sarif", "github"):
         base = sarif_doc("golden sarif", out)["runs"][0].get("originalUriBaseIds", {}).get("%SRCROOT%", {})
         check("golden sarif %SRCROOT%", base.get("uri") == file_uri(DATA) + "/" and base.get("description", {}).get("text"), base)
         out = out.replace('"uri": "%s/"' % file_uri(DATA), '"uri": "@DATA_URI@"')
-        # helpUri: the rule reference the build names (BOXLINT_DOCS_URL), then "#rule-id"; the
+        # helpUri: the docs/ the build names (BOXLINT_DOCS_URL), then "/rules/<id>.md"; the
         # golden file has @HELP_URL@ in its place.
-        help_base = json.loads(out)["runs"][0]["tool"]["driver"]["rules"][0].get("helpUri", "").split("#")[0]
+        help_base = json.loads(out)["runs"][0]["tool"]["driver"]["rules"][0].get("helpUri", "").rsplit("/rules/", 1)[0]
         check("golden sarif helpUri base", sarif_check.URI.fullmatch(help_base or "-"), help_base)
-        out = out.replace('"helpUri": "%s#' % help_base, '"helpUri": "@HELP_URL@#')
+        out = out.replace('"helpUri": "%s/rules/' % help_base, '"helpUri": "@HELP_URL@/rules/')
     check("golden " + fmt, rc == 1 and out == want, rc, err,
           "\n".join(l for l in __import__("difflib").unified_diff(want.splitlines(), out.splitlines(), lineterm=""))[:2000])
 
@@ -174,7 +174,7 @@ check("sarif driver", run0["tool"]["driver"]["name"] == "boxlint" and rules, run
 for r in rules:
     check("sarif rule " + r.get("id", "?"), all(k in r for k in ("id", "shortDescription", "fullDescription", "help", "helpUri", "defaultConfiguration"))
           and r["shortDescription"].get("text") and r["defaultConfiguration"].get("level") in ("error", "warning", "note")
-          and r["helpUri"].endswith("#" + r["id"]), r)
+          and r["helpUri"].endswith("/rules/%s.md" % r["id"]), r)
 fixed = 0
 for res in run0["results"]:
     ok = res["ruleId"] == rules[res["ruleIndex"]]["id"] and res["level"] in ("error", "warning", "note") and res["message"]["text"]

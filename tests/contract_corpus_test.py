@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Completeness and fidelity on real Dockerfiles (DESIGN §1), through the command's JSON contract
-(DESIGN §5): `boxlint --format json FILE...` on every file of the real corpus (in one process),
+"""Completeness and fidelity on real Dockerfiles (docs/design.md §1), by the command's JSON contract
+(design.md §5): `boxlint --format json FILE...` on every file of the real corpus (one process),
 then, file by file against BuildKit's own split (EXPECTED.jsonl):
 
 - the commands are exactly BuildKit's instructions: keyword, first and last line, in order;
@@ -90,7 +90,7 @@ for e, path in zip(expected, paths):
     check(name + ": ok", f.get("ok") is (not must), f.get("ok"), len(must))
 
 check("the corpus holds 246 files", len(expected) == 246, len(expected))
-check("26 instructions over 4096 bytes (DESIGN §1)", too_long == 26, too_long)
+check("26 instructions over 4096 bytes (docs/design.md §1)", too_long == 26, too_long)
 for x in fails[:30]:
     print("FAIL", *x)
 print(f"real corpus: {nfiles} files, {ninstr} instructions, {denied} denied, {too_long} too long")

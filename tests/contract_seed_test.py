@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The behaviours the platform's documentation names (DESIGN §2.1), checked through the command's
-JSON contract (DESIGN §5) as a server or an SDK would read it: the deny-list with a message of its
+"""The behaviours the platform's documentation names (docs/design.md §2.1), checked by the command's
+JSON contract (design.md §5) as a server or SDK would read it: the deny-list with a message of its
 own per instruction, "did you forget RUN?", the limits, NUL, bare CR, smuggling by newline and by
 continuation, heredocs, and every problem of a list at once.
 

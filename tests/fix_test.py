@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`boxlint --fix` and `boxlint --diff` (DESIGN §7): every kind of fix edits the file in its own
+"""`boxlint --fix` and `boxlint --diff` (design.md §7): each kind of fix edits the file in its own
 syntax (a fragment as text, a JSON command or field re-escaped, a NetworkPolicy list keeping its
 layout), --diff output is a patch that `patch -p1` and `git apply` take and that gives the same
 bytes as --fix, a second --fix changes nothing, permissions are kept, a file that cannot be

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Enforcement proven in the kernel (DESIGN §9): for each test policy, the deployment recipe of
+"""Enforcement proven in the kernel (docs/design.md §9): for each test policy, the recipe of
 docs/enforcement.md is run as written (its shell blocks extracted from the document; only the
 values of its documented placeholders are the test's): `boxlint policy --emit nftables` and
 `--emit dnsmasq`, the script and dnsmasq loaded into a sandbox network namespace, the
@@ -157,7 +157,7 @@ def names_of(allow, deny):
 
 class Addresses:
     """One IPv4 and one IPv6 address per test name, never shared (a shared address would
-    carry one name's verdict to another: the README says so)."""
+    carry one name's verdict to another: docs/policy.md says so)."""
 
     def __init__(self):
         self.v4, self.v6 = {}, {}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # packages: the Debian packages `make package` builds (cmake/package.cmake), checked as a user
 # gets them. lintian reports no error on any of them, and every warning it gives is one the
-# README's packaging notes list with its reason. Then the packages are unpacked into a scratch
+# packaging notes of docs/integrations.md list with its reason. Then the packages are unpacked into a scratch
 # root (dpkg -x: installing them would change this machine) and used from there: the installed
 # `boxlint version`, `man -l` on its page, and tests/install/consumer.c built against
 # `pkg-config libboxlint` from the package, shared and static, and run.
@@ -29,10 +29,10 @@ lintian --tag-display-limit 0 "${debs[@]}" >"$tmp/lintian.txt" 2>&1
 sed 's/^/  lintian: /' "$tmp/lintian.txt" | grep -v 'root privileges'
 errors=$(grep -c '^E: ' "$tmp/lintian.txt")
 [ "$errors" = 0 ] && ok "lintian: 0 errors on the 3 packages" || bad "lintian: $errors errors"
-notes=$(sed -n '/^### Packaging notes/,/^## /p' "$source/README.md")
+notes=$(sed -n '/^## Packaging notes/,/^## [^P]/p' "$source/docs/integrations.md")
 for tag in $(sed -n 's/^W: [^:]*: \([a-z0-9-]*\).*/\1/p' "$tmp/lintian.txt" | sort -u); do
-  if grep -q -- "\`$tag\`" <<<"$notes"; then ok "lintian warning $tag is in the README's packaging notes"
-  else bad "lintian warning $tag is not explained in the README's packaging notes"; fi
+  if grep -q -- "\`$tag\`" <<<"$notes"; then ok "lintian warning $tag is in the packaging notes"
+  else bad "lintian warning $tag is not explained in the packaging notes (docs/integrations.md)"; fi
 done
 
 # 2. what the packages say: versions, computed dependencies, shlibs
@@ -56,6 +56,9 @@ so=$(grep -oE 'usr/lib/[^ ]*/libboxlint\.so\.0( |$)' "$tmp/libboxlint0.contents"
 # 3. unpacked into a scratch root, used from there
 root=$tmp/root
 for d in "${debs[@]}"; do dpkg -x "$d" "$root"; done
+[ -f "$root/usr/share/doc/boxlint/docs/rules/denied-instruction.md" ] \
+  && ok "boxlint holds the rule pages boxlint lsp links to (usr/share/doc/boxlint/docs/rules/)" \
+  || bad "boxlint has no usr/share/doc/boxlint/docs/rules/denied-instruction.md"
 got=$("$root/usr/bin/boxlint" version 2>&1)
 [ "$got" = "boxlint $version" ] && ok "installed boxlint version: $got" || bad "boxlint version printed: $got"
 page=$root/usr/share/man/man1/boxlint.1.gz

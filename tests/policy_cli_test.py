@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # Usage: policy_cli_test.py PATH/TO/boxlint PATH/TO/tests/data/policy
-"""`boxlint policy`: JSON and text output (DESIGN §5), decisions, exit codes, malformed input."""
+"""`boxlint policy`: JSON and text output (docs/design.md §5), decisions, exit codes, bad input."""
 import json
 import os
 import subprocess
@@ -280,7 +280,7 @@ for name, want in POS.items():
     if not doc:
         check(name + ": json", False, rc, err)
         continue
-    # The contract's members stay (DESIGN §5); each diagnostic gains its position in FILE.
+    # The contract's members stay (docs/design.md §5); each diagnostic gains its position in FILE.
     members = set(doc) == {"ok", "diagnostics", "normalized", "decisions"} and all(
         set(d) - {"file"} == {"rule", "severity", "path", "command", "line", "column", "end_line",
                               "end_column", "offset", "message", "hint", "fix", "detail"}

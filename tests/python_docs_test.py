@@ -85,7 +85,7 @@ def js_decoded_prefix(text, idx):
 def covered(kind, text, groups, d):
     """(decoded text before the range in its literal, decoded text of the range); for a range
     over whole values, (None, the value). A JSON finding inside a command has positions in the
-    command (DESIGN §5's JSON output)."""
+    command (docs/design.md §5's JSON output)."""
     if kind == "json" and d["command"] is not None:
         doc = json.loads(text)
         cmd = (doc if isinstance(doc, list) else doc["commands"])[d["command"]]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The execution oracle for Python files (the contract the README states under "Python files: the contract"): for every SDK call
+"""The execution oracle for Python files (the contract docs/python.md states): for every SDK call
 that CPython executes, boxlint either checks exactly the values CPython computes (the findings
 of the same values written as JSON), or reports `not-static` at that call; a file it cannot
 decode as CPython does is an input error (exit 2), never a pass.
@@ -131,8 +131,8 @@ def source_text(raw):
 def split_lines(text):
     return re.split(r"\r\n|\r|\n", text) if text is not None else []
 
-MAX_IDS = 256  # rule ids one comment may list (README); a comment listing more silences nothing
-# The README's syntax: a comment that does not parse (an id with other characters, text after
+MAX_IDS = 256  # rule ids one comment may list (docs/configuration.md); a comment listing more silences nothing
+# The syntax of docs/configuration.md: a comment that does not parse (an id with other characters, text after
 # the ids without " -- ") silences nothing.
 SUP = re.compile(r"#[ \t]*boxlint(?:[ \t]*:[ \t]*|[ \t]+)ignore[ \t]*=[ \t]*([a-z0-9_.,-]*)"
                  r"(?:[ \t]+--.*|[ \t\r]*)$")

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""The README's examples hold in the repository (issue 24): every file that a `boxlint` command
-in the README names, and every repository file it links to, exists; every `$ boxlint policy ...`
-example runs verbatim from the repository's root, and prints exactly what the README shows
-under it (standard output, and exit code 0 or 1).
+"""The examples of the README and of the pages of docs/ hold in the repository (issues 24, 25):
+every file that a `boxlint` command in them names, and every repository file they link to (from
+the page's own directory), exists; every `$ boxlint policy ...` example runs verbatim from the
+repository's root, and prints exactly what the page shows under it (standard output, and exit
+code 0 or 1). The rule pages, docs/rules/, have their own test (rule_docs).
 
 Usage: readme_examples_test.py PATH/TO/boxlint PATH/TO/README.md
 """
+import glob
 import os
 import re
 import shlex
@@ -70,7 +72,9 @@ def path_args(argv):
             yield a
 
 
-text = open(README, encoding="utf-8").read()
+PAGES = [README] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+texts = {p: open(p, encoding="utf-8").read() for p in PAGES}
+text = "\n".join(texts.values())
 cmds = [c for info, lines in blocks(text) for c in commands(lines)]
 boxlint_cmds = [(shlex.split(c), shown) for c, shown in cmds if c.split()[:1] == ["boxlint"]]
 check("README has boxlint commands", len(boxlint_cmds) >= 5, len(boxlint_cmds))
@@ -80,8 +84,10 @@ named = sorted({p for argv, _ in boxlint_cmds for p in path_args(argv)})
 check("commands name files", "examples/quickstart-policy.json" in named, named)
 for p in named:
     check("file named in a README command exists: " + p, os.path.isfile(os.path.join(ROOT, p)), p)
-# Every repository file the README links to, and every examples/ file it names, exists.
-linked = set(re.findall(r"\]\(((?!https?:|#|mailto:)[^)\s#]+)", text))
+# Every repository file a page links to (from its own directory), and every examples/ file it
+# names, exists.
+linked = {os.path.relpath(os.path.normpath(os.path.join(os.path.dirname(page), p)), ROOT)
+          for page, t in texts.items() for p in re.findall(r"\]\(((?!https?:|#|mailto:)[^)\s#]+)", t)}
 linked |= set(re.findall(r"`(examples/[^`\s]+)`", text))
 for p in sorted(linked):
     check("file the README links or names exists: " + p, os.path.exists(os.path.join(ROOT, p)), p)
@@ -103,6 +109,6 @@ for argv, shown in policy:
 
 for f in fails:
     print("FAIL", *f)
-print("readme_examples: %d files named by commands, %d linked or named, %d policy examples run; "
-      "%d/%d checks hold" % (len(named), len(linked), len(policy), n - len(fails), n))
+print("readme_examples: %d pages; %d files named by commands, %d linked or named, %d policy examples "
+      "run; %d/%d checks hold" % (len(PAGES), len(named), len(linked), len(policy), n - len(fails), n))
 sys.exit(1 if fails else 0)

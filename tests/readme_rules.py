@@ -1,41 +1,32 @@
 #!/usr/bin/env python3
-"""The README's "Rule reference" is the rule table: one heading per rule (the anchor `boxlint
-lsp` links each diagnostic's codeDescription to), its severity and summary, as `boxlint rules`
-prints them. Fails when they differ; `--write` rewrites the section.
+"""The rule reference, docs/rules/README.md (the index of the rule pages that `boxlint lsp` and
+SARIF link each finding to), is the rule table: one row per rule with its severity and summary,
+as `boxlint rules` prints them, in that order. Fails when they differ; tools/gen_rule_docs.py
+writes the pages from lib/src/report/rules.def.
 
-usage: readme_rules.py BOXLINT README.md [--write]"""
+usage: readme_rules.py BOXLINT docs/rules/README.md"""
+import os
 import re
 import subprocess
 import sys
 
-BIN, README = sys.argv[1], sys.argv[2]
-START, END = "## Rule reference\n", "<!-- end of the rule reference -->\n"
+BIN, INDEX = sys.argv[1], sys.argv[2]
 
 rules = []
 for line in subprocess.run([BIN, "rules"], capture_output=True, check=True).stdout.decode().splitlines():
     m = re.match(r"(\S+)\s+(error|warning|info|off)\s+(.*)$", line)
     if m:
         rules.append(m.groups())
-section = [START, "\n",
-           "Every rule, as `boxlint rules` lists it; `boxlint explain RULE` says what it catches, why it\n",
-           "matters in a sandbox, with a bad and a good example. Editors and SARIF logs (`helpUri`)\n",
-           "link each finding here. The rules come from one table, `lib/src/report/rules.def`.\n", "\n"]
-for rid, sev, summary in rules:
-    section += ["### %s\n" % rid, "\n", "%s. %s.\n" % (sev.capitalize(), summary[0].upper() + summary[1:]), "\n"]
-section.append(END)
-text = open(README, encoding="utf-8").read()
-if START in text:
-    a = text.index(START)
-    b = text.index(END, a) + len(END)
-    new = text[:a] + "".join(section) + text[b:]
-else:
-    new = text.rstrip("\n") + "\n\n" + "".join(section)
-if "--write" in sys.argv:
-    open(README, "w", encoding="utf-8").write(new)
-    print("readme_rules: %d rules written" % len(rules))
-    sys.exit(0)
-if new != text:
-    print("readme_rules: the README's rule reference differs from `boxlint rules`; run\n"
-          "  python3 tests/readme_rules.py build/test/cli/boxlint README.md --write")
+text = open(INDEX, encoding="utf-8").read()
+rows = [(rid, sev, summary.replace("\\|", "|")) for rid, sev, summary in
+        re.findall(r"^\| \[([a-z0-9-]+)\]\(\1\.md\) \| (\w+) \| (.*) \|$", text, re.M)]
+pages = [rid for rid, _, _ in rows if os.path.isfile(os.path.join(os.path.dirname(INDEX), rid + ".md"))]
+if rows != rules or len(pages) != len(rows):
+    print("readme_rules: the rule reference (%s) differs from `boxlint rules`; run\n"
+          "  python3 tools/gen_rule_docs.py .\n  after changing lib/src/report/rules.def" % INDEX)
+    for a, b in zip(rows, rules):
+        if a != b:
+            print("  first difference: %r against %r" % (a, b))
+            break
     sys.exit(1)
-print("readme_rules: %d rules, each with its heading" % len(rules))
+print("readme_rules: %d rules, each with its page" % len(rules))

@@ -3,15 +3,16 @@
 id appears in lib/src as a string literal exactly once, in that table. Everything else names a
 rule by the BL_R_* char array the table gives (report/emit.h).
 
-1. The ids `boxlint rules` lists, the rows of rules.def and the "### id" headings of the README's
-   "Rule reference" are the same list in the same order.
+1. The ids `boxlint rules` lists, the rows of rules.def and the rules that docs/rules/README.md
+   lists (the rule pages' index) are the same list in the same order.
 2. In lib/src (.c, .h, .re, .def), comments removed and adjacent literals joined as the compiler
    joins them, every rule id is the whole text of exactly one string literal, and that literal
    is in rules.def; a second one is named with its file and line.
 3. Each row's NAME is its id in upper case with '_' for '-' (BL_R_DENIED_INSTRUCTION is
    "denied-instruction"), so that a call site's name says which id it emits.
-4. In SARIF, each rule's helpUri is one absolute base URL then "#" and an anchor of a README
-   heading: the rule's id for a built-in rule (its "### id" heading in the Rule reference).
+4. In SARIF, each rule's helpUri is one absolute base URL (the docs/ directory) then the path of
+   a page of docs/: rules/<id>.md for a built-in rule, and a heading's anchor of
+   configuration.md for a user rule.
 
 usage: rule_ids_test.py SOURCE_DIR BOXLINT"""
 import json
@@ -30,7 +31,7 @@ def fail(msg):
     failures.append(msg)
 
 
-# ---- 1. The command, the table and the README -------------------------------------------------
+# ---- 1. The command, the table and the rule pages ----------------------------------------------
 
 out = subprocess.run([BIN, "rules"], capture_output=True, check=True).stdout.decode()
 cli_ids = [line.split()[0] for line in out.splitlines() if line.strip()]
@@ -42,13 +43,12 @@ table_ids = [rid for _, rid, _, _ in rows]
 if len(rows) != len(re.findall(r"^BL_RULE\(", table_text, re.M)):
     fail("%s: a BL_RULE row does not read BL_RULE(NAME, \"id\", SEVERITY, CONFIG, ..." % TABLE)
 
-readme = open(os.path.join(SRC, "README.md"), encoding="utf-8").read()
-start, end = readme.find("## Rule reference\n"), readme.find("<!-- end of the rule reference -->")
-if start < 0 or end < start:
-    fail("README.md has no \"## Rule reference\" section ending with its end marker")
-readme_ids = re.findall(r"^### (\S+)$", readme[start:end], re.M)
+index = open(os.path.join(SRC, "docs", "rules", "README.md"), encoding="utf-8").read()
+readme_ids = re.findall(r"^\| \[([a-z0-9-]+)\]\(\1\.md\) \|", index, re.M)
+if not readme_ids:
+    fail("docs/rules/README.md lists no rule")
 
-for name, ids in (("rules.def", table_ids), ("the README's Rule reference", readme_ids)):
+for name, ids in (("rules.def", table_ids), ("docs/rules/README.md", readme_ids)):
     if ids != cli_ids:
         only_a, only_b = sorted(set(cli_ids) - set(ids)), sorted(set(ids) - set(cli_ids))
         fail("`boxlint rules` and %s differ: only in `boxlint rules`: %s; only in %s: %s%s"
@@ -117,7 +117,7 @@ def anchor(heading):
     return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
 
 
-anchors = {anchor(h) for h in re.findall(r"^#+ (.+)$", readme, re.M)}
+DOCS = os.path.join(SRC, "docs")
 with tempfile.TemporaryDirectory() as tmp:
     cfg = os.path.join(tmp, "boxlint.json")
     with open(cfg, "w") as f:
@@ -130,12 +130,15 @@ sarif_rules = json.loads(p.stdout)["runs"][0]["tool"]["driver"]["rules"]
 bases = set()
 for r in sarif_rules:
     uri = r.get("helpUri", "")
-    base, _, frag = uri.partition("#")
+    page = "rules/%s.md" % r["id"] if r["id"] in known else "configuration.md#"
+    base, _, rest = uri.partition("/" + page.split("#")[0])
     bases.add(base)
-    if r["id"] in known and frag != r["id"]:
-        fail("SARIF rule %s: helpUri %r does not name its heading" % (r["id"], uri))
-    if frag not in anchors:
-        fail("SARIF rule %s: helpUri %r names no heading of the README" % (r["id"], uri))
+    if r["id"] in known and (not rest == "" or not uri.endswith("/" + page)):
+        fail("SARIF rule %s: helpUri %r does not name its page, %s" % (r["id"], uri, page))
+    path, _, frag = (page.split("#")[0] + rest).partition("#")
+    text = open(os.path.join(DOCS, path), encoding="utf-8").read() if os.path.isfile(os.path.join(DOCS, path)) else None
+    if text is None or (frag and frag not in {anchor(h) for h in re.findall(r"^#+ (.+)$", text, re.M)}):
+        fail("SARIF rule %s: helpUri %r names no page or heading of docs/" % (r["id"], uri))
     if not re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", base):
         fail("SARIF rule %s: helpUri %r is not an absolute URI" % (r["id"], uri))
 if len(bases) != 1 or len(sarif_rules) < 3 or all(r["id"] in known for r in sarif_rules):
@@ -146,6 +149,6 @@ if failures:
     for f in failures:
         print("rule_ids: FAIL: " + f)
     sys.exit(1)
-print("rule_ids: %d rules; `boxlint rules`, rules.def and the README's %d headings agree; each id "
-      "is one string literal in lib/src; %d SARIF helpUris name README headings"
+print("rule_ids: %d rules; `boxlint rules`, rules.def and the %d rules of docs/rules/ agree; each id "
+      "is one string literal in lib/src; %d SARIF helpUris name pages of docs/"
       % (len(cli_ids), len(readme_ids), len(sarif_rules)))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`boxlint DIR` (cli/walk.c, DESIGN §6, issue 14 point 3): which files a walk reports and in which
+"""`boxlint DIR` (cli/walk.c, docs/design.md §6, issue 14): which files a walk reports and in which
 order, what it skips (hidden directories, node_modules, virtual environments, --exclude, what git
 ignores), files and directories given by name, the config's "fragments", walk errors. Then the
 gitignore matcher (cli/gitignore.c, through tests/gitignore_probe) and the walk itself against

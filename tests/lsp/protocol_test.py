@@ -148,7 +148,7 @@ b = r and r["params"]["diagnostics"]
 check("a policy: allow-without-effect at the entry 0:35-0:45 (no newline at the end)",
       b and b[0]["code"] == "allow-without-effect" and b[0]["range"] == {"start": {"line": 0, "character": 35},
                                                                           "end": {"line": 0, "character": 45}}, r)
-check("no codeDescription without a docsUrl or an installed README",
+check("no codeDescription without a docsUrl or installed docs",
       d and "codeDescription" not in d[0], d)
 s.p.stdin.close()
 code = s.p.wait(timeout=30)
@@ -160,13 +160,13 @@ check("stderr holds the log and only it: every line is 'boxlint lsp: ...', the m
       lines and all(l.startswith("boxlint lsp: ") for l in lines) and
       any("a malformed notification: dropped" in l for l in lines), err)
 
-# installed: the program in PREFIX/bin, the README in PREFIX/share/doc/boxlint (cmake --install)
+# installed: the program in PREFIX/bin, docs/ in PREFIX/share/doc/boxlint (cmake --install)
 with tempfile.TemporaryDirectory() as prefix:
     os.makedirs(os.path.join(prefix, "bin"))
-    os.makedirs(os.path.join(prefix, "share", "doc", "boxlint"))
+    os.makedirs(os.path.join(prefix, "share", "doc", "boxlint", "docs", "rules"))
     shutil.copy(BIN, os.path.join(prefix, "bin", "boxlint"))
-    readme = os.path.join(prefix, "share", "doc", "boxlint", "README.md")
-    open(readme, "w").write("# boxlint\n")
+    page = os.path.join(prefix, "share", "doc", "boxlint", "docs", "rules", "denied-instruction.md")
+    open(page, "w").write("# denied-instruction\n")
     BIN = os.path.join(prefix, "bin", "boxlint")
     s = Server()
     s.send(id=1, method="initialize", params={"capabilities": {}})
@@ -175,8 +175,8 @@ with tempfile.TemporaryDirectory() as prefix:
         "uri": "file:///t/a.Dockerfile", "version": 1, "languageId": "dockerfile", "text": "COPY . /x\n"}})
     r = s.recv()
     d = r and r["params"]["diagnostics"]
-    check("installed: codeDescription links the installed README's heading for the rule",
-          d and d[0].get("codeDescription", {}).get("href") == "file://" + readme + "#denied-instruction", d)
+    check("installed: codeDescription links the installed page of the rule",
+          d and d[0].get("codeDescription", {}).get("href") == "file://" + page, d)
     s.p.stdin.close()
     s.p.wait(timeout=30)
 

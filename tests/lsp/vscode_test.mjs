@@ -67,7 +67,7 @@ function start(extraEnv = {}) {
   return { child, conn, pubs, next, logged, registrations, logs, exited, stderr: () => stderr };
 }
 
-const DOCS = 'https://example.invalid/boxlint/README.md';
+const DOCS = 'https://example.invalid/boxlint/docs';
 async function initialize(s, encodings, initializationOptions) {
   const caps = { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } };
   if (encodings) caps.general = { positionEncodings: encodings };
@@ -155,8 +155,8 @@ async function session() {
   check('CRLF, last line without a newline: unknown-instruction at 2:0-2:7',
         unk && unk.range.start.line === 2 && unk.range.start.character === 0 && unk.range.end.character === 7, pub);
   check('published with the document version', pub && pub.version === 1, pub && pub.version);
-  check('codeDescription: initializationOptions.docsUrl and the rule id as its anchor',
-        unk && unk.codeDescription && unk.codeDescription.href === DOCS + '#unknown-instruction', unk);
+  check('codeDescription: the rule\'s page under initializationOptions.docsUrl',
+        unk && unk.codeDescription && unk.codeDescription.href === DOCS + '/rules/unknown-instruction.md', unk);
 
   // incremental changes: " -y" typed after "install", in five quick versions; the last wins
   const at = { line: 0, character: column(text, 0, 'install', 'utf-16') + 'install'.length };

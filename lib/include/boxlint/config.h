@@ -24,7 +24,7 @@ typedef struct boxlint_error {
  * A configuration: which warnings run at which severity, plus user rules. Build it with
  * boxlint_config_new() and the setters, then pass it in boxlint_options.config.
  *
- * Without a config, a check of commands or a fragment reports the errors of DESIGN §2.1 only
+ * Without a config, a check of commands or a fragment gets the errors of docs/design.md §2.1 only
  * (the gatekeeper mode; boxlint_options.config says what else runs); with one, it also runs
  * every warning that is not switched off, at the config's severity, and every user rule. The
  * library applies the config to every finding it makes (commands, fragments, template and
@@ -47,7 +47,7 @@ BOXLINT_API void boxlint_config_free(boxlint_config *config);
 
 /**
  * Set the severity of a warning (built-in or user rule), or switch it off with
- * BOXLINT_SEVERITY_OFF. The errors of DESIGN §2.1 cannot be switched off or lowered: asking
+ * BOXLINT_SEVERITY_OFF. The errors of docs/design.md §2.1 cannot be switched off or lowered: asking
  * to is BOXLINT_EINVAL with a message in `err`.
  * @param rule,len the rule id. @return BOXLINT_OK, BOXLINT_EINVAL (unknown rule or an error
  * rule), BOXLINT_ENOMEM.

@@ -50,7 +50,7 @@ typedef enum boxlint_severity {
 /** "error", "warning", "info" or "off". */
 BOXLINT_API const char *boxlint_severity_str(boxlint_severity severity);
 
-/** Whether applying a fix keeps what the template or policy does (the README's "Fixes").
+/** Whether applying a fix keeps what the template or policy does (docs/command.md "Fixes").
  *  Safe fixes are applied by `--fix`, the editor's "fix all" and the bindings' helpers;
  *  unsafe ones are shown, marked, and applied only when asked for (`--unsafe-fixes`). */
 typedef enum boxlint_fix_safety {

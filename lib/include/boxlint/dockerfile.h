@@ -74,7 +74,7 @@ BOXLINT_API const boxlint_instruction *boxlint_report_instruction(const boxlint_
  * MARK: Options
  *============================================================================================*/
 
-/** Default limits of the platform (DESIGN §2.1). */
+/** Default limits of the platform (docs/design.md §2.1). */
 #define BOXLINT_DEFAULT_MAX_COMMANDS 64u
 #define BOXLINT_DEFAULT_MAX_COMMAND_BYTES 4096u
 
@@ -163,7 +163,7 @@ typedef struct boxlint_base_info {
 } boxlint_base_info;
 
 /**
- * Check that a base Dockerfile can take appended commands (DESIGN §2.6): it ends with a newline,
+ * Check that a base Dockerfile takes appended commands (docs/design.md §2.6): it ends in a newline,
  * its last instruction is complete (not in a continuation or heredoc), and it has an instruction.
  * Problems are added to `report` as "base-not-appendable" errors with their positions.
  * @param out receives the result; required. Use `out->escape` as boxlint_options.escape.

@@ -1,4 +1,4 @@
-/* boxlint/policy.h: NetworkPolicy entries, compiled policies and egress decisions (DESIGN §3). */
+/* boxlint/policy.h: NetworkPolicy entries, compiled policies, decisions (docs/design.md §3). */
 #ifndef boxlint_POLICY_H
 #define boxlint_POLICY_H
 
@@ -97,7 +97,7 @@ typedef struct boxlint_policy_entry {
   int family;                     /**< 4 or 6 for ADDRESS and CIDR, 0 otherwise */
   unsigned prefix_len;            /**< 32/128 for an ADDRESS, the length for a CIDR, else 0 */
   int mapped;                     /**< written as IPv4-mapped IPv6, normalised to IPv4 */
-  const char *detail;             /**< why it is invalid (DESIGN §3 list), static; or NULL */
+  const char *detail;             /**< why it is invalid (docs/design.md §3), static; or NULL */
   size_t text_len;
   /** Normalised text, NUL-terminated: lower-case names without a trailing dot, dotted-quad
    *  IPv4, RFC 5952 IPv6, `network/len`, `0.0.0.0/0` for all traffic. Empty when invalid. */
@@ -229,7 +229,7 @@ typedef struct boxlint_decision {
 } boxlint_decision;
 
 /**
- * Decide one destination under a compiled policy (DESIGN §3, semantics §5.2).
+ * Decide one destination under a compiled policy (docs/design.md §3).
  *
  * Under `filtered`, an allow entry of any kind and specificity beats every deny entry; the
  * reported entry is the most specific one of the deciding list and kind (exact name, then the
@@ -254,7 +254,7 @@ BOXLINT_API boxlint_status boxlint_policy_decide(boxlint_decision *out,
                                                  size_t host_len, const char *ip, size_t ip_len);
 
 /*==============================================================================================
- * MARK: Enforcement: firewall and resolver rules (DESIGN §9)
+ * MARK: Enforcement: firewall and resolver rules (docs/design.md §9)
  *============================================================================================*/
 
 /** What boxlint_policy_emit writes. */
@@ -294,7 +294,7 @@ BOXLINT_API int boxlint_policy_needs_resolver(const boxlint_policy *policy);
 
 /**
  * Write the rules that make the kernel and the resolver enforce a compiled policy exactly as
- * boxlint_policy_decide decides it (DESIGN §9): the nftables script, or the dnsmasq
+ * boxlint_policy_decide decides it (docs/design.md §9): the nftables script, or the dnsmasq
  * configuration whose `nftset=` lines fill the script's sets with the addresses of allowed and
  * denied names. Both are written from the same analysis: when the two together cannot say what
  * §3 says for a host name (dnsmasq matches a name with all its subdomains; a name and its

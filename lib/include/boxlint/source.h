@@ -1,6 +1,6 @@
 /* boxlint/source.h: where templates are written. Agent bindings (the arguments of
  * `agents.add_code_interpreter`, or a binding .json file) and Python source files whose SDK calls
- * create templates, update them and bind them (DESIGN §6). */
+ * create templates, update them and bind them (docs/design.md §6). */
 #ifndef boxlint_SOURCE_H
 #define boxlint_SOURCE_H
 

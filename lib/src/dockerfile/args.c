@@ -1,5 +1,5 @@
 /*
- * Arguments as BuildKit's instruction parser checks them (buildkit-semantics.md §7, §11), plus
+ * Arguments as BuildKit's instruction parser checks them (docs/design.md §2.1), plus
  * the strict JSON reader that decides exec form (Go's encoding/json). Flags are in flags.c.
  */
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * dockerfile/: reading a command exactly as BuildKit does, and the instruction checks of DESIGN
+ * dockerfile/: reading a command exactly as BuildKit does, and the instruction checks of design.md
  * §2.1. The folder owns the re2c reader (lexer.re, generated at build time: byte classes,
  * keywords, continuations, splitCommand, extractBuilderFlags, heredoc openers) and BuildKit's
  * shell-word lexer (shlex.c); the instruction record filled from what was read, with the errors
@@ -185,7 +185,7 @@ typedef struct bl_check {
 boxlint_diag *bl_emit_l(bl_check *ck, const bl_read *rd, const char *rule, size_t ls, size_t le,
                         const char *fmt, ...) BOXLINT_PRINTF(6, 7);
 
-/* Check the input (ck->cx.buf) as one command against DESIGN §2.1, filling `in` (if not NULL)
+/* Check the input (ck->cx.buf) as one command against design.md §2.1, filling `in` (unless NULL)
  * with the instruction read into `rd` (instruction.c). Returns 1 when there is an instruction
  * (the warnings may run on it), 0 when there is none (an empty command), -1 when memory ran
  * out. */

@@ -1,5 +1,5 @@
 /*
- * Flags as BuildKit's instruction parser checks them (buildkit-semantics.md §8, §10): the flag
+ * Flags as BuildKit's instruction parser checks them (docs/design.md §2.1): the flag
  * set of each instruction (BFlags), unknown, duplicate and value-less flags, booleans, and the
  * values that can be judged without a build: RUN --network, --security and --mount, and the
  * HEALTHCHECK durations and retries.

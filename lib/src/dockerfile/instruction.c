@@ -1,6 +1,6 @@
 /*
  * dockerfile/: reading a command exactly as BuildKit does (the re2c reader in lexer.re, the
- * shell-word lexer in shlex.c), the instruction record, and the instruction checks of DESIGN
+ * shell-word lexer in shlex.c), the instruction record, and the instruction checks of design.md
  * §2.1. This file is the folder's door: it fills the instruction record from what the reader
  * read, and checks what is wrong with one command as BuildKit sees it: bytes, the keyword
  * (unknown, denied, non-ASCII), ONBUILD, heredocs, anything after the instruction; the argument

@@ -1,4 +1,4 @@
-/* Agent bindings: the arguments of `agents.add_code_interpreter` (DESIGN §6): template_id
+/* Agent bindings: the arguments of `agents.add_code_interpreter` (docs/design.md §6): template_id
  * (missing-field, invalid-template-id), version (invalid-version), lifespan_seconds
  * (invalid-lifespan, the warning unusual-lifespan) and unknown fields. Its network_policy is
  * checked apart (policy/). Calls report/, config/ (severities) and the field checks that

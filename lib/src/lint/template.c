@@ -1,4 +1,4 @@
-/* Template-wide checks: name, resources, required fields (DESIGN §2.2); and the field checks
+/* Template-wide checks: name, resources, required fields (docs/design.md §2.2); the field checks
  * that bindings share (lint_int.h: field diagnostics, the slug rule, unknown-field). Calls
  * report/, config/ (severities) and lint/check.c (the commands). */
 #include <stdio.h>

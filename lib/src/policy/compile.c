@@ -1,4 +1,4 @@
-/* The compiled policy: parsed entries become the tables that decisions read (semantics §5-§6).
+/* The compiled policy: parsed entries become the tables that decisions read (docs/design.md §3).
  *
  * Addresses: per list and family, the prefixes are laminar (two prefixes are nested or
  * disjoint), so "the longest prefix covering a point" is a piecewise-constant function with at

@@ -1,4 +1,4 @@
-/* Decisions: one destination under a compiled policy (DESIGN §3, semantics §5.2), and the linear
+/* Decisions: one destination under a compiled policy (docs/design.md §3), and the linear
  * reference that the tests and the fuzzer compare it with. Reads the compiled tables (through
  * the inline queries of policy_int.h) and parses destinations with entry.c; allocates nothing,
  * so any number of threads may decide on one policy at once. */
@@ -84,7 +84,7 @@ typedef struct matches {
   int narrow[2];
 } matches;
 
-/* The procedure of semantics §5.2, steps 3-7, shared by both engines. */
+/* The decision procedure of docs/design.md §3, shared by both engines. */
 static void conclude(boxlint_decision *out, const boxlint_policy *p, const dest *d,
                      const matches *m) {
   const int A = 0, D = 1;

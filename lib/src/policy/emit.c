@@ -1,4 +1,4 @@
-/* Enforcement (DESIGN §9): a compiled policy as an nftables script and a dnsmasq configuration
+/* Enforcement (docs/design.md §9): a compiled policy as an nftables script and a dnsmasq config
  * that together decide each connection as boxlint_policy_decide decides it.
  *
  * Addresses and networks are the script's interval sets (allow4_net, deny6_net, ...), tried

@@ -1,4 +1,4 @@
-/* lib/src/policy/ owns NetworkPolicies (DESIGN §3): everything behind boxlint/policy.h, with
+/* policy/ owns NetworkPolicies (docs/design.md §3): everything behind boxlint/policy.h, with
  * policy_int.h private to the folder. Data flows one way: an entry's bytes -> a parsed entry
  * (entry.c; idna.c and messages.c say what is wrong with an invalid one) -> a compiled policy
  * (compile.c, driven by validate.c, which also reports every finding) -> a decision (decide.c).

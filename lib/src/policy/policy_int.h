@@ -45,7 +45,7 @@ static inline int boxlint__u128_eq(boxlint__u128 a, boxlint__u128 b) {
  * MARK: Entries (entry.c): an entry's bytes -> a parsed entry
  *============================================================================================*/
 
-/* Why an entry is invalid (DESIGN §3); 0 when it is valid. boxlint__policy_detail_name gives
+/* Why an entry is invalid (docs/design.md §3); 0 when valid. boxlint__policy_detail_name gives
  * the public `detail` string of each. */
 typedef enum boxlint__pdetail {
   BOXLINT__PD_NONE = 0,

@@ -1,4 +1,4 @@
-/* Policy validation (DESIGN §3): a policy as written becomes its findings (the type, the lists,
+/* Policy validation (design.md §3): a policy as written gives its findings (the type, the lists,
  * every entry, duplicates, overlaps and coverage between the lists, the E2B restrictions) and,
  * when it has no error, a compiled policy. Parses entries (entry.c), describes invalid ones
  * (messages.c), stores and compiles the valid ones (compile.c) and reads the compiled segments

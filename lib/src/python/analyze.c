@@ -342,7 +342,7 @@ static const char *const SDK_MEMBERS[] = {"code_interpreter", "templates", "crea
 
 /* A string constant given to a call that looks an attribute up by its text (getattr(module,
  * "NAME"), operator.attrgetter("NAME")): the name it spells may be reached through it. (A
- * function of another module that does the same is reflection outside the file: README.) */
+ * function of another module that does the same is reflection outside the file: docs/python.md.) */
 static int string_constant(bl_pyreader *rd, const bl_pynode *n) {
   if (n->role != BL_PR_ARG || !n->parent || n->parent->kind != BL_PK_CALL) return 0;
   const bl_pynode *f = bl_py_child(n->parent, BL_PR_FUNC);

@@ -1,5 +1,5 @@
-/* Private: suppression comments, one syntax for every file kind (README "Configuration and
- * suppressions"), read here for lint/ (Dockerfile fragments) and python/ (Python files):
+/* Private: suppression comments, one syntax for every file kind (docs/configuration.md, its
+ * suppressions), read here for lint/ (Dockerfile fragments) and python/ (Python files):
  *
  *     # boxlint: ignore=rule-a,rule-b -- reason
  *

@@ -1,5 +1,5 @@
 /*
- * warnings/: what keeps a template good rather than buildable, the sandbox warnings of DESIGN
+ * warnings/: what keeps a template good rather than buildable, the sandbox warnings of design.md
  * §2.2 and §2.3, and the user rules of a config. They run only with a config
  * (boxlint_options.config), after the errors of each instruction, and they look at the parsed
  * instruction: the logical line (continuations joined, comment lines dropped), flags as BuildKit
