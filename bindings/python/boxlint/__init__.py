@@ -27,27 +27,22 @@ The shared library is found through ``$BOXLINT_LIBRARY``, then next to this pack
 """
 from __future__ import annotations
 
-from ._ffi import lib
+# Each concern in a module of its own; this file only re-exports their public names.
+from ._ffi import VERSION
+from ._errors import (BoxlintError, ClosedError, ConfigError, PolicyError,
+                      ValidationError)
+from ._types import (Decision, Diagnostic, Fix, Instruction, Options, Result,
+                     RuleInfo, Severity, UserRule)  # noqa: F401 (Severity)
+from ._config import Config
+from ._checks import (check_binding, check_commands, check_fragment, check_python,
+                      check_template, validate_template)
+from ._fixes import FixResult, apply_fixes
+from ._policy import NetworkPolicy, PolicyInput  # noqa: F401 (PolicyInput)
+from ._rules import explain, rule, rules
+from ._file import FileResult, check_file
 
 #: Version of the loaded C library ("MAJOR.MINOR.PATCH"), from ``boxlint_version()``.
-__version__: str = lib.boxlint_version().decode()
-
-_major, _minor = (int(x) for x in __version__.split(".")[:2])
-if (_major, _minor) < (0, 1) or _major != 0:
-    raise ImportError(f"boxlint: these bindings need libboxlint 0.x >= 0.1, found {__version__}")
-
-# Each concern in a module of its own; this file only re-exports their public names.
-from ._errors import (BoxlintError, ClosedError, ConfigError, PolicyError,  # noqa: E402
-                      ValidationError)
-from ._types import (Decision, Diagnostic, Fix, Instruction, Options, Result,  # noqa: E402
-                     RuleInfo, Severity, UserRule)  # noqa: F401 (Severity)
-from ._config import Config  # noqa: E402
-from ._checks import (check_binding, check_commands, check_fragment, check_python,  # noqa: E402
-                      check_template, validate_template)
-from ._fixes import FixResult, apply_fixes  # noqa: E402
-from ._policy import NetworkPolicy, PolicyInput  # noqa: E402,F401 (PolicyInput)
-from ._rules import explain, rule, rules  # noqa: E402
-from ._file import FileResult, check_file  # noqa: E402
+__version__: str = VERSION
 
 __all__ = [
     "__version__", "check_template", "validate_template", "check_commands", "check_fragment",

@@ -187,6 +187,13 @@ def load_library() -> ctypes.CDLL:
 
 
 lib = load_library()
+lib.boxlint_version.restype = c_char_p
+
+#: The loaded library's version ("MAJOR.MINOR.PATCH"); these bindings need 0.x >= 0.1.
+VERSION: str = lib.boxlint_version().decode()
+_major, _minor = (int(x) for x in VERSION.split(".")[:2])
+if (_major, _minor) < (0, 1) or _major != 0:
+    raise ImportError(f"boxlint: these bindings need libboxlint 0.x >= 0.1, found {VERSION}")
 
 _S = TypeVar("_S", bound=Structure)
 
