@@ -27,6 +27,10 @@ typedef enum boxlint_keyword {
 /** Upper-case name of `kw` ("WORKDIR"), or "" for BOXLINT_KW_NONE. Static storage. */
 BOXLINT_API const char *boxlint_keyword_name(boxlint_keyword kw);
 
+/** The keyword named `name` (`len` bytes), ASCII letters in any case as BuildKit reads them
+ *  ("run", "Workdir"); BOXLINT_KW_NONE for anything else (empty, unknown, NULL). */
+BOXLINT_API boxlint_keyword boxlint_keyword_parse(const char *name, size_t len);
+
 /** Whether templates may not use `kw` (FROM, COPY, ADD, CMD and ENTRYPOINT: the rule
  *  denied-instruction, for an instruction and for an ONBUILD trigger). 1 or 0. */
 BOXLINT_API int boxlint_keyword_denied(boxlint_keyword kw);
@@ -105,6 +109,10 @@ typedef struct boxlint_options {
 
 /** Fill `opts` with the defaults. NULL is a no-op. */
 BOXLINT_API void boxlint_options_init(boxlint_options *opts);
+
+/** sizeof(boxlint_options) in this library: the size boxlint_options_init writes, so that a
+ *  caller compiled against an older header (a binding) can give it room enough. */
+BOXLINT_API size_t boxlint_options_size(void);
 
 /*==============================================================================================
  * MARK: Checking

@@ -25,6 +25,8 @@ void boxlint_options_init(boxlint_options *o) {
   o->memory_max = 16384;
 }
 
+size_t boxlint_options_size(void) { return sizeof(boxlint_options); }
+
 /* ---- Entry points ---------------------------------------------------------------------- */
 
 /* The checker's growable buffers live in the report between calls, so that a warm report
