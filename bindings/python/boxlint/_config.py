@@ -19,7 +19,7 @@ def _severity_value(sev: Any, what: str, allow_off: bool = True) -> int:
     if not isinstance(sev, str):
         raise TypeError(f"{what} must be a str ('error', 'warning', 'info'"
                         f"{', ' + repr('off') if allow_off else ''}), not {type(sev).__name__}")
-    v = _ffi.SEVERITY_VALUES.get(sev.lower())
+    v = _ffi.severity_value(sev.lower())
     if v is None or (v == _ffi.SEVERITY_OFF and not allow_off):
         raise ValueError(f"{what} must be 'error', 'warning', 'info'"
                          f"{' or ' + repr('off') if allow_off else ''}, not {sev!r}")
@@ -31,10 +31,10 @@ def _keyword_value(name: Optional[str], what: str) -> int:
         return 0
     if not isinstance(name, str):
         raise TypeError(f"{what} must be a str such as 'RUN', not {type(name).__name__}")
-    try:
-        return _ffi.KEYWORDS.index(name.upper())
-    except ValueError:
-        raise ValueError(f"{what}: unknown instruction {name!r}") from None
+    k = _ffi.keyword_value(name)
+    if not k:
+        raise ValueError(f"{what}: unknown instruction {name!r}")
+    return k
 
 
 class Config(_Owned):
@@ -141,8 +141,8 @@ class Config(_Owned):
         d = info.severity if info else (default or "warning")
         b = rule_id.encode()
         with self._use() as p:
-            v = lib.boxlint_config_get_severity(p, b, len(b), _ffi.SEVERITY_VALUES[d])
-        return _ffi.SEVERITY_NAMES.get(v, "off")
+            v = lib.boxlint_config_get_severity(p, b, len(b), _ffi.severity_value(d))
+        return _ffi.severity_name(v)
 
     @property
     def user_rule_ids(self) -> Tuple[str, ...]:

@@ -85,12 +85,12 @@ def _policy_fields(p: Any) -> Tuple[Any, Any, Any]:
     """(type, allow_out, deny_out) of a dict or of an object with those attributes (the SDK's
     NetworkPolicy model)."""
     if isinstance(p, Mapping):
-        unknown = set(p) - {"type", "allow_out", "deny_out"}
+        unknown = set(p) - set(_ffi.POLICY_FIELDS)
         if unknown:
             raise TypeError(f"network_policy: unknown key {sorted(map(str, unknown))[0]!r} "
-                            "(type, allow_out, deny_out)")
+                            f"({', '.join(_ffi.POLICY_FIELDS)})")
         return p.get("type"), p.get("allow_out"), p.get("deny_out")
-    if all(hasattr(p, a) for a in ("type", "allow_out", "deny_out")):
+    if all(hasattr(p, a) for a in _ffi.POLICY_FIELDS):
         return p.type, p.allow_out, p.deny_out
     raise TypeError(f"network_policy must be a dict, a NetworkPolicy or None, not "
                     f"{_typename(p)}")
@@ -195,7 +195,7 @@ class NetworkPolicy(_Owned):
         namespace sends; ``resolvers``: upstream DNS servers kept reachable (and dnsmasq's
         server= lines). Raises :class:`PolicyError` with the ``unenforceable-entry`` errors
         when no configuration enforces the policy exactly; ValueError for a bad option."""
-        fmts = {"nftables": 0, "dnsmasq": 1}
+        fmts = _ffi.EMIT_FORMATS
         if format not in fmts:
             raise ValueError(f"format must be 'nftables' or 'dnsmasq', not {format!r}")
         if isinstance(resolvers, (str, bytes)):

@@ -18,7 +18,7 @@ def _diag_from(d: _ffi.boxlint_diag) -> Diagnostic:
         fix = Fix(offset=f.offset, length=f.length, text=raw.decode("utf-8", "surrogateescape"),
                   description=_ffi.text(f.description), unsafe=f.safety == _ffi.FIX_UNSAFE)
     return Diagnostic(
-        rule=_ffi.text(d.rule) or "", severity=_ffi.SEVERITY_NAMES.get(d.severity, "error"),
+        rule=_ffi.text(d.rule) or "", severity=_ffi.severity_name(d.severity),
         command=None if d.command < 0 else int(d.command), line=d.line, column=d.column,
         end_line=d.end_line, end_column=d.end_column, offset=d.offset, path=_ffi.text(d.path),
         message=_ffi.text(d.message) or "", hint=_ffi.text(d.hint), fix=fix,
@@ -34,10 +34,8 @@ def _instructions(report: int) -> Tuple[Instruction, ...]:
     out = []
     for i in range(lib.boxlint_report_instruction_count(report)):
         ins = lib.boxlint_report_instruction(report, i).contents
-        out.append(Instruction(index=i, keyword=_ffi.KEYWORDS[ins.keyword] or None
-                               if 0 <= ins.keyword < len(_ffi.KEYWORDS) else None,
-                               trigger=_ffi.KEYWORDS[ins.trigger] or None
-                               if 0 <= ins.trigger < len(_ffi.KEYWORDS) else None,
+        out.append(Instruction(index=i, keyword=_ffi.keyword_name(ins.keyword),
+                               trigger=_ffi.keyword_name(ins.trigger),
                                line=ins.line, end_line=ins.end_line))
     return tuple(out)
 

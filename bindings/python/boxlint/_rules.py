@@ -11,7 +11,7 @@ from ._types import RuleInfo
 
 
 def _info(r: _ffi.boxlint_rule_info) -> RuleInfo:
-    return RuleInfo(id=_ffi.text(r.id) or "", severity=_ffi.SEVERITY_NAMES.get(r.severity, ""),
+    return RuleInfo(id=_ffi.text(r.id) or "", severity=_ffi.severity_name(r.severity),
                     summary=_ffi.text(r.summary) or "",
                     description=_ffi.text(r.description) or "", bad=_ffi.text(r.bad) or "",
                     good=_ffi.text(r.good) or "")

@@ -5,6 +5,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ._errors import ValidationError
+from ._ffi import FIX_UNSAFE, fix_safety_name
 
 Severity = str  # "error" | "warning" | "info"
 
@@ -33,7 +34,7 @@ class Fix:
 
     @property
     def applicability(self) -> str:
-        return "unsafe" if self.unsafe else "safe"
+        return fix_safety_name(FIX_UNSAFE if self.unsafe else 0)
 
     def apply(self, command: str) -> str:
         """The command with this fix applied (offsets are UTF-8 byte offsets), through the
