@@ -1,6 +1,8 @@
 'use strict';
 // The checks: commands, fragments, templates, Python source files and agent bindings.
-const { C, ESYNTAX } = require('./ffi');
+const {
+  C, ESYNTAX, TEMPLATE_FIELDS, BINDING_FIELDS,
+} = require('./ffi');
 const { ValidationError, checkStatus } = require('./errors');
 const {
   typeName, EMPTY, span, encodeList, number, textBuffer, spell, bindingNumber,
@@ -32,8 +34,6 @@ function checkFragment(text, { config = null, options = null } = {}) {
     return fileResult(collect(r), instructions(r));
   });
 }
-
-const TEMPLATE_FIELDS = new Set(['name', 'commands', 'cpu_count', 'memory_mb', 'network_policy']);
 
 /**
  * Check a template as the platform receives it: {name, commands, cpu_count, memory_mb,
@@ -120,8 +120,6 @@ function checkPython(source, { config = null, options = null, compat = null,
     return fileResult(collect(r), instructions(r));
   });
 }
-
-const BINDING_FIELDS = new Set(['template_id', 'version', 'lifespan_seconds', 'network_policy']);
 
 /**
  * Check an agent binding as agents.add_code_interpreter sends it: {template_id, version,

@@ -1,14 +1,16 @@
 'use strict';
 // Configuration: Config (severities, user rules) and the options of a check.
 const koffi = require('koffi');
-const { T, C, OK, ENOMEM, SEVERITY, KEYWORDS, OPTIONS_BUFFER_SIZE } = require('./ffi');
+const {
+  T, C, OK, ENOMEM, severityName, severityValue: severityOf, keywordValue: keywordOf, optionsBuffer,
+} = require('./ffi');
 const { ConfigError, checkStatus } = require('./errors');
 const { typeName, EMPTY, span } = require('./inputs');
 const { Owned } = require('./owned');
 const { findRule } = require('./rules');
 
 function severityValue(sev, what, allowOff = true) {
-  const v = typeof sev === 'string' ? SEVERITY.indexOf(sev.toLowerCase()) : -2;
+  const v = typeof sev === 'string' ? severityOf(sev.toLowerCase()) : -2;
   if (v === -2) throw new TypeError(`${what} must be a string, not ${typeName(sev)}`);
   if (v < 0 || (v === 0 && !allowOff)) {
     throw new RangeError(`${what} must be 'error', 'warning', 'info'` +
@@ -20,7 +22,7 @@ function severityValue(sev, what, allowOff = true) {
 function keywordValue(name, what) {
   if (name === undefined || name === null || name === '' || name === '*') return 0;
   if (typeof name !== 'string') throw new TypeError(`${what} must be a string such as 'RUN'`);
-  const k = KEYWORDS.indexOf(name.toUpperCase());
+  const k = keywordOf(name);
   if (k <= 0) throw new RangeError(`${what}: unknown instruction ${JSON.stringify(name)}`);
   return k;
 }
@@ -104,8 +106,8 @@ class Config extends Owned {
     const p = this._use();
     const info = findRule(ruleId);
     const b = Buffer.from(ruleId, 'utf8');
-    return SEVERITY[C.config_get_severity(p, b.length ? b : EMPTY, b.length,
-      SEVERITY.indexOf(info ? info.severity : 'warning'))] || 'off';
+    return severityName(C.config_get_severity(p, b.length ? b : EMPTY, b.length,
+      severityOf(info ? info.severity : 'warning')));
   }
 
   /** Ids of the user rules. */
@@ -118,7 +120,7 @@ class Config extends Owned {
 }
 
 function makeOptions(options, configPtr) {
-  const buf = Buffer.alloc(OPTIONS_BUFFER_SIZE);
+  const buf = optionsBuffer(T.boxlint_options, C.options_size);
   C.options_init(buf);
   const o = koffi.decode(buf, T.boxlint_options);
   if (options !== undefined && options !== null) {

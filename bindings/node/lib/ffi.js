@@ -134,23 +134,78 @@ const C = {
   policy_list_str: lib.func('const char *boxlint_policy_list_str(int list)'),
   verdict_str: lib.func('const char *boxlint_verdict_str(int verdict)'),
   reason_str: lib.func('const char *boxlint_decision_reason_str(int reason)'),
+  severity_str: lib.func('const char *boxlint_severity_str(int severity)'),
+  severity_parse: lib.func('int boxlint_severity_parse(void *name, size_t len, _Out_ int *out)'),
+  keyword_parse: lib.func('int boxlint_keyword_parse(void *name, size_t len)'),
+  fix_safety_str: lib.func('const char *boxlint_fix_safety_str(int safety)'),
+  unmatched_str: lib.func('const char *boxlint_policy_unmatched_str(int unmatched)'),
+  compat_str: lib.func('const char *boxlint_policy_compat_str(uint compat)'),
+  emit_format_str: lib.func('const char *boxlint_emit_format_str(int format)'),
+  policy_field: lib.func('const char *boxlint_policy_field(size_t i)'),
+  template_field: lib.func('const char *boxlint_template_field(size_t i)'),
+  binding_field: lib.func('const char *boxlint_binding_field(size_t i)'),
+  options_size: lib.func('size_t boxlint_options_size(void)'),
+  policy_options_size: lib.func('size_t boxlint_policy_options_size(void)'),
+  emit_options_size: lib.func('size_t boxlint_emit_options_size(void)'),
 };
 
 const OK = 0;
 const ENOMEM = -2;
 const ESYNTAX = -3;
 const EINVAL = -1;
-const SEVERITY = ['off', 'info', 'warning', 'error'];
-const KEYWORDS = ['', 'ADD', 'ARG', 'CMD', 'COPY', 'ENTRYPOINT', 'ENV', 'EXPOSE', 'FROM',
-  'HEALTHCHECK', 'LABEL', 'MAINTAINER', 'ONBUILD', 'RUN', 'SHELL', 'STOPSIGNAL', 'USER',
-  'VOLUME', 'WORKDIR'];
 const LIST_ALLOW_OUT = 0;
 const LIST_DENY_OUT = 1;
-const UNMATCHED = { allow: 0, deny: 1 };
-const COMPAT = { none: 0, e2b: 1 };
+
+// What the values mean (names of severities, keywords, policy options, formats and fields) is
+// the library's to say: these ask it, nothing here restates it.
+const NUL = Buffer.alloc(1); // a valid address for an empty name
+
+/** 'error', 'warning', 'info' or 'off' (boxlint_severity_str). */
+const severityName = (v) => C.severity_str(v);
+
+/** The severity the library names `name` (boxlint_severity_parse), or -1. */
+function severityValue(name) {
+  const b = Buffer.from(name, 'utf8');
+  const out = [0];
+  return C.severity_parse(b.length ? b : NUL, b.length, out) === 0 ? out[0] : -1;
+}
+
+/** An instruction's keyword ('RUN'), or null for none (boxlint_keyword_name). */
+const keywordName = (v) => C.keyword_name(v) || null;
+
+/** The keyword `name` in any case (boxlint_keyword_parse); 0 (none) when unknown. */
+function keywordValue(name) {
+  const b = Buffer.from(name, 'utf8');
+  return C.keyword_parse(b.length ? b : NUL, b.length);
+}
+
+/** 'safe' or 'unsafe' (boxlint_fix_safety_str). */
+const fixSafetyName = (v) => C.fix_safety_str(v);
+
+/** name -> value for the values `values` the library names with `fn`, up to the first NULL. */
+function names(fn, values) {
+  const out = {};
+  for (const v of values) {
+    const n = fn(v);
+    if (n === null) break;
+    out[n] = v;
+  }
+  return out;
+}
+const upTo32 = Array.from({ length: 32 }, (_, i) => i);
+const UNMATCHED = names(C.unmatched_str, upTo32);
+const COMPAT = names(C.compat_str, [0].concat(upTo32.slice(0, 31).map((i) => 2 ** i)));
+const EMIT_FORMATS = names(C.emit_format_str, upTo32);
+const POLICY_FIELDS = Object.keys(names(C.policy_field, upTo32));
+const TEMPLATE_FIELDS = new Set(Object.keys(names(C.template_field, upTo32)));
+const BINDING_FIELDS = new Set(Object.keys(names(C.binding_field, upTo32)));
+
 // Option structs may grow at the end in later library versions: the *_init functions write
-// the library's own sizeof, so they get a buffer larger than any version of the struct.
-const OPTIONS_BUFFER_SIZE = 1024;
+// the library's own sizeof, so the buffer has the library's size of the struct (never less
+// than the declaration here).
+function optionsBuffer(type, size) {
+  return Buffer.alloc(Math.max(Number(size()), koffi.sizeof(type)));
+}
 
 /** Version of the loaded C library ("MAJOR.MINOR.PATCH"), from boxlint_version(). */
 const version = C.version();
@@ -169,12 +224,19 @@ module.exports = {
   ENOMEM,
   ESYNTAX,
   EINVAL,
-  SEVERITY,
-  KEYWORDS,
   LIST_ALLOW_OUT,
   LIST_DENY_OUT,
+  severityName,
+  severityValue,
+  keywordName,
+  keywordValue,
+  fixSafetyName,
   UNMATCHED,
   COMPAT,
-  OPTIONS_BUFFER_SIZE,
+  EMIT_FORMATS,
+  POLICY_FIELDS,
+  TEMPLATE_FIELDS,
+  BINDING_FIELDS,
+  optionsBuffer,
   version,
 };

@@ -2,7 +2,8 @@
 // NetworkPolicy: validated and compiled once, decisions, enforcement rules.
 const koffi = require('koffi');
 const {
-  T, C, ESYNTAX, EINVAL, LIST_ALLOW_OUT, LIST_DENY_OUT, UNMATCHED, COMPAT, OPTIONS_BUFFER_SIZE,
+  T, C, ESYNTAX, EINVAL, LIST_ALLOW_OUT, LIST_DENY_OUT, UNMATCHED, COMPAT, EMIT_FORMATS,
+  POLICY_FIELDS, optionsBuffer,
 } = require('./ffi');
 const { PolicyError, checkStatus } = require('./errors');
 const { typeName, EMPTY, span, encodeList, decodeString } = require('./inputs');
@@ -15,8 +16,8 @@ function policySpec(p) {
     throw new TypeError(`network_policy must be an object or a NetworkPolicy, not ${typeName(p)}`);
   }
   for (const k of Object.keys(p)) {
-    if (k !== 'type' && k !== 'allow_out' && k !== 'deny_out') {
-      throw new TypeError(`network_policy: unknown key ${JSON.stringify(k)} (type, allow_out, deny_out)`);
+    if (!POLICY_FIELDS.includes(k)) {
+      throw new TypeError(`network_policy: unknown key ${JSON.stringify(k)} (${POLICY_FIELDS.join(', ')})`);
     }
   }
   if (p.type !== undefined && p.type !== null && typeof p.type !== 'string') {
@@ -49,10 +50,10 @@ function policyArgs({ compat = null, unmatched = 'allow', maxEntries = 0 }) {
   return { unmatched, compat: c, maxEntries };
 }
 
-/** A boxlint_policy_options buffer (larger than the struct: see OPTIONS_BUFFER_SIZE); `config`
+/** A boxlint_policy_options buffer (the library's size: see optionsBuffer); `config`
  *  a config's pointer (null: every warning at its default severity). */
 function policyOptions({ unmatched = 'allow', compat = 'none', maxEntries = 0, config = null }) {
-  const opts = Buffer.alloc(OPTIONS_BUFFER_SIZE);
+  const opts = optionsBuffer(T.boxlint_policy_options, C.policy_options_size);
   C.policy_options_init(opts);
   const o = koffi.decode(opts, T.boxlint_policy_options);
   o.unmatched = UNMATCHED[unmatched];
@@ -154,14 +155,15 @@ class NetworkPolicy extends Owned {
    * policy exactly, RangeError for a bad option.
    */
   emit(format, { table = 'boxlint', iifname = null, resolvers = [] } = {}) {
-    const fmt = { nftables: 0, dnsmasq: 1 }[format];
+    const fmt = Object.prototype.hasOwnProperty.call(EMIT_FORMATS, format) ? EMIT_FORMATS[format]
+      : undefined;
     if (fmt === undefined || typeof format !== 'string') {
       throw new RangeError(`format must be 'nftables' or 'dnsmasq', not ${JSON.stringify(format)}`);
     }
     if (!Array.isArray(resolvers) || resolvers.some((r) => typeof r !== 'string')) {
       throw new TypeError('resolvers must be an array of address strings');
     }
-    const opts = Buffer.alloc(OPTIONS_BUFFER_SIZE);
+    const opts = optionsBuffer(T.boxlint_emit_options, C.emit_options_size);
     C.emit_options_init(opts);
     const o = koffi.decode(opts, T.boxlint_emit_options);
     o.table = table;

@@ -1,7 +1,9 @@
 'use strict';
 // A C report for one call, and its findings and instructions as plain objects.
 const koffi = require('koffi');
-const { T, C, FIX_UNSAFE, SEVERITY, KEYWORDS } = require('./ffi');
+const {
+  T, C, FIX_UNSAFE, severityName, keywordName, fixSafetyName,
+} = require('./ffi');
 const { checkStatus } = require('./errors');
 const { decodeString } = require('./inputs');
 const { applyFixes } = require('./fixes');
@@ -15,11 +17,11 @@ function diagFrom(ptr) {
     fix = {
       offset: Number(f.offset), length: Number(f.length),
       text: decodeString(f.text, f.text_len), description: f.description,
-      unsafe, applicability: unsafe ? 'unsafe' : 'safe',
+      unsafe, applicability: fixSafetyName(f.safety),
     };
   }
   return {
-    rule: d.rule, severity: SEVERITY[d.severity] || 'error',
+    rule: d.rule, severity: severityName(d.severity),
     command: d.command < 0 ? null : d.command,
     line: d.line, column: d.column, endLine: d.end_line, endColumn: d.end_column,
     offset: Number(d.offset), endOffset: Number(d.end_offset),
@@ -38,7 +40,7 @@ function instructions(r) {
   for (let i = 0, n = C.instruction_count(r); i < n; i++) {
     const ins = koffi.decode(C.instruction(r, i), T.boxlint_instruction);
     out.push({
-      index: i, keyword: KEYWORDS[ins.keyword] || null, trigger: KEYWORDS[ins.trigger] || null,
+      index: i, keyword: keywordName(ins.keyword), trigger: keywordName(ins.trigger),
       line: ins.line, endLine: ins.end_line,
     });
   }

@@ -1,12 +1,12 @@
 'use strict';
 // The rules the library knows, and their explanations.
 const koffi = require('koffi');
-const { T, C, SEVERITY } = require('./ffi');
+const { T, C, severityName } = require('./ffi');
 const { typeName, EMPTY } = require('./inputs');
 
 function ruleFrom(r) {
   return {
-    id: r.id, severity: SEVERITY[r.severity], summary: r.summary, description: r.description,
+    id: r.id, severity: severityName(r.severity), summary: r.summary, description: r.description,
     bad: r.bad, good: r.good,
   };
 }
