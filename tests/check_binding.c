@@ -827,6 +827,32 @@ START_TEST(test_names_for_bindings) {
 }
 END_TEST
 
+/* boxlint_rule_explain: the text `boxlint explain` prints and the bindings' explain() return. */
+START_TEST(test_rule_explain) {
+  static const boxlint_rule_info r = {"demo-rule", BOXLINT_SEVERITY_WARNING, "One line.",
+                                      "Why it matters.", "RUN a \\\n  b\n\nRUN c", ""};
+  char *text = NULL;
+  size_t n = 1;
+  ck_assert_int_eq(boxlint_rule_explain(&r, &text, &n, NULL), BOXLINT_OK);
+  const char *want = "demo-rule (warning): One line.\n\nWhy it matters.\n\nBad:\n"
+                     "    RUN a \\\n      b\n    \n    RUN c\nGood:\n";
+  ck_assert_str_eq(text, want);
+  ck_assert_uint_eq(n, strlen(want));
+  boxlint_buffer_free(text, NULL);
+  const boxlint_rule_info *ri = boxlint_rule_find("invalid-version", 15);
+  ck_assert_int_eq(boxlint_rule_explain(ri, &text, &n, NULL), BOXLINT_OK);
+  ck_assert_ptr_nonnull(strstr(text, "invalid-version (error): "));
+  ck_assert_ptr_nonnull(strstr(text, "\n\nBad:\n    "));
+  ck_assert_int_eq(text[n - 1], '\n');
+  boxlint_buffer_free(text, NULL);
+  ck_assert_int_eq(boxlint_rule_explain(NULL, &text, &n, NULL), BOXLINT_EINVAL);
+  ck_assert_ptr_null(text);
+  ck_assert_uint_eq(n, 0);
+  ck_assert_int_eq(boxlint_rule_explain(ri, NULL, &n, NULL), BOXLINT_EINVAL);
+  ck_assert_int_eq(boxlint_rule_explain(ri, &text, NULL, NULL), BOXLINT_EINVAL);
+}
+END_TEST
+
 static Suite *binding_suite(void) {
   Suite *s = suite_create("binding");
   TCase *tc = tcase_create("template_id");
@@ -867,6 +893,7 @@ static Suite *binding_suite(void) {
   tcase_add_test(tc, test_status_is_this_calls);
   tcase_add_test(tc, test_rule_table);
   tcase_add_test(tc, test_explain_examples);
+  tcase_add_test(tc, test_rule_explain);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("oom");

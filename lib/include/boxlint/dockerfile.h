@@ -242,6 +242,18 @@ BOXLINT_API const boxlint_rule_info *boxlint_rules(size_t *count);
 /** The rule named `id` (`len` bytes), or NULL. */
 BOXLINT_API const boxlint_rule_info *boxlint_rule_find(const char *id, size_t len);
 
+/**
+ * The explanation of a rule as `boxlint explain RULE` prints it and the bindings' explain()
+ * return it: "ID (SEVERITY): SUMMARY", a blank line, the description, a blank line, then
+ * "Bad:" and "Good:" each followed by its example, every line indented by four spaces.
+ * @param out receives a new NUL-terminated buffer of `*out_len` bytes, allocated with `alloc`
+ *            (NULL: libc); free it with boxlint_buffer_free (boxlint/fix.h) and the same
+ *            allocator.
+ * @return BOXLINT_OK, BOXLINT_EINVAL (a NULL argument), BOXLINT_ENOMEM (*out NULL).
+ */
+BOXLINT_API boxlint_status boxlint_rule_explain(const boxlint_rule_info *rule, char **out,
+                                                size_t *out_len, const boxlint_alloc *alloc);
+
 #ifdef __cplusplus
 }
 #endif
