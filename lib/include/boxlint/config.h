@@ -67,6 +67,11 @@ typedef struct boxlint_user_rule {
   boxlint_span message;
 } boxlint_user_rule;
 
+/** Fill `rule` with the defaults of a user rule: every span empty, severity WARNING (the
+ *  severity a `.boxlint.json` rule without "severity" has), every instruction. NULL is a
+ *  no-op. */
+BOXLINT_API void boxlint_user_rule_init(boxlint_user_rule *rule);
+
 /**
  * Compile and add a user rule. The pattern is compiled once here (JIT where available); every
  * match later runs with match and depth limits, and a match that hits a limit is reported as

@@ -114,6 +114,12 @@ BOXLINT_API void boxlint_options_init(boxlint_options *opts);
  *  caller compiled against an older header (a binding) can give it room enough. */
 BOXLINT_API size_t boxlint_options_size(void);
 
+/** Whether the checks accept `opts` as they are: BOXLINT_OK, or BOXLINT_EINVAL (what the
+ *  checks would return) for a NULL or too short struct, an escape other than '\\' and '`', or
+ *  bounds in the wrong order (cpu_min > cpu_max, memory_min > memory_max). Checks nothing
+ *  else; the bindings ask it before they call. */
+BOXLINT_API boxlint_status boxlint_options_check(const boxlint_options *opts);
+
 /*==============================================================================================
  * MARK: Checking
  *============================================================================================*/

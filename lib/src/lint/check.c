@@ -128,6 +128,10 @@ static int options_ok(const boxlint_options *o) {
          o->cpu_min <= o->cpu_max && o->memory_min <= o->memory_max;
 }
 
+boxlint_status boxlint_options_check(const boxlint_options *opts) {
+  return opts && options_ok(opts) ? BOXLINT_OK : BOXLINT_EINVAL;
+}
+
 /* Options (NULL: the defaults, in *def), their validation, and the check's context. */
 static boxlint_status begin(bl_check *ck, boxlint_report *report, const boxlint_options **opts,
                             boxlint_options *def) {
