@@ -3,6 +3,7 @@
 const koffi = require('koffi');
 const {
   T, C, OK, ENOMEM, severityName, severityValue: severityOf, keywordValue: keywordOf, optionsBuffer,
+  USER_RULE_SEVERITY,
 } = require('./ffi');
 const { ConfigError, checkStatus } = require('./errors');
 const { typeName, EMPTY, span } = require('./inputs');
@@ -76,7 +77,9 @@ class Config extends Owned {
           '(id, severity, instruction, pattern, message)');
       }
     }
-    const { id, pattern, message = '', severity = 'warning', instruction = null } = r;
+    const {
+      id, pattern, message = '', severity = USER_RULE_SEVERITY, instruction = null,
+    } = r;
     for (const [k, v] of [['id', id], ['pattern', pattern], ['message', message]]) {
       if (typeof v !== 'string') {
         throw new TypeError(`userRules[${i}].${k} must be a string, not ${typeName(v)}`);
@@ -119,6 +122,18 @@ class Config extends Owned {
   }
 }
 
+/** Whether the checks take `escape` as the escape character (boxlint_options_check on the
+ *  default options with that escape). */
+function escapeOk(escape) {
+  if (typeof escape !== 'string' || Buffer.byteLength(escape, 'utf8') !== 1) return false;
+  const buf = optionsBuffer(T.boxlint_options, C.options_size);
+  C.options_init(buf);
+  const o = koffi.decode(buf, T.boxlint_options);
+  o.escape = escape.charCodeAt(0);
+  koffi.encode(buf, T.boxlint_options, o);
+  return C.options_check(buf) === OK;
+}
+
 function makeOptions(options, configPtr) {
   const buf = optionsBuffer(T.boxlint_options, C.options_size);
   C.options_init(buf);
@@ -136,7 +151,7 @@ function makeOptions(options, configPtr) {
       o[field] = v;
     }
     if (options.escape !== undefined && options.escape !== null) {
-      if (options.escape !== '\\' && options.escape !== '`') {
+      if (!escapeOk(options.escape)) {
         throw new RangeError("options.escape must be '\\\\' or '`'");
       }
       o.escape = options.escape.charCodeAt(0);

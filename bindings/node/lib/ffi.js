@@ -147,6 +147,10 @@ const C = {
   options_size: lib.func('size_t boxlint_options_size(void)'),
   policy_options_size: lib.func('size_t boxlint_policy_options_size(void)'),
   emit_options_size: lib.func('size_t boxlint_emit_options_size(void)'),
+  rule_explain: lib.func('int boxlint_rule_explain(void *rule, _Out_ void **out, ' +
+    '_Out_ size_t *out_len, void *alloc)'),
+  options_check: lib.func('int boxlint_options_check(void *opts)'),
+  user_rule_init: lib.func('void boxlint_user_rule_init(_Out_ boxlint_user_rule *rule)'),
 };
 
 const OK = 0;
@@ -200,6 +204,13 @@ const POLICY_FIELDS = Object.keys(names(C.policy_field, upTo32));
 const TEMPLATE_FIELDS = new Set(Object.keys(names(C.template_field, upTo32)));
 const BINDING_FIELDS = new Set(Object.keys(names(C.binding_field, upTo32)));
 
+/** The severity of a user rule that names none (boxlint_user_rule_init). */
+const USER_RULE_SEVERITY = (() => {
+  const r = {};
+  C.user_rule_init(r);
+  return severityName(r.severity);
+})();
+
 // Option structs may grow at the end in later library versions: the *_init functions write
 // the library's own sizeof, so the buffer has the library's size of the struct (never less
 // than the declaration here).
@@ -238,5 +249,6 @@ module.exports = {
   TEMPLATE_FIELDS,
   BINDING_FIELDS,
   optionsBuffer,
+  USER_RULE_SEVERITY,
   version,
 };

@@ -2,7 +2,8 @@
 // The rules the library knows, and their explanations.
 const koffi = require('koffi');
 const { T, C, severityName } = require('./ffi');
-const { typeName, EMPTY } = require('./inputs');
+const { checkStatus } = require('./errors');
+const { typeName, EMPTY, decodeString } = require('./inputs');
 
 function ruleFrom(r) {
   return {
@@ -37,14 +38,17 @@ function rule(id) {
 
 /** The explanation of a rule with a bad and a good example, as `boxlint explain` prints it. */
 function explain(id) {
-  const r = rule(id);
-  const ind = (s) => {
-    const lines = s.split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    return lines.map((l) => `    ${l}\n`).join('');
-  };
-  return `${r.id} (${r.severity}): ${r.summary}\n\n${r.description}\n\nBad:\n${ind(r.bad)}` +
-    `Good:\n${ind(r.good)}`;
+  rule(id); // RangeError for an unknown rule
+  const b = Buffer.from(id, 'utf8');
+  const out = [null];
+  const outLen = [0];
+  checkStatus(C.rule_explain(C.rule_find(b.length ? b : EMPTY, b.length), out, outLen, null),
+    'boxlint_rule_explain');
+  try {
+    return decodeString(out[0], outLen[0]);
+  } finally {
+    C.buffer_free(out[0], null);
+  }
 }
 
 module.exports = {

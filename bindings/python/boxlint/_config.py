@@ -165,7 +165,7 @@ def _options(options: Optional[Options], config_ptr: Optional[int],
                     raise TypeError(f"Options.{name} must be an int, not {type(v).__name__}")
                 setattr(o, name, v)
         if options.escape is not None:
-            if options.escape not in ("\\", "`"):
+            if not _ffi.escape_ok(options.escape):
                 raise ValueError("Options.escape must be '\\\\' or '`'")
             o.escape = options.escape.encode()
     o.config = config_ptr

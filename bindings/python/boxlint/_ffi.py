@@ -254,6 +254,10 @@ _fn("boxlint_policy_field", c_char_p, c_size_t)
 _fn("boxlint_options_size", c_size_t)
 _fn("boxlint_policy_options_size", c_size_t)
 _fn("boxlint_emit_options_size", c_size_t)
+_fn("boxlint_rule_explain", c_int, POINTER(boxlint_rule_info), POINTER(c_void_p),
+    POINTER(c_size_t), c_void_p)
+_fn("boxlint_options_check", c_int, c_void_p)
+_fn("boxlint_user_rule_init", None, POINTER(boxlint_user_rule))
 
 
 def new_options(cls: Type[_S], init) -> _S:
@@ -343,3 +347,23 @@ for _k, _v in _names(lib.boxlint_policy_compat_str, [0] + [1 << i for i in range
 EMIT_FORMATS: Dict[str, int] = _names(lib.boxlint_emit_format_str, range(32))
 #: The fields of a NetworkPolicy object ("type", "allow_out", "deny_out").
 POLICY_FIELDS: Tuple[str, ...] = tuple(_names(lib.boxlint_policy_field, range(32)))
+
+
+def escape_ok(escape: object) -> bool:
+    """Whether the checks take ``escape`` as the escape character (boxlint_options_check on
+    the default options with that escape)."""
+    if not isinstance(escape, str) or len(escape.encode("utf-8", "surrogateescape")) != 1:
+        return False
+    o = new_options(boxlint_options, lib.boxlint_options_init)
+    o.escape = escape.encode("utf-8", "surrogateescape")
+    return lib.boxlint_options_check(ctypes.byref(o)) == BOXLINT_OK
+
+
+def _user_rule_severity() -> str:
+    r = boxlint_user_rule()
+    lib.boxlint_user_rule_init(ctypes.byref(r))
+    return severity_name(r.severity)
+
+
+#: The severity of a user rule that names none (boxlint_user_rule_init).
+USER_RULE_SEVERITY: str = _user_rule_severity()

@@ -5,6 +5,7 @@ import ctypes
 from typing import List, Optional
 
 from . import _ffi
+from ._errors import _check_status
 from ._ffi import lib
 from ._inputs import _typename
 from ._types import RuleInfo
@@ -43,13 +44,12 @@ def rule(rule_id: str) -> RuleInfo:
 def explain(rule_id: str) -> str:
     """The explanation of a rule with a bad and a good example, as ``boxlint explain`` prints
     it; KeyError for an unknown rule."""
-    r = rule(rule_id)
-
-    def ind(s: str) -> str:
-        lines = s.split("\n")
-        if lines[-1] == "":
-            lines.pop()
-        return "".join(f"    {line}\n" for line in lines)
-
-    return (f"{r.id} ({r.severity}): {r.summary}\n\n{r.description}\n\nBad:\n{ind(r.bad)}"
-            f"Good:\n{ind(r.good)}")
+    rule(rule_id)  # KeyError for an unknown rule
+    b = rule_id.encode()
+    out, out_len = ctypes.c_void_p(), ctypes.c_size_t()
+    _check_status(lib.boxlint_rule_explain(lib.boxlint_rule_find(b, len(b)), ctypes.byref(out),
+                                           ctypes.byref(out_len), None), "boxlint_rule_explain")
+    try:
+        return ctypes.string_at(out.value, out_len.value).decode("utf-8", "replace")  # type: ignore[arg-type]
+    finally:
+        lib.boxlint_buffer_free(out, None)

@@ -5,7 +5,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ._errors import ValidationError
-from ._ffi import FIX_UNSAFE, fix_safety_name
+from ._ffi import FIX_UNSAFE, USER_RULE_SEVERITY, fix_safety_name
 
 Severity = str  # "error" | "warning" | "info"
 
@@ -191,5 +191,5 @@ class UserRule:
     id: str
     pattern: str
     message: str = ""
-    severity: Severity = "warning"
+    severity: Severity = USER_RULE_SEVERITY
     instruction: Optional[str] = None
