@@ -22,8 +22,9 @@ test('clean template', async (t) => {
   });
 });
 
-test('seed examples', async (t) => {
-  await t.test('a command without RUN', () => {
+// The subtests of 'seed examples', in order: [name, fn] each.
+const SEED_EXAMPLES = [
+  ['a command without RUN', () => {
     const [d, ...rest] = boxlint.checkCommands(['pip install pydantic-ai']).diagnostics;
     assert.equal(rest.length, 0);
     assert.deepEqual([d.rule, d.severity, d.command, d.line, d.column, d.endColumn],
@@ -31,13 +32,13 @@ test('seed examples', async (t) => {
     assert.match(d.hint, /did you forget RUN\?/);
     assert.deepEqual(d.fix, { offset: 0, length: 0, text: 'RUN ', description: 'insert RUN',
       unsafe: false, applicability: 'safe' });
-  });
-  await t.test('a misspelt keyword', () => {
+  }],
+  ['a misspelt keyword', () => {
     const [d] = boxlint.checkCommands(['WORKDRI /app']).diagnostics;
     assert.match(d.hint, /did you mean WORKDIR\?/);
     assert.equal(d.fix.text, 'WORKDIR');
-  });
-  await t.test('each denied instruction has its own message', () => {
+  }],
+  ['each denied instruction has its own message', () => {
     const cases = {
       'FROM python:3.12': /base image/,
       'COPY app.py /app/': /build context/,
@@ -56,8 +57,8 @@ test('seed examples', async (t) => {
       messages.add(d.message);
     }
     assert.equal(messages.size, 5);
-  });
-  await t.test('ValidationError carries every error', () => {
+  }],
+  ['ValidationError carries every error', () => {
     assert.throws(() => boxlint.validateTemplate({ ...GOOD, commands: ['FROM x', 'pip install y'] }),
       (e) => {
         assert.ok(e instanceof boxlint.ValidationError);
@@ -66,33 +67,33 @@ test('seed examples', async (t) => {
         assert.match(e.message, /^2 errors: .*\[denied-instruction\]/);
         return true;
       });
-  });
-  await t.test('65 commands', () => {
+  }],
+  ['65 commands', () => {
     assert.deepEqual(boxlint.checkCommands(Array(64).fill('RUN true')).diagnostics, []);
     assert.deepEqual(rulesOf(boxlint.checkCommands(Array(65).fill('RUN true'))), ['too-many-commands']);
-  });
-  await t.test('a 4097-byte command', () => {
+  }],
+  ['a 4097-byte command', () => {
     const ok = 'RUN echo ' + 'x'.repeat(4096 - 9);
     assert.deepEqual(boxlint.checkCommands([ok]).diagnostics, []);
     assert.deepEqual(rulesOf(boxlint.checkCommands([ok + 'x'])), ['command-too-long']);
-  });
-  await t.test('NUL byte', () => {
+  }],
+  ['NUL byte', () => {
     const [d] = boxlint.checkCommands(['RUN echo a\0b']).diagnostics;
     assert.deepEqual([d.rule, d.column, d.offset], ['nul-byte', 11, 10]);
-  });
-  await t.test('bare CR', () => {
+  }],
+  ['bare CR', () => {
     assert.deepEqual(rulesOf(boxlint.checkCommands(['RUN echo a\rb'])), ['bare-cr']);
     assert.deepEqual(boxlint.checkCommands(['RUN echo a\r\n']).diagnostics, []);
-  });
-  await t.test('Buffers reach the library unchanged', () => {
+  }],
+  ['Buffers reach the library unchanged', () => {
     assert.deepEqual(rulesOf(boxlint.checkCommands([Buffer.from([0x52, 0x55, 0x4e, 0x20, 0xff])])),
       ['invalid-utf8']);
-  });
-  await t.test('limits are options', () => {
+  }],
+  ['limits are options', () => {
     assert.deepEqual(rulesOf(boxlint.checkCommands(Array(3).fill('RUN true'),
       { options: { maxCommands: 2 } })), ['too-many-commands']);
-  });
-  await t.test('template fields', () => {
+  }],
+  ['template fields', () => {
     const r = boxlint.checkTemplate({ name: 'My Template', commands: ['RUN true'], cpu_count: 2.5,
       memory_mb: 64, cpuCount: 1 });
     const got = new Set(r.diagnostics.map((d) => `${d.rule} ${d.path}`));
@@ -103,14 +104,18 @@ test('seed examples', async (t) => {
     assert.equal(cpu.command, null);
     assert.deepEqual(rulesOf(boxlint.checkTemplate({ name: 'x', commands: [] })),
       ['missing-field', 'missing-field']);
-  });
-  await t.test('a template parsed from JSON', () => {
+  }],
+  ['a template parsed from JSON', () => {
     const tpl = JSON.parse('{"name": "t", "commands": ["RUN true"], "cpu_count": 2,' +
       ' "memory_mb": 4096, "network_policy": {"type": "disabled"}}');
     assert.deepEqual(boxlint.checkTemplate(tpl).diagnostics, []);
-  });
-  await t.test('fragment', () => {
+  }],
+  ['fragment', () => {
     const [d] = boxlint.checkFragment('RUN true\n\nFROM x\n').diagnostics;
     assert.deepEqual([d.rule, d.command, d.line], ['denied-instruction', 1, 3]);
-  });
+  }],
+];
+
+test('seed examples', async (t) => {
+  for (const args of SEED_EXAMPLES) await t.test(...args);
 });

@@ -5,8 +5,9 @@ const assert = require('node:assert/strict');
 const boxlint = require('..');
 const { GOOD, SEED } = require('./support');
 
-test('NetworkPolicy', async (t) => {
-  await t.test('the seed example alone allows everything', () => {
+// The subtests of 'NetworkPolicy', in order: [name, fn] each.
+const POLICY_CASES = [
+  ['the seed example alone allows everything', () => {
     const p = new boxlint.NetworkPolicy(SEED);
     try {
       const d = p.diagnostics.find((x) => x.rule === 'allow-without-effect');
@@ -18,8 +19,8 @@ test('NetworkPolicy', async (t) => {
     } finally {
       p.close();
     }
-  });
-  await t.test('the seed example with ALL_TRAFFIC denied', () => {
+  }],
+  ['the seed example with ALL_TRAFFIC denied', () => {
     const p = new boxlint.NetworkPolicy({ ...SEED, deny_out: ['ALL_TRAFFIC'] });
     assert.deepEqual(p.diagnostics, []);
     assert.deepEqual(p.deny_out, ['0.0.0.0/0']);
@@ -33,8 +34,8 @@ test('NetworkPolicy', async (t) => {
     });
     assert.equal(p.decide({ ip: '140.82.112.3' }).verdict, 'deny');
     p.close();
-  });
-  await t.test('a template with a policy', () => {
+  }],
+  ['a template with a policy', () => {
     const r = boxlint.checkTemplate({ ...GOOD, network_policy: SEED });
     const d = r.diagnostics.find((x) => x.rule === 'allow-without-effect');
     assert.equal(d.severity, 'warning');
@@ -43,8 +44,8 @@ test('NetworkPolicy', async (t) => {
     const p = new boxlint.NetworkPolicy(SEED);
     assert.deepEqual(boxlint.checkTemplate({ ...GOOD, network_policy: p }).diagnostics, r.diagnostics);
     p.close();
-  });
-  await t.test('an invalid policy throws PolicyError with detail', () => {
+  }],
+  ['an invalid policy throws PolicyError with detail', () => {
     assert.throws(() => new boxlint.NetworkPolicy({ type: 'filtered',
       allow_out: ['https://pypi.org/simple'], deny_out: ['10.0.0.1/8'] }), (e) => {
       assert.ok(e instanceof boxlint.PolicyError && e instanceof boxlint.ValidationError);
@@ -57,30 +58,30 @@ test('NetworkPolicy', async (t) => {
       boxlint.PolicyError);
     assert.throws(() => new boxlint.NetworkPolicy({ type: 'filterd' }),
       (e) => e.errors[0].rule === 'invalid-policy-type');
-  });
-  await t.test('an invalid policy in a template is reported', () => {
+  }],
+  ['an invalid policy in a template is reported', () => {
     const tpl = { ...GOOD, network_policy: { type: 'filtered', allow_out: ['pypi.org:443'] } };
     const [d] = boxlint.checkTemplate(tpl).errors;
     assert.deepEqual([d.rule, d.detail, d.path], ['invalid-policy-entry', 'port', 'network_policy.allow_out[0]']);
     assert.throws(() => boxlint.validateTemplate(tpl), boxlint.ValidationError);
-  });
-  await t.test('unmatched deny and E2B compatibility', () => {
+  }],
+  ['unmatched deny and E2B compatibility', () => {
     const p = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org'] }, { unmatched: 'deny' });
     const d = p.decide({ host: 'github.com' });
     assert.deepEqual([d.verdict, d.reason, d.entry], ['deny', 'default', null]);
     p.close();
     assert.throws(() => new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org'] },
       { compat: 'e2b' }), (e) => e.errors.some((x) => x.rule === 'domains-require-deny-all'));
-  });
-  await t.test('needs-ip and invalid destinations', () => {
+  }],
+  ['needs-ip and invalid destinations', () => {
     const p = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org'], deny_out: ['10.0.0.0/8'] });
     assert.deepEqual([p.decide({ host: 'example.com' }).verdict, p.decide({ host: 'example.com' }).reason],
       ['unknown', 'needs-ip']);
     assert.equal(p.decide({ host: 'example.com', ip: '10.1.2.3' }).verdict, 'deny');
     assert.equal(p.decide({ ip: '010.1.2.3' }).reason, 'invalid-destination');
     p.close();
-  });
-  await t.test('disabled and open', () => {
+  }],
+  ['disabled and open', () => {
     const d = new boxlint.NetworkPolicy();
     assert.equal(d.type, 'disabled');
     assert.equal(d.decide({ host: 'pypi.org' }).reason, 'policy-disabled');
@@ -88,5 +89,9 @@ test('NetworkPolicy', async (t) => {
     const o = new boxlint.NetworkPolicy({ type: 'open' });
     assert.equal(o.decide({ ip: '1.1.1.1' }).reason, 'policy-open');
     o.close();
-  });
+  }],
+];
+
+test('NetworkPolicy', async (t) => {
+  for (const args of POLICY_CASES) await t.test(...args);
 });

@@ -32,8 +32,9 @@ function lineCol(text, needle) {
     Buffer.byteLength(before)];
 }
 
-test('Python source files', async (t) => {
-  await t.test('findings are in the file, with file fixes', () => {
+// The subtests of 'Python source files', in order: [name, fn] each.
+const PYTHON_CASES = [
+  ['findings are in the file, with file fixes', () => {
     const r = boxlint.checkPython(PY_SOURCE);
     assert.deepEqual(rulesOf(r), ['unknown-instruction', 'allow-without-effect']);
     const [cmd, pol] = r.diagnostics;
@@ -51,8 +52,8 @@ test('Python source files', async (t) => {
     assert.equal(pol.message, "allow_out[0]: 'pypi.org' has no effect: no deny_out entry overlaps it, " +
       'and destinations matched by neither list are allowed');
     assert.equal(r.ok, false);
-  });
-  await t.test('applyFixes gives the exact text; a second check is clean', () => {
+  }],
+  ['applyFixes gives the exact text; a second check is clean', () => {
     const r = boxlint.checkPython(PY_SOURCE);
     // safe fixes only unless asked: the unsafe one is shown, not applied
     assert.deepEqual(boxlint.applyFixes(PY_SOURCE, r.diagnostics), { text: PY_SAFE_FIXED, applied: [true, false] });
@@ -66,8 +67,8 @@ test('Python source files', async (t) => {
     assert.deepEqual(boxlint.applyFixes('ab', [{ offset: 0, length: 0, text: 'x', unsafe: true }]),
       { text: 'ab', applied: [false] });
     assert.deepEqual(rulesOf(boxlint.checkPython(PY_FIXED)), ['pip-no-cache-dir']);
-  });
-  await t.test('columns are code points, offsets bytes', () => {
+  }],
+  ['columns are code points, offsets bytes', () => {
     const src = 'from budai import Client\nclient = Client()\n' +
       'client.code_interpreter.templates.create(name="t", commands=["RUN echo \u00e9", ' +
       '"pip install x"], cpu_count=2, memory_mb=4096)\n';
@@ -80,15 +81,15 @@ test('Python source files', async (t) => {
     const want = src.replace('"pip install x"', '"RUN pip install x"');
     assert.equal(r.fixed(src), want);
     assert.deepEqual(boxlint.checkPython(Buffer.from(src)).fixed(Buffer.from(src)), Buffer.from(want));
-  });
-  await t.test('a syntax error is one diagnostic in the result', () => {
+  }],
+  ['a syntax error is one diagnostic in the result', () => {
     const r = boxlint.checkPython('x = (\n');
     assert.deepEqual(r.diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]),
       [['python-syntax', 'error', 1, 5]]);
     assert.match(r.diagnostics[0].message, /never closed/);
     assert.equal(r.ok, false);
-  });
-  await t.test('policy options and config', () => {
+  }],
+  ['policy options and config', () => {
     const src = 'from budai import NetworkPolicy\n' +
       'p = NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=["ALL_TRAFFIC"])\n';
     assert.deepEqual(boxlint.checkPython(src).diagnostics, []);
@@ -99,8 +100,8 @@ test('Python source files', async (t) => {
     cfg.close();
     assert.throws(() => boxlint.checkPython(src, { compat: 'aws' }), RangeError);
     assert.throws(() => boxlint.checkPython(3), TypeError);
-  });
-  await t.test('not-static and suppressions', () => {
+  }],
+  ['not-static and suppressions', () => {
     const src = 'import os\nfrom budai import Client\nclient = Client()\n' +
       "client.code_interpreter.templates.create(name=os.environ['N'], " +
       "commands=['RUN pip install --no-cache-dir x'], cpu_count=2, memory_mb=4096)\n";
@@ -111,5 +112,9 @@ test('Python source files', async (t) => {
       .diagnostics.map((d) => [d.rule, d.line]), [['not-static', 4], ['unused-suppression', 4]]);
     assert.deepEqual(boxlint.checkPython(src.replace('4096)\n', '4096)  # boxlint: ignore=bare-cr\n'))
       .diagnostics.map((d) => [d.rule, d.line]), [['not-static', 4], ['unused-suppression', 4]]);
-  });
+  }],
+];
+
+test('Python source files', async (t) => {
+  for (const args of PYTHON_CASES) await t.test(...args);
 });

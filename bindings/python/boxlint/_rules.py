@@ -50,6 +50,7 @@ def explain(rule_id: str) -> str:
     _check_status(lib.boxlint_rule_explain(lib.boxlint_rule_find(b, len(b)), ctypes.byref(out),
                                            ctypes.byref(out_len), None), "boxlint_rule_explain")
     try:
-        return ctypes.string_at(out.value, out_len.value).decode("utf-8", "replace")  # type: ignore[arg-type]
+        data = ctypes.string_at(out.value, out_len.value)  # type: ignore[arg-type]
+        return data.decode("utf-8", "replace")
     finally:
         lib.boxlint_buffer_free(out, None)
