@@ -1,7 +1,7 @@
 'use strict';
 // The checks: commands, fragments, templates, Python source files and agent bindings.
 const {
-  C, ESYNTAX, TEMPLATE_FIELDS, BINDING_FIELDS,
+  C, ESYNTAX, TEMPLATE_FIELDS, BINDING_FIELDS, DEFAULT_UNMATCHED,
 } = require('./ffi');
 const { ValidationError, checkStatus } = require('./errors');
 const {
@@ -109,7 +109,7 @@ function policyInput(np) {
  * A file that is not valid Python does not throw: the result holds one python-syntax error.
  */
 function checkPython(source, { config = null, options = null, compat = null,
-  unmatched = 'allow', maxEntries = 0 } = {}) {
+  unmatched = DEFAULT_UNMATCHED, maxEntries = 0 } = {}) {
   const b = textBuffer(source, 'source');
   const cp = configPtr(config);
   const popts = policyOptions({ ...policyArgs({ compat, unmatched, maxEntries }), config: cp });

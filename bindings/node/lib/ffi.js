@@ -227,6 +227,14 @@ const version = C.version();
   }
 }
 
+/** What a destination matched by no entry gets when nothing says otherwise
+ *  (boxlint_policy_options_init). */
+const DEFAULT_UNMATCHED = (() => {
+  const buf = optionsBuffer(T.boxlint_policy_options, C.policy_options_size);
+  C.policy_options_init(buf);
+  return C.unmatched_str(koffi.decode(buf, T.boxlint_policy_options).unmatched);
+})();
+
 module.exports = {
   T,
   C,
@@ -250,5 +258,6 @@ module.exports = {
   BINDING_FIELDS,
   optionsBuffer,
   USER_RULE_SEVERITY,
+  DEFAULT_UNMATCHED,
   version,
 };

@@ -3,7 +3,7 @@
 const koffi = require('koffi');
 const {
   T, C, ESYNTAX, EINVAL, LIST_ALLOW_OUT, LIST_DENY_OUT, UNMATCHED, COMPAT, EMIT_FORMATS,
-  POLICY_FIELDS, optionsBuffer,
+  POLICY_FIELDS, DEFAULT_UNMATCHED, optionsBuffer,
 } = require('./ffi');
 const { PolicyError, checkStatus } = require('./errors');
 const { typeName, EMPTY, span, encodeList, decodeString } = require('./inputs');
@@ -32,7 +32,7 @@ function policySpec(p) {
 }
 
 /** Policy options, checked: TypeError/RangeError for what the library would not understand. */
-function policyArgs({ compat = null, unmatched = 'allow', maxEntries = 0 }) {
+function policyArgs({ compat = null, unmatched = DEFAULT_UNMATCHED, maxEntries = 0 }) {
   if (compat !== null && compat !== undefined && typeof compat !== 'string') {
     throw new TypeError(`compat must be null or 'e2b', not ${typeName(compat)}`);
   }
@@ -52,7 +52,9 @@ function policyArgs({ compat = null, unmatched = 'allow', maxEntries = 0 }) {
 
 /** A boxlint_policy_options buffer (the library's size: see optionsBuffer); `config`
  *  a config's pointer (null: every warning at its default severity). */
-function policyOptions({ unmatched = 'allow', compat = 'none', maxEntries = 0, config = null }) {
+function policyOptions({
+  unmatched = DEFAULT_UNMATCHED, compat = 'none', maxEntries = 0, config = null,
+}) {
   const opts = optionsBuffer(T.boxlint_policy_options, C.policy_options_size);
   C.policy_options_init(opts);
   const o = koffi.decode(opts, T.boxlint_policy_options);
@@ -95,7 +97,7 @@ function entries(ptr, list) {
  * no entry matches under 'filtered'; `compat: 'e2b'` adds E2B's own rejections.
  */
 class NetworkPolicy extends Owned {
-  constructor(policy = {}, { compat = null, unmatched = 'allow', maxEntries = 0,
+  constructor(policy = {}, { compat = null, unmatched = DEFAULT_UNMATCHED, maxEntries = 0,
     config = null } = {}) {
     super();
     const spec = policySpec(policy);

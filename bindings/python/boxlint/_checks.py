@@ -106,7 +106,8 @@ def validate_template(name: Optional[str] = None, commands: Optional[Sequence[st
 
 def check_python(source: Union[str, bytes], *, config: Optional[Config] = None,
                  options: Optional[Options] = None, compat: Optional[str] = None,
-                 unmatched: str = "allow", max_entries: Optional[int] = None) -> Result:
+                 unmatched: str = _ffi.DEFAULT_UNMATCHED,
+                 max_entries: Optional[int] = None) -> Result:
     """Check the SDK calls of a Python source file (``templates.create``/``update``,
     ``add_code_interpreter``, ``NetworkPolicy(...)``) whose arguments are literals, as the CLI
     checks a ``.py`` file. Positions are in the file: ``line``/``column`` (code points) at the

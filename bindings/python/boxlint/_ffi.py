@@ -367,3 +367,13 @@ def _user_rule_severity() -> str:
 
 #: The severity of a user rule that names none (boxlint_user_rule_init).
 USER_RULE_SEVERITY: str = _user_rule_severity()
+
+
+def _default_unmatched() -> str:
+    o = new_options(boxlint_policy_options, lib.boxlint_policy_options_init)
+    return lib.boxlint_policy_unmatched_str(o.unmatched).decode()
+
+
+#: What a destination matched by no entry gets when nothing says otherwise
+#: (boxlint_policy_options_init).
+DEFAULT_UNMATCHED: str = _default_unmatched()

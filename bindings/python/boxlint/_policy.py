@@ -123,7 +123,7 @@ class NetworkPolicy(_Owned):
 
     def __init__(self, type: Optional[str] = None, allow_out: Sequence[str] = (),
                  deny_out: Sequence[str] = (), compat: Optional[str] = None,
-                 unmatched: str = "allow", *, max_entries: Optional[int] = None,
+                 unmatched: str = _ffi.DEFAULT_UNMATCHED, *, max_entries: Optional[int] = None,
                  config: Optional[Config] = None):
         spec = _PolicySpec(type, allow_out, deny_out)
         _check_policy_args(compat, unmatched, max_entries)
