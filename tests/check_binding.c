@@ -836,6 +836,9 @@ START_TEST(test_names_for_bindings) {
   ck_assert_int_eq(ur.instruction, BOXLINT_KW_NONE);
   ck_assert_uint_eq(ur.id.len + ur.pattern.len + ur.message.len, 0);
   boxlint_user_rule_init(NULL);
+  const char *const uf[] = {"id", "severity", "instruction", "pattern", "message"};
+  for (size_t i = 0; i < 5; i++) ck_assert_str_eq(boxlint_user_rule_field(i), uf[i]);
+  ck_assert_ptr_null(boxlint_user_rule_field(5));
   boxlint_emit_options eo;
   boxlint_emit_options_init(&eo);
   ck_assert_uint_eq(boxlint_emit_options_size(), eo.size);

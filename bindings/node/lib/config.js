@@ -3,7 +3,7 @@
 const koffi = require('koffi');
 const {
   T, C, OK, ENOMEM, severityName, severityValue: severityOf, keywordValue: keywordOf, optionsBuffer,
-  USER_RULE_SEVERITY,
+  USER_RULE_SEVERITY, USER_RULE_FIELDS,
 } = require('./ffi');
 const { ConfigError, checkStatus } = require('./errors');
 const { typeName, EMPTY, span } = require('./inputs');
@@ -72,9 +72,9 @@ class Config extends Owned {
       throw new TypeError(`userRules[${i}] must be an object, not ${typeName(r)}`);
     }
     for (const k of Object.keys(r)) {
-      if (!['id', 'pattern', 'message', 'severity', 'instruction'].includes(k)) {
+      if (!USER_RULE_FIELDS.includes(k)) {
         throw new RangeError(`userRules[${i}]: unknown key ${JSON.stringify(k)} ` +
-          '(id, severity, instruction, pattern, message)');
+          `(${USER_RULE_FIELDS.join(', ')})`);
       }
     }
     const {

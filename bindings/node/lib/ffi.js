@@ -151,6 +151,7 @@ const C = {
     '_Out_ size_t *out_len, void *alloc)'),
   options_check: lib.func('int boxlint_options_check(void *opts)'),
   user_rule_init: lib.func('void boxlint_user_rule_init(_Out_ boxlint_user_rule *rule)'),
+  user_rule_field: lib.func('const char *boxlint_user_rule_field(size_t i)'),
 };
 
 const OK = 0;
@@ -203,6 +204,7 @@ const EMIT_FORMATS = names(C.emit_format_str, upTo32);
 const POLICY_FIELDS = Object.keys(names(C.policy_field, upTo32));
 const TEMPLATE_FIELDS = new Set(Object.keys(names(C.template_field, upTo32)));
 const BINDING_FIELDS = new Set(Object.keys(names(C.binding_field, upTo32)));
+const USER_RULE_FIELDS = Object.keys(names(C.user_rule_field, upTo32));
 
 /** The severity of a user rule that names none (boxlint_user_rule_init). */
 const USER_RULE_SEVERITY = (() => {
@@ -256,6 +258,7 @@ module.exports = {
   POLICY_FIELDS,
   TEMPLATE_FIELDS,
   BINDING_FIELDS,
+  USER_RULE_FIELDS,
   optionsBuffer,
   USER_RULE_SEVERITY,
   DEFAULT_UNMATCHED,

@@ -78,10 +78,10 @@ class Config(_Owned):
         if not isinstance(obj, Mapping):
             raise TypeError(f"user_rules[{i}] must be a UserRule or a dict, not "
                             f"{type(obj).__name__}")
-        unknown = set(obj) - {"id", "pattern", "message", "severity", "instruction"}
+        unknown = set(obj) - set(_ffi.USER_RULE_FIELDS)
         if unknown:
-            raise ValueError(f"user_rules[{i}]: unknown key {sorted(unknown)[0]!r} (id, severity,"
-                             " instruction, pattern, message)")
+            raise ValueError(f"user_rules[{i}]: unknown key {sorted(unknown)[0]!r} "
+                             f"({', '.join(_ffi.USER_RULE_FIELDS)})")
         if "id" not in obj or "pattern" not in obj:
             raise ValueError(f"user_rules[{i}] needs 'id' and 'pattern'")
         return UserRule(**obj)

@@ -258,6 +258,7 @@ _fn("boxlint_rule_explain", c_int, POINTER(boxlint_rule_info), POINTER(c_void_p)
     POINTER(c_size_t), c_void_p)
 _fn("boxlint_options_check", c_int, c_void_p)
 _fn("boxlint_user_rule_init", None, POINTER(boxlint_user_rule))
+_fn("boxlint_user_rule_field", c_char_p, c_size_t)
 
 
 def new_options(cls: Type[_S], init) -> _S:
@@ -347,6 +348,8 @@ for _k, _v in _names(lib.boxlint_policy_compat_str, [0] + [1 << i for i in range
 EMIT_FORMATS: Dict[str, int] = _names(lib.boxlint_emit_format_str, range(32))
 #: The fields of a NetworkPolicy object ("type", "allow_out", "deny_out").
 POLICY_FIELDS: Tuple[str, ...] = tuple(_names(lib.boxlint_policy_field, range(32)))
+#: The members of a user rule ("id", "severity", "instruction", "pattern", "message").
+USER_RULE_FIELDS: Tuple[str, ...] = tuple(_names(lib.boxlint_user_rule_field, range(32)))
 
 
 def escape_ok(escape: object) -> bool:
