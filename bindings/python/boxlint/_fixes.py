@@ -80,7 +80,8 @@ def apply_fixes(text: Union[str, bytes], fixes: Iterable[Union[Fix, Diagnostic, 
                                           ctypes.byref(out_len), applied, None),
                   "boxlint_apply_fixes")
     try:
-        data = ctypes.string_at(out.value, out_len.value) if out_len.value else b""
+        size = out_len.value
+        data = ctypes.string_at(out.value, size) if size else b""  # type: ignore[arg-type]
     finally:
         lib.boxlint_buffer_free(out, None)
     flags = tuple(bool(applied[i]) for i in range(n))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _ffi
 from ._config import Config, _config_use
@@ -165,7 +165,7 @@ class NetworkPolicy(_Owned):
         "needs-ip"): resolve it and ask again with ``ip``."""
         if host is None and ip is None:
             raise ValueError("decide() needs host=, ip= or both")
-        args = []
+        args: List[Any] = []
         for label, v in (("host", host), ("ip", ip)):
             if v is None:
                 args += [None, 0]

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union, cast
 
 from ._errors import ValidationError
 from ._ffi import FIX_UNSAFE, USER_RULE_SEVERITY, fix_safety_name
@@ -41,7 +41,7 @@ class Fix:
         library's :func:`apply_fixes`; a fix outside the text leaves it unchanged. This one
         fix is applied whatever its safety: calling this is the choice."""
         from ._fixes import apply_fixes  # _fixes reads these types: imported when called
-        return apply_fixes(command, (self,), unsafe_fixes=True).text
+        return cast(str, apply_fixes(command, (self,), unsafe_fixes=True).text)
 
 
 @dataclass(frozen=True)
