@@ -47,15 +47,15 @@ typedef enum boxlint_severity {
   BOXLINT_SEVERITY_ERROR = 3
 } boxlint_severity;
 
-/** "error", "warning", "info" or "off". */
-BOXLINT_API const char *boxlint_severity_str(boxlint_severity severity);
-
 /** The severity named `name` (`len` bytes): "off", "info", "warning" or "error", exactly as
  *  boxlint_severity_str spells them (a `.boxlint.json` and the bindings take these words).
  *  @param out receives it (required). @return BOXLINT_OK, or BOXLINT_EINVAL for any other
  *  text (`*out` unchanged) or a NULL `out`. */
 BOXLINT_API boxlint_status boxlint_severity_parse(const char *name, size_t len,
                                                   boxlint_severity *out);
+
+/** "error", "warning", "info" or "off". */
+BOXLINT_API const char *boxlint_severity_str(boxlint_severity severity);
 
 /** Whether applying a fix keeps what the template or policy does (the README's "Fixes").
  *  Safe fixes are applied by `--fix`, the editor's "fix all" and the bindings' helpers;
