@@ -14,16 +14,6 @@ int cli_cmd_rules(cli *c, int argc, char **argv) {
   return EXIT_CLEAN;
 }
 
-/* Each line of `text`, indented by four spaces. */
-static void print_indented(FILE *f, const char *text) {
-  for (const char *p = text; *p;) {
-    const char *e = strchr(p, '\n');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    fprintf(f, "    %.*s\n", (int)n, p);
-    p += n + (e != NULL);
-  }
-}
-
 int cli_cmd_explain(cli *c, int argc, char **argv) {
   if (argc != 2) return cli_usage_error(c, "explain takes one rule id: boxlint explain RULE", NULL);
   const char *id = argv[1];
@@ -32,11 +22,14 @@ int cli_cmd_explain(cli *c, int argc, char **argv) {
     fprintf(c->err, "boxlint: unknown rule '%s' (boxlint rules lists them)\n", id);
     return EXIT_USAGE;
   }
-  fprintf(c->out, "%s (%s): %s\n\n%s\n\nBad:\n", r->id, boxlint_severity_str(r->severity),
-          r->summary, r->description);
-  print_indented(c->out, r->bad);
-  fputs("Good:\n", c->out);
-  print_indented(c->out, r->good);
+  char *text;
+  size_t n;
+  if (boxlint_rule_explain(r, &text, &n, NULL) != BOXLINT_OK) {
+    fputs("boxlint: out of memory\n", c->err);
+    return EXIT_USAGE;
+  }
+  fwrite(text, 1, n, c->out);
+  boxlint_buffer_free(text, NULL);
   return EXIT_CLEAN;
 }
 

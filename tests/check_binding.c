@@ -764,6 +764,114 @@ START_TEST(test_field_lists) {
 }
 END_TEST
 
+/* The names a binding needs and takes from the library rather than restating them: words of
+ * severities, keywords, fix safety and the policy options, the policy's fields, and the sizes
+ * the option structs' _init functions write. */
+START_TEST(test_names_for_bindings) {
+  boxlint_severity sev = BOXLINT_SEVERITY_INFO;
+  const char *const sevs[] = {"off", "info", "warning", "error"};
+  for (int i = 0; i < 4; i++) {
+    ck_assert_int_eq(boxlint_severity_parse(sevs[i], strlen(sevs[i]), &sev), BOXLINT_OK);
+    ck_assert_int_eq(sev, i);
+  }
+  ck_assert_int_eq(boxlint_severity_parse("Error", 5, &sev), BOXLINT_EINVAL);
+  ck_assert_int_eq(boxlint_severity_parse("errors", 6, &sev), BOXLINT_EINVAL);
+  ck_assert_int_eq(boxlint_severity_parse("err", 3, &sev), BOXLINT_EINVAL);
+  ck_assert_int_eq(boxlint_severity_parse("", 0, &sev), BOXLINT_EINVAL);
+  ck_assert_int_eq(boxlint_severity_parse(NULL, 0, &sev), BOXLINT_EINVAL);
+  ck_assert_int_eq(boxlint_severity_parse("info", 4, NULL), BOXLINT_EINVAL);
+  ck_assert_int_eq(sev, BOXLINT_SEVERITY_ERROR);
+
+  for (int k = BOXLINT_KW_ADD; k <= BOXLINT_KW_WORKDIR; k++) {
+    const char *n = boxlint_keyword_name((boxlint_keyword)k);
+    ck_assert_int_eq(boxlint_keyword_parse(n, strlen(n)), k);
+  }
+  ck_assert_int_eq(boxlint_keyword_parse("run", 3), BOXLINT_KW_RUN);
+  ck_assert_int_eq(boxlint_keyword_parse("WorkDir", 7), BOXLINT_KW_WORKDIR);
+  ck_assert_int_eq(boxlint_keyword_parse("RUNX", 3), BOXLINT_KW_RUN); /* `len` bytes only */
+  ck_assert_int_eq(boxlint_keyword_parse("RU", 2), BOXLINT_KW_NONE);
+  ck_assert_int_eq(boxlint_keyword_parse("RUN ", 4), BOXLINT_KW_NONE);
+  ck_assert_int_eq(boxlint_keyword_parse("", 0), BOXLINT_KW_NONE);
+  ck_assert_int_eq(boxlint_keyword_parse("*", 1), BOXLINT_KW_NONE);
+  ck_assert_int_eq(boxlint_keyword_parse(NULL, 3), BOXLINT_KW_NONE);
+
+  ck_assert_str_eq(boxlint_fix_safety_str(BOXLINT_FIX_SAFE), "safe");
+  ck_assert_str_eq(boxlint_fix_safety_str(BOXLINT_FIX_UNSAFE), "unsafe");
+  ck_assert_ptr_null(boxlint_fix_safety_str((boxlint_fix_safety)2));
+  ck_assert_str_eq(boxlint_policy_unmatched_str(BOXLINT_UNMATCHED_ALLOW), "allow");
+  ck_assert_str_eq(boxlint_policy_unmatched_str(BOXLINT_UNMATCHED_DENY), "deny");
+  ck_assert_ptr_null(boxlint_policy_unmatched_str((boxlint_policy_unmatched)2));
+  ck_assert_str_eq(boxlint_policy_compat_str(BOXLINT_COMPAT_NONE), "none");
+  ck_assert_str_eq(boxlint_policy_compat_str(BOXLINT_COMPAT_E2B), "e2b");
+  ck_assert_ptr_null(boxlint_policy_compat_str((boxlint_policy_compat)2));
+  ck_assert_str_eq(boxlint_emit_format_str(BOXLINT_EMIT_NFTABLES), "nftables");
+  ck_assert_str_eq(boxlint_emit_format_str(BOXLINT_EMIT_DNSMASQ), "dnsmasq");
+  ck_assert_ptr_null(boxlint_emit_format_str((boxlint_emit_format)2));
+  const char *const pf[] = {"type", "allow_out", "deny_out"};
+  for (size_t i = 0; i < 3; i++) ck_assert_str_eq(boxlint_policy_field(i), pf[i]);
+  ck_assert_ptr_null(boxlint_policy_field(3));
+  ck_assert_ptr_null(boxlint_policy_field((size_t)-1));
+
+  boxlint_options o;
+  boxlint_options_init(&o);
+  ck_assert_uint_eq(boxlint_options_size(), o.size);
+  ck_assert_uint_eq(boxlint_options_size(), sizeof o);
+  boxlint_policy_options po;
+  boxlint_policy_options_init(&po);
+  ck_assert_uint_eq(boxlint_policy_options_size(), po.size);
+  ck_assert_uint_eq(boxlint_policy_options_size(), sizeof po);
+  ck_assert_int_eq(boxlint_options_check(&o), BOXLINT_OK);
+  o.escape = '`';
+  ck_assert_int_eq(boxlint_options_check(&o), BOXLINT_OK);
+  o.escape = '/';
+  ck_assert_int_eq(boxlint_options_check(&o), BOXLINT_EINVAL);
+  o.escape = '\\';
+  o.cpu_min = 9;
+  ck_assert_int_eq(boxlint_options_check(&o), BOXLINT_EINVAL);
+  ck_assert_int_eq(boxlint_options_check(NULL), BOXLINT_EINVAL);
+  boxlint_user_rule ur;
+  memset(&ur, 0xff, sizeof ur);
+  boxlint_user_rule_init(&ur);
+  ck_assert_int_eq(ur.severity, BOXLINT_SEVERITY_WARNING);
+  ck_assert_int_eq(ur.instruction, BOXLINT_KW_NONE);
+  ck_assert_uint_eq(ur.id.len + ur.pattern.len + ur.message.len, 0);
+  boxlint_user_rule_init(NULL);
+  const char *const uf[] = {"id", "severity", "instruction", "pattern", "message"};
+  for (size_t i = 0; i < 5; i++) ck_assert_str_eq(boxlint_user_rule_field(i), uf[i]);
+  ck_assert_ptr_null(boxlint_user_rule_field(5));
+  boxlint_emit_options eo;
+  boxlint_emit_options_init(&eo);
+  ck_assert_uint_eq(boxlint_emit_options_size(), eo.size);
+  ck_assert_uint_eq(boxlint_emit_options_size(), sizeof eo);
+}
+END_TEST
+
+/* boxlint_rule_explain: the text `boxlint explain` prints and the bindings' explain() return. */
+START_TEST(test_rule_explain) {
+  static const boxlint_rule_info r = {"demo-rule", BOXLINT_SEVERITY_WARNING, "One line.",
+                                      "Why it matters.", "RUN a \\\n  b\n\nRUN c", ""};
+  char *text = NULL;
+  size_t n = 1;
+  ck_assert_int_eq(boxlint_rule_explain(&r, &text, &n, NULL), BOXLINT_OK);
+  const char *want = "demo-rule (warning): One line.\n\nWhy it matters.\n\nBad:\n"
+                     "    RUN a \\\n      b\n    \n    RUN c\nGood:\n";
+  ck_assert_str_eq(text, want);
+  ck_assert_uint_eq(n, strlen(want));
+  boxlint_buffer_free(text, NULL);
+  const boxlint_rule_info *ri = boxlint_rule_find("invalid-version", 15);
+  ck_assert_int_eq(boxlint_rule_explain(ri, &text, &n, NULL), BOXLINT_OK);
+  ck_assert_ptr_nonnull(strstr(text, "invalid-version (error): "));
+  ck_assert_ptr_nonnull(strstr(text, "\n\nBad:\n    "));
+  ck_assert_int_eq(text[n - 1], '\n');
+  boxlint_buffer_free(text, NULL);
+  ck_assert_int_eq(boxlint_rule_explain(NULL, &text, &n, NULL), BOXLINT_EINVAL);
+  ck_assert_ptr_null(text);
+  ck_assert_uint_eq(n, 0);
+  ck_assert_int_eq(boxlint_rule_explain(ri, NULL, &n, NULL), BOXLINT_EINVAL);
+  ck_assert_int_eq(boxlint_rule_explain(ri, &text, NULL, NULL), BOXLINT_EINVAL);
+}
+END_TEST
+
 static Suite *binding_suite(void) {
   Suite *s = suite_create("binding");
   TCase *tc = tcase_create("template_id");
@@ -793,6 +901,7 @@ static Suite *binding_suite(void) {
   tcase_add_test(tc, test_unknown_field_far);
   tcase_add_test(tc, test_unknown_field_config);
   tcase_add_test(tc, test_field_lists);
+  tcase_add_test(tc, test_names_for_bindings);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("report");
@@ -803,6 +912,7 @@ static Suite *binding_suite(void) {
   tcase_add_test(tc, test_status_is_this_calls);
   tcase_add_test(tc, test_rule_table);
   tcase_add_test(tc, test_explain_examples);
+  tcase_add_test(tc, test_rule_explain);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("oom");

@@ -10,4 +10,4 @@ if ! "$NODE" -e 'require("koffi")' >/dev/null 2>&1; then
   echo "bindings_node: installing koffi (npm ci)"
   "$NPM" ci --no-audit --no-fund --ignore-scripts --loglevel=error
 fi
-exec "$NODE" --test test/
+exec "$NODE" --test test/*.test.js # test/support.js is shared, not a test

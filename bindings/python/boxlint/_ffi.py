@@ -4,11 +4,12 @@ Every Structure here mirrors a C struct field for field, in order; ctypes applie
 ABI's alignment and padding exactly as the C compiler does. ``tests/test_layout.py`` checks each
 size and offset against a small C program compiled from the real headers.
 
-Option structs (``boxlint_options``, ``boxlint_policy_options``) carry a ``size`` field and may
-grow at the end in later versions of the library. They are therefore never allocated at their
-Python size: :func:`new_options` overlays the Python view on a larger zeroed buffer, so that the
-library's ``*_init`` can write all of its (possibly newer, longer) struct safely, and the fields
-that this module does not know keep the library's defaults.
+Option structs (``boxlint_options``, ``boxlint_policy_options``, ``boxlint_emit_options``) carry
+a ``size`` field and may grow at the end in later versions of the library. They are therefore
+never allocated at their Python size: :func:`new_options` overlays the Python view on a zeroed
+buffer of the library's own size (``boxlint_options_size()``...), so that the library's
+``*_init`` can write all of its (possibly newer, longer) struct safely, and the fields that this
+module does not know keep the library's defaults.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from ctypes import (
     POINTER, Structure, c_char, c_char_p, c_int, c_int32, c_int64, c_size_t, c_ubyte, c_uint,
     c_uint32, c_void_p,
 )
-from typing import List, Optional, Type, TypeVar
+from typing import Dict, List, Optional, Tuple, Type, TypeVar
 
 # --- status, severity and other enums (C enums are int-sized on every supported ABI) ---------
 BOXLINT_OK = 0
@@ -31,19 +32,11 @@ BOXLINT_ELIMIT = -4
 BOXLINT_EREGEX = -5
 
 SEVERITY_OFF, SEVERITY_INFO, SEVERITY_WARNING, SEVERITY_ERROR = 0, 1, 2, 3
-SEVERITY_NAMES = {0: "off", 1: "info", 2: "warning", 3: "error"}
-SEVERITY_VALUES = {v: k for k, v in SEVERITY_NAMES.items()}
 
 LIST_NONE, LIST_ALLOW_OUT, LIST_DENY_OUT = -1, 0, 1
-UNMATCHED = {"allow": 0, "deny": 1}
-COMPAT = {None: 0, "none": 0, "e2b": 1}
 
-KEYWORDS = ("", "ADD", "ARG", "CMD", "COPY", "ENTRYPOINT", "ENV", "EXPOSE", "FROM",
-            "HEALTHCHECK", "LABEL", "MAINTAINER", "ONBUILD", "RUN", "SHELL", "STOPSIGNAL",
-            "USER", "VOLUME", "WORKDIR")
-
-# Room for option structs of later library versions (see the module docstring).
-OPTIONS_BUFFER_SIZE = 1024
+# What the values mean (names of severities, keywords, policy options, formats and fields) is
+# the library's to say: the functions at the end of this module ask it, nothing here restates it.
 
 
 class boxlint_span(Structure):
@@ -187,6 +180,13 @@ def load_library() -> ctypes.CDLL:
 
 
 lib = load_library()
+lib.boxlint_version.restype = c_char_p
+
+#: The loaded library's version ("MAJOR.MINOR.PATCH"); these bindings need 0.x >= 0.1.
+VERSION: str = lib.boxlint_version().decode()
+_major, _minor = (int(x) for x in VERSION.split(".")[:2])
+if (_major, _minor) < (0, 1) or _major != 0:
+    raise ImportError(f"boxlint: these bindings need libboxlint 0.x >= 0.1, found {VERSION}")
 
 _S = TypeVar("_S", bound=Structure)
 
@@ -243,12 +243,30 @@ _fn("boxlint_policy_type_str", c_char_p, c_int)
 _fn("boxlint_policy_list_str", c_char_p, c_int)
 _fn("boxlint_verdict_str", c_char_p, c_int)
 _fn("boxlint_decision_reason_str", c_char_p, c_int)
+_fn("boxlint_severity_str", c_char_p, c_int)
+_fn("boxlint_severity_parse", c_int, c_char_p, c_size_t, POINTER(c_int))
+_fn("boxlint_keyword_parse", c_int, c_char_p, c_size_t)
+_fn("boxlint_fix_safety_str", c_char_p, c_int)
+_fn("boxlint_policy_unmatched_str", c_char_p, c_int)
+_fn("boxlint_policy_compat_str", c_char_p, c_uint)
+_fn("boxlint_emit_format_str", c_char_p, c_int)
+_fn("boxlint_policy_field", c_char_p, c_size_t)
+_fn("boxlint_options_size", c_size_t)
+_fn("boxlint_policy_options_size", c_size_t)
+_fn("boxlint_emit_options_size", c_size_t)
+_fn("boxlint_rule_explain", c_int, POINTER(boxlint_rule_info), POINTER(c_void_p),
+    POINTER(c_size_t), c_void_p)
+_fn("boxlint_options_check", c_int, c_void_p)
+_fn("boxlint_user_rule_init", None, POINTER(boxlint_user_rule))
+_fn("boxlint_user_rule_field", c_char_p, c_size_t)
 
 
 def new_options(cls: Type[_S], init) -> _S:
-    """A ``cls`` view over a zeroed buffer larger than any version of the struct, filled by
-    the library's ``init`` (which sets ``size`` to the library's own sizeof)."""
-    buf = ctypes.create_string_buffer(max(OPTIONS_BUFFER_SIZE, ctypes.sizeof(cls)))
+    """A ``cls`` view over a zeroed buffer of the library's size of the struct
+    (``<struct>_size()``; never less than the view), filled by the library's ``init`` (which
+    sets ``size`` to that sizeof)."""
+    size = getattr(lib, cls.__name__ + "_size")()
+    buf = ctypes.create_string_buffer(max(size, ctypes.sizeof(cls)))
     view = cls.from_buffer(buf)  # keeps `buf` alive through view._objects
     init(ctypes.byref(view))
     return view
@@ -280,3 +298,85 @@ def spans(items: List[bytes]):
         arr[i].ptr = address(b)
         arr[i].len = len(b)
     return arr
+
+
+# --- names: the library's words for its values -------------------------------------------------
+
+def severity_name(value: int) -> str:
+    """"error", "warning", "info" or "off" (boxlint_severity_str)."""
+    return lib.boxlint_severity_str(value).decode()
+
+
+def severity_value(name: str) -> Optional[int]:
+    """The severity the library names ``name`` (boxlint_severity_parse), or None."""
+    b = name.encode("utf-8", "surrogateescape")
+    out = c_int()
+    return out.value if lib.boxlint_severity_parse(b, len(b), ctypes.byref(out)) == 0 else None
+
+
+def keyword_name(value: int) -> Optional[str]:
+    """An instruction's keyword ("RUN"), or None for none (boxlint_keyword_name)."""
+    return (lib.boxlint_keyword_name(value) or b"").decode() or None
+
+
+def keyword_value(name: str) -> int:
+    """The keyword ``name`` in any case (boxlint_keyword_parse); 0 (none) when unknown."""
+    b = name.encode("utf-8", "surrogateescape")
+    return int(lib.boxlint_keyword_parse(b, len(b)))
+
+
+def fix_safety_name(value: int) -> str:
+    """"safe" or "unsafe" (boxlint_fix_safety_str)."""
+    return (lib.boxlint_fix_safety_str(value) or b"").decode()
+
+
+def _names(fn, values) -> Dict[str, int]:
+    out: Dict[str, int] = {}
+    for v in values:
+        n = fn(v)
+        if n is None:
+            break
+        out[n.decode()] = v
+    return out
+
+
+#: The words of the policy options and of emit's formats, from the library: name -> value.
+UNMATCHED: Dict[str, int] = _names(lib.boxlint_policy_unmatched_str, range(32))
+COMPAT: Dict[Optional[str], int] = {None: 0}
+for _k, _v in _names(lib.boxlint_policy_compat_str, [0] + [1 << i for i in range(31)]).items():
+    COMPAT[_k] = _v
+EMIT_FORMATS: Dict[str, int] = _names(lib.boxlint_emit_format_str, range(32))
+#: The fields of a NetworkPolicy object ("type", "allow_out", "deny_out").
+POLICY_FIELDS: Tuple[str, ...] = tuple(_names(lib.boxlint_policy_field, range(32)))
+#: The members of a user rule ("id", "severity", "instruction", "pattern", "message").
+USER_RULE_FIELDS: Tuple[str, ...] = tuple(_names(lib.boxlint_user_rule_field, range(32)))
+
+
+def escape_ok(escape: object) -> bool:
+    """Whether the checks take ``escape`` as the escape character (boxlint_options_check on
+    the default options with that escape)."""
+    if not isinstance(escape, str) or len(escape.encode("utf-8", "surrogateescape")) != 1:
+        return False
+    o = new_options(boxlint_options, lib.boxlint_options_init)
+    o.escape = escape.encode("utf-8", "surrogateescape")
+    return lib.boxlint_options_check(ctypes.byref(o)) == BOXLINT_OK
+
+
+def _user_rule_severity() -> str:
+    r = boxlint_user_rule()
+    lib.boxlint_user_rule_init(ctypes.byref(r))
+    return severity_name(r.severity)
+
+
+#: The severity of a user rule that names none (boxlint_user_rule_init).
+USER_RULE_SEVERITY: str = _user_rule_severity()
+
+
+def _default_unmatched() -> str:
+    o = new_options(boxlint_policy_options, lib.boxlint_policy_options_init)
+    return lib.boxlint_policy_unmatched_str(o.unmatched).decode()
+
+
+#: What a destination matched by no entry gets when nothing says otherwise
+#: (boxlint_policy_options_init).
+DEFAULT_UNMATCHED: str = _default_unmatched()

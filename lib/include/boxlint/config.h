@@ -67,6 +67,16 @@ typedef struct boxlint_user_rule {
   boxlint_span message;
 } boxlint_user_rule;
 
+/** The members of a user rule as a `.boxlint.json` and the bindings name them: 0 "id",
+ *  1 "severity", 2 "instruction", 3 "pattern", 4 "message"; NULL for `i` past the last.
+ *  Static storage. */
+BOXLINT_API const char *boxlint_user_rule_field(size_t i);
+
+/** Fill `rule` with the defaults of a user rule: every span empty, severity WARNING (the
+ *  severity a `.boxlint.json` rule without "severity" has), every instruction. NULL is a
+ *  no-op. */
+BOXLINT_API void boxlint_user_rule_init(boxlint_user_rule *rule);
+
 /**
  * Compile and add a user rule. The pattern is compiled once here (JIT where available); every
  * match later runs with match and depth limits, and a match that hits a limit is reported as

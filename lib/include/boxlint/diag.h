@@ -47,6 +47,13 @@ typedef enum boxlint_severity {
   BOXLINT_SEVERITY_ERROR = 3
 } boxlint_severity;
 
+/** The severity named `name` (`len` bytes): "off", "info", "warning" or "error", exactly as
+ *  boxlint_severity_str spells them (a `.boxlint.json` and the bindings take these words).
+ *  @param out receives it (required). @return BOXLINT_OK, or BOXLINT_EINVAL for any other
+ *  text (`*out` unchanged) or a NULL `out`. */
+BOXLINT_API boxlint_status boxlint_severity_parse(const char *name, size_t len,
+                                                  boxlint_severity *out);
+
 /** "error", "warning", "info" or "off". */
 BOXLINT_API const char *boxlint_severity_str(boxlint_severity severity);
 
@@ -57,6 +64,10 @@ typedef enum boxlint_fix_safety {
   BOXLINT_FIX_SAFE = 0,  /**< the fixed text does what the text evidently meant, nothing else */
   BOXLINT_FIX_UNSAFE = 1 /**< the fix changes what the input does (e.g. egress, a name) */
 } boxlint_fix_safety;
+
+/** "safe" or "unsafe", the word of a fix's applicability in the command's JSON and SARIF
+ *  output and in the bindings; NULL for other values. Static storage. */
+BOXLINT_API const char *boxlint_fix_safety_str(boxlint_fix_safety safety);
 
 /** A machine-readable fix: replace bytes [offset, offset + length) of the command (or file, for
  *  fragments) with `text`. Only attached when the replacement is certain; `safety` says whether

@@ -27,6 +27,10 @@ typedef enum boxlint_keyword {
 /** Upper-case name of `kw` ("WORKDIR"), or "" for BOXLINT_KW_NONE. Static storage. */
 BOXLINT_API const char *boxlint_keyword_name(boxlint_keyword kw);
 
+/** The keyword named `name` (`len` bytes), ASCII letters in any case as BuildKit reads them
+ *  ("run", "Workdir"); BOXLINT_KW_NONE for anything else (empty, unknown, NULL). */
+BOXLINT_API boxlint_keyword boxlint_keyword_parse(const char *name, size_t len);
+
 /** Whether templates may not use `kw` (FROM, COPY, ADD, CMD and ENTRYPOINT: the rule
  *  denied-instruction, for an instruction and for an ONBUILD trigger). 1 or 0. */
 BOXLINT_API int boxlint_keyword_denied(boxlint_keyword kw);
@@ -105,6 +109,16 @@ typedef struct boxlint_options {
 
 /** Fill `opts` with the defaults. NULL is a no-op. */
 BOXLINT_API void boxlint_options_init(boxlint_options *opts);
+
+/** sizeof(boxlint_options) in this library: the size boxlint_options_init writes, so that a
+ *  caller compiled against an older header (a binding) can give it room enough. */
+BOXLINT_API size_t boxlint_options_size(void);
+
+/** Whether the checks accept `opts` as they are: BOXLINT_OK, or BOXLINT_EINVAL (what the
+ *  checks would return) for a NULL or too short struct, an escape other than '\\' and '`', or
+ *  bounds in the wrong order (cpu_min > cpu_max, memory_min > memory_max). Checks nothing
+ *  else; the bindings ask it before they call. */
+BOXLINT_API boxlint_status boxlint_options_check(const boxlint_options *opts);
 
 /*==============================================================================================
  * MARK: Checking
@@ -233,6 +247,18 @@ BOXLINT_API const boxlint_rule_info *boxlint_rules(size_t *count);
 
 /** The rule named `id` (`len` bytes), or NULL. */
 BOXLINT_API const boxlint_rule_info *boxlint_rule_find(const char *id, size_t len);
+
+/**
+ * The explanation of a rule as `boxlint explain RULE` prints it and the bindings' explain()
+ * return it: "ID (SEVERITY): SUMMARY", a blank line, the description, a blank line, then
+ * "Bad:" and "Good:" each followed by its example, every line indented by four spaces.
+ * @param out receives a new NUL-terminated buffer of `*out_len` bytes, allocated with `alloc`
+ *            (NULL: libc); free it with boxlint_buffer_free (boxlint/fix.h) and the same
+ *            allocator.
+ * @return BOXLINT_OK, BOXLINT_EINVAL (a NULL argument), BOXLINT_ENOMEM (*out NULL).
+ */
+BOXLINT_API boxlint_status boxlint_rule_explain(const boxlint_rule_info *rule, char **out,
+                                                size_t *out_len, const boxlint_alloc *alloc);
 
 #ifdef __cplusplus
 }

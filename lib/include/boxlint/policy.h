@@ -66,6 +66,15 @@ typedef enum boxlint_decision_reason {
 BOXLINT_API const char *boxlint_policy_type_str(boxlint_policy_type type);
 /** "allow_out", "deny_out"; NULL for BOXLINT_LIST_NONE and other values. Static storage. */
 BOXLINT_API const char *boxlint_policy_list_str(boxlint_policy_list list);
+/** "allow", "deny": the words of `--unmatched` and of the bindings' `unmatched`; NULL for
+ *  other values. Static storage. */
+BOXLINT_API const char *boxlint_policy_unmatched_str(boxlint_policy_unmatched unmatched);
+/** "none", "e2b": the words of `--compat` and of the bindings' `compat`, one per mode (not
+ *  for combined bits); NULL for other values. Static storage. */
+BOXLINT_API const char *boxlint_policy_compat_str(boxlint_policy_compat compat);
+/** The fields of a NetworkPolicy object, the names boxlint_policy_new reports them by: 0
+ *  "type", 1 "allow_out", 2 "deny_out"; NULL for `i` past the last. Static storage. */
+BOXLINT_API const char *boxlint_policy_field(size_t i);
 /** "allow", "deny", "unknown"; "" for other values. Static storage. */
 BOXLINT_API const char *boxlint_verdict_str(boxlint_verdict verdict);
 /** "rule", "default", "policy-disabled", "policy-open", "invalid-destination", "needs-ip";
@@ -154,6 +163,9 @@ typedef struct boxlint_policy_options {
 
 /** Fill `opts` with the defaults. NULL is a no-op. */
 BOXLINT_API void boxlint_policy_options_init(boxlint_policy_options *opts);
+
+/** sizeof(boxlint_policy_options) in this library (see boxlint_options_size). */
+BOXLINT_API size_t boxlint_policy_options_size(void);
 
 /** A compiled policy: immutable after boxlint_policy_new returns.
  *  @note May be shared by any number of threads without locking; only _free must not race. */
@@ -263,6 +275,10 @@ typedef enum boxlint_emit_format {
   BOXLINT_EMIT_DNSMASQ = 1   /**< a dnsmasq configuration (nftset=, server=, address= lines) */
 } boxlint_emit_format;
 
+/** "nftables", "dnsmasq": the words of `boxlint policy --emit` and of the bindings' `emit`;
+ *  NULL for other values. Static storage. */
+BOXLINT_API const char *boxlint_emit_format_str(boxlint_emit_format format);
+
 /** Options of boxlint_policy_emit. Initialise with boxlint_emit_options_init(); new fields are
  *  only ever added at the end, and `size` tells versions apart. */
 typedef struct boxlint_emit_options {
@@ -280,6 +296,9 @@ typedef struct boxlint_emit_options {
 
 /** Fill `opts` with the defaults. NULL is a no-op. */
 BOXLINT_API void boxlint_emit_options_init(boxlint_emit_options *opts);
+
+/** sizeof(boxlint_emit_options) in this library (see boxlint_options_size). */
+BOXLINT_API size_t boxlint_emit_options_size(void);
 
 /**
  * Do the enforcement rules of `policy` need the resolver's address (boxlint_emit_options

@@ -120,6 +120,18 @@ boxlint_status boxlint_config_set_severity(boxlint_config *c, const char *rule, 
   return fail(err, BOXLINT_EINVAL, 0, "unknown rule '%.*s'", rule, len);
 }
 
+const char *boxlint_user_rule_field(size_t i) {
+  static const char *const fields[] = {"id", "severity", "instruction", "pattern", "message"};
+  return i < sizeof fields / sizeof fields[0] ? fields[i] : NULL;
+}
+
+void boxlint_user_rule_init(boxlint_user_rule *r) {
+  if (!r) return;
+  memset(r, 0, sizeof *r);
+  r->severity = BOXLINT_SEVERITY_WARNING;
+  r->instruction = BOXLINT_KW_NONE;
+}
+
 boxlint_status boxlint_config_add_rule(boxlint_config *c, const boxlint_user_rule *r,
                                        boxlint_error *err) {
   if (!c || !r || !r->id.ptr || !r->pattern.ptr)

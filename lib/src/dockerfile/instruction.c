@@ -20,6 +20,17 @@ const char *boxlint_keyword_name(boxlint_keyword kw) {
   return (unsigned)kw < sizeof KW_NAMES / sizeof KW_NAMES[0] ? KW_NAMES[kw] : "";
 }
 
+boxlint_keyword boxlint_keyword_parse(const char *name, size_t len) {
+  if (!name) return BOXLINT_KW_NONE;
+  for (size_t k = 1; k < sizeof KW_NAMES / sizeof KW_NAMES[0]; k++) {
+    const char *n = KW_NAMES[k];
+    size_t i = 0;
+    while (i < len && n[i] && (name[i] == n[i] || name[i] == n[i] + ('a' - 'A'))) i++;
+    if (i == len && !n[i]) return (boxlint_keyword)k;
+  }
+  return BOXLINT_KW_NONE;
+}
+
 boxlint_diag *bl_emit_l(bl_check *ck, const bl_read *rd, const char *rule, size_t ls, size_t le,
                         const char *fmt, ...) {
   size_t s = bl_logical_to_input(&ck->cx, rd, ls);

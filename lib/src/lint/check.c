@@ -25,6 +25,8 @@ void boxlint_options_init(boxlint_options *o) {
   o->memory_max = 16384;
 }
 
+size_t boxlint_options_size(void) { return sizeof(boxlint_options); }
+
 /* ---- Entry points ---------------------------------------------------------------------- */
 
 /* The checker's growable buffers live in the report between calls, so that a warm report
@@ -124,6 +126,10 @@ static void set_input(bl_check *ck, const unsigned char *buf, size_t len, size_t
 static int options_ok(const boxlint_options *o) {
   return o->size >= BOXLINT__OPTIONS_V1 && (o->escape == '\\' || o->escape == '`') &&
          o->cpu_min <= o->cpu_max && o->memory_min <= o->memory_max;
+}
+
+boxlint_status boxlint_options_check(const boxlint_options *opts) {
+  return opts && options_ok(opts) ? BOXLINT_OK : BOXLINT_EINVAL;
 }
 
 /* Options (NULL: the defaults, in *def), their validation, and the check's context. */

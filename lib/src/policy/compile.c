@@ -322,6 +322,27 @@ const char *boxlint_policy_list_str(boxlint_policy_list list) {
   return NULL;
 }
 
+const char *boxlint_policy_unmatched_str(boxlint_policy_unmatched unmatched) {
+  switch (unmatched) {
+  case BOXLINT_UNMATCHED_ALLOW: return "allow";
+  case BOXLINT_UNMATCHED_DENY: return "deny";
+  }
+  return NULL;
+}
+
+const char *boxlint_policy_compat_str(boxlint_policy_compat compat) {
+  switch (compat) {
+  case BOXLINT_COMPAT_NONE: return "none";
+  case BOXLINT_COMPAT_E2B: return "e2b";
+  }
+  return NULL;
+}
+
+const char *boxlint_policy_field(size_t i) {
+  static const char *const fields[] = {"type", "allow_out", "deny_out"};
+  return i < sizeof fields / sizeof fields[0] ? fields[i] : NULL;
+}
+
 boxlint_policy_type boxlint_policy_get_type(const boxlint_policy *p) {
   return p ? p->type : BOXLINT_POLICY_DISABLED;
 }

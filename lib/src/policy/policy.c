@@ -98,6 +98,8 @@ boxlint_status boxlint_policy_new(boxlint_policy **out, boxlint_report *report,
   return BOXLINT_OK;
 }
 
+size_t boxlint_policy_options_size(void) { return sizeof(boxlint_policy_options); }
+
 /*==============================================================================================
  * MARK: Enforcement (emit.c)
  *============================================================================================*/
@@ -107,6 +109,16 @@ void boxlint_emit_options_init(boxlint_emit_options *opts) {
   memset(opts, 0, sizeof *opts);
   opts->size = sizeof *opts;
   opts->table = "boxlint";
+}
+
+size_t boxlint_emit_options_size(void) { return sizeof(boxlint_emit_options); }
+
+const char *boxlint_emit_format_str(boxlint_emit_format format) {
+  switch (format) {
+  case BOXLINT_EMIT_NFTABLES: return "nftables";
+  case BOXLINT_EMIT_DNSMASQ: return "dnsmasq";
+  }
+  return NULL;
 }
 
 boxlint_status boxlint_policy_emit(const boxlint_policy *policy, boxlint_emit_format format,

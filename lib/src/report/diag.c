@@ -31,6 +31,26 @@ const char *boxlint_severity_str(boxlint_severity severity) {
   return "off";
 }
 
+boxlint_status boxlint_severity_parse(const char *name, size_t len, boxlint_severity *out) {
+  if (!out || (!name && len)) return BOXLINT_EINVAL;
+  for (int s = BOXLINT_SEVERITY_OFF; s <= BOXLINT_SEVERITY_ERROR; s++) {
+    const char *n = boxlint_severity_str((boxlint_severity)s);
+    if (strlen(n) == len && !memcmp(n, name, len)) {
+      *out = (boxlint_severity)s;
+      return BOXLINT_OK;
+    }
+  }
+  return BOXLINT_EINVAL;
+}
+
+const char *boxlint_fix_safety_str(boxlint_fix_safety safety) {
+  switch (safety) {
+  case BOXLINT_FIX_SAFE: return "safe";
+  case BOXLINT_FIX_UNSAFE: return "unsafe";
+  }
+  return NULL;
+}
+
 const char *boxlint_version(void) { return BOXLINT_VERSION_STRING; }
 
 boxlint_status boxlint_report_new(boxlint_report **out, const boxlint_alloc *alloc) {

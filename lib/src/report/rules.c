@@ -52,6 +52,60 @@ const boxlint_rule_info *boxlint_rule_find(const char *id, size_t len) {
   return NULL;
 }
 
+/* `n` bytes of `s` at buf + *len (nothing written when `buf` is NULL: counting only). */
+static void put(char *buf, size_t *len, const char *s, size_t n) {
+  if (buf) memcpy(buf + *len, s, n);
+  *len += n;
+}
+
+static void put_s(char *buf, size_t *len, const char *s) { put(buf, len, s, strlen(s)); }
+
+/* Each line of `text`, indented by four spaces. */
+static void put_indented(char *buf, size_t *len, const char *text) {
+  for (const char *p = text; *p;) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    put(buf, len, "    ", 4);
+    put(buf, len, p, n);
+    put(buf, len, "\n", 1);
+    p += n + (e != NULL);
+  }
+}
+
+/* The explanation of `r` into `buf` (NULL: only measured); its length. */
+static size_t explain_into(char *buf, const boxlint_rule_info *r) {
+  size_t len = 0;
+  put_s(buf, &len, r->id);
+  put_s(buf, &len, " (");
+  put_s(buf, &len, boxlint_severity_str(r->severity));
+  put_s(buf, &len, "): ");
+  put_s(buf, &len, r->summary);
+  put_s(buf, &len, "\n\n");
+  put_s(buf, &len, r->description);
+  put_s(buf, &len, "\n\nBad:\n");
+  put_indented(buf, &len, r->bad);
+  put_s(buf, &len, "Good:\n");
+  put_indented(buf, &len, r->good);
+  return len;
+}
+
+boxlint_status boxlint_rule_explain(const boxlint_rule_info *rule, char **out, size_t *out_len,
+                                    const boxlint_alloc *alloc) {
+  if (out) *out = NULL;
+  if (out_len) *out_len = 0;
+  if (!rule || !out || !out_len) return BOXLINT_EINVAL;
+  size_t n = explain_into(NULL, rule);
+  boxlint__mem m;
+  boxlint__mem_init(&m, alloc);
+  char *o = boxlint__malloc(&m, n + 1);
+  if (!o) return BOXLINT_ENOMEM;
+  explain_into(o, rule);
+  o[n] = '\0';
+  *out = o;
+  *out_len = n;
+  return BOXLINT_OK;
+}
+
 boxlint_severity bl_rule_severity(const char *rule) {
   const boxlint_rule_info *r = boxlint_rule_find(rule, strlen(rule));
   return r ? r->severity : BOXLINT_SEVERITY_ERROR;

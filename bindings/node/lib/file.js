@@ -13,11 +13,12 @@
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
-const { platformDir } = require('./platform');
+const { platformDir } = require('../platform');
+const { BoxlintError } = require('./errors');
 
 function command() {
   if (process.env.BOXLINT_COMMAND) return process.env.BOXLINT_COMMAND;
-  const exe = path.join(__dirname, 'prebuilds', platformDir(), 'boxlint');
+  const exe = path.join(__dirname, '..', 'prebuilds', platformDir(), 'boxlint');
   return fs.existsSync(exe) ? exe : 'boxlint';
 }
 
@@ -48,7 +49,7 @@ function diagFrom(o) {
  * diagnostics, errors, ok}; throws BoxlintError with the command's message when the file
  * cannot be read or parsed (the command's exit code 2).
  */
-function checkFile(file, opts, BoxlintError) {
+function checkFile(file, opts) {
   const o = opts || {};
   const argv = ['--format', 'json', '--force-exclude', '--no-color', ...(o.args || [])];
   if (o.config !== undefined) argv.push('--config', String(o.config));
