@@ -82,7 +82,7 @@ def names(text, opt):
     return re.search(r"(?<![\w-])" + re.escape(opt) + r"(?![\w-])", text) is not None
 
 
-PARSERS = {"lint": ["args.c"], "policy": ["policy_cmd.c"], "lsp": ["lsp.c"]}
+PARSERS = {"lint": ["cmd/args.c"], "policy": ["cmd/policy_cmd.c"], "lsp": ["cmd/lsp_cmd.c"]}
 # Options the engineers of `entr` and `fix` add to lint at the same time: --help names them now.
 COMING = {"lint": {"--force-exclude", "--unsafe-fixes"}}
 rc, usage, _ = run(["--help"])
@@ -92,7 +92,7 @@ for cmd, files in PARSERS.items():
     missing = sorted(o for o in opts if not names(usage, o))
     check("--help names every %s option" % cmd, not missing, missing)
 _, pusage, _ = run(["policy", "--help"])
-missing = sorted(o for o in parsed_options("policy_cmd.c") if not names(pusage, o))
+missing = sorted(o for o in parsed_options("cmd/policy_cmd.c") if not names(pusage, o))
 check("policy --help names every policy option", not missing, missing)
 for sub in ("lint", "policy", "render", "lsp", "rules", "explain", "version"):
     check("--help names the sub-command " + sub, names(usage, sub), sub)
