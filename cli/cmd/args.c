@@ -1,10 +1,39 @@
 /* The command line of `boxlint [lint]` and `boxlint render`, which take the same options: parsing
  * them into the cli state and a lint_args, loading --config, the usage text and the one-line
- * usage errors. Owns every option's spelling and every usage message (`boxlint policy` has its
- * own, in policy_cmd.c). Called by the commands; calls input.c (cli_load_config) only. */
+ * usage errors. The options are the LINT rows of options.def (their spellings, and their lines
+ * of --help); this file owns what each one does and every usage message (`boxlint policy` has
+ * its own, in policy_cmd.c). Called by the commands; calls input/ (cli_load_config) only. */
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/cmd.h"
+
+#define ROW_LINT(lng, shrt, arg, help) {lng, shrt, arg, help},
+#define ROW_POLICY(lng, shrt, arg, help)
+#define ROW_LSP(lng, shrt, arg, help)
+static const cli_option LINT_ROWS[] = {
+#define X(cmd, id, kind, lng, shrt, arg, help, man) ROW_##cmd(lng, shrt, arg, help)
+#include "cmd/options.def"
+#undef X
+};
+
+void cli_options_print(FILE *f, const cli_option *o, size_t n, int col, int over) {
+  for (size_t i = 0; i < n; i++, o++) {
+    char left[64];
+    int w = snprintf(left, sizeof left, "%s%s%s%s%s", o->lng && o->shrt ? o->shrt : "",
+                     o->lng && o->shrt ? ", " : "", o->lng ? o->lng : o->shrt,
+                     o->arg ? " " : "", o->arg ? o->arg : "");
+    fprintf(f, "  %-*s%*s", col, left, w > col ? over : w == col ? 2 : 0, "");
+    for (const char *h = o->help; *h;) {
+      size_t k = strcspn(h, "\n");
+      fprintf(f, "%.*s\n", (int)k, h);
+      h += k;
+      if (*h) {
+        h++;
+        fprintf(f, "%*s", col + 2, "");
+      }
+    }
+  }
+}
 
 void cli_usage(FILE *f) {
   fputs("usage: boxlint [lint] [options] FILE...    lint templates and Dockerfile fragments\n"
@@ -22,30 +51,10 @@ void cli_usage(FILE *f) {
         "*.Dockerfile and Dockerfile.* files, skipping hidden directories, node_modules,\n"
         "virtual environments and what git ignores.\n"
         "\n"
-        "lint options (render takes the same; it needs --base):\n"
-        "  --format text|json|sarif|github   output format (default text)\n"
-        "  --config FILE        configuration (default: .boxlint.json searched upward)\n"
-        "  --base FILE          the platform's base Dockerfile (appendability, escape)\n"
-        "  --exclude GLOB       skip what GLOB matches in a walked DIR: a name, or with '/' a\n"
-        "                       path from DIR (repeatable)\n"
-        "  --force-exclude      apply --exclude and the walk's rules to FILEs named on the\n"
-        "                       command line too (pre-commit passes every candidate)\n"
-        "  --fail-on error|warning|info   lowest severity that makes the exit code 1\n"
-        "  --compat e2b         add E2B's own NetworkPolicy rejections\n"
-        "  --no-color           no colours (also NO_COLOR=1)\n"
-        "  --stdin-filename NAME  the name of standard input (-): its kind (NAME.py is Python,\n"
-        "                       NAME.json JSON), its config, and the path in the findings\n"
-        "  -c CMD               a command to lint, given inline (repeatable)\n"
-        "  --fix                apply every safe fix in place (atomically, never leaving a file\n"
-        "                       that no longer parses), then report what remains, with a\n"
-        "                       summary on standard error; with -, the fixed text goes to\n"
-        "                       standard output and the findings to standard error\n"
-        "  --diff               print the fixes as a unified diff (patch -p1) and write nothing;\n"
-        "                       exit code 1 when a file would change\n"
-        "  --unsafe-fixes       with --fix or --diff, also the fixes that change what a template\n"
-        "                       or policy does (such as adding ALL_TRAFFIC to deny_out)\n"
-        "  -h, --help           this text\n"
-        "\n"
+        "lint options (render takes the same; it needs --base):\n",
+        f);
+  cli_options_print(f, LINT_ROWS, sizeof LINT_ROWS / sizeof *LINT_ROWS, 21, 3);
+  fputs("\n"
         "policy options (boxlint policy --help says more):\n"
         "  --host H  --ip A     decide a host name, an address, or a host at an address\n"
         "  --compat e2b  --unmatched allow|deny  --max-entries N\n"
@@ -66,14 +75,52 @@ int cli_usage_error(cli *c, const char *what, const char *arg) {
   return EXIT_USAGE;
 }
 
-/* The options that take a value, as "--opt V" or "--opt=V". */
+/* The options that take a value, as "--opt V" or "--opt=V" (options.def's LINT VAL rows), and
+ * those that take none (its LINT FLAG rows). */
+#define OPT_LINT_VAL(id, lng, shrt) OPT_##id,
+#define OPT_LINT_FLAG(id, lng, shrt)
+#define OPT_POLICY_VAL(id, lng, shrt)
+#define OPT_POLICY_FLAG(id, lng, shrt)
+#define OPT_LSP_VAL(id, lng, shrt)
+#define OPT_LSP_FLAG(id, lng, shrt)
+#define X(cmd, id, kind, lng, shrt, arg, help, man) OPT_##cmd##_##kind(id, lng, shrt)
 enum lint_opt {
-  OPT_FORMAT, OPT_FAIL_ON, OPT_BASE, OPT_CONFIG, OPT_COMPAT, OPT_INLINE, OPT_EXCLUDE,
-  OPT_STDIN_NAME, OPT_COUNT
+#include "cmd/options.def"
+  OPT_COUNT
 };
-static const char *const LINT_OPTS[OPT_COUNT] = {"--format", "--fail-on", "--base",   "--config",
-                                                 "--compat", "-c",        "--exclude",
-                                                 "--stdin-filename"};
+#undef OPT_LINT_VAL
+#define OPT_LINT_VAL(id, lng, shrt) {lng, shrt},
+static const struct {
+  const char *lng, *shrt;
+} LINT_OPTS[OPT_COUNT] = {
+#include "cmd/options.def"
+};
+#undef OPT_LINT_VAL
+#undef OPT_LINT_FLAG
+#define OPT_LINT_VAL(id, lng, shrt)
+#define OPT_LINT_FLAG(id, lng, shrt) FLAG_##id,
+enum lint_flag {
+#include "cmd/options.def"
+  FLAG_COUNT
+};
+#undef OPT_LINT_FLAG
+#define OPT_LINT_FLAG(id, lng, shrt) {lng, shrt},
+static const struct {
+  const char *lng, *shrt;
+} LINT_FLAGS[FLAG_COUNT] = {
+#include "cmd/options.def"
+};
+#undef X
+
+/* The flag `a` is, or FLAG_COUNT. */
+static enum lint_flag flag_of(const char *a) {
+  int f = 0;
+  for (; f < FLAG_COUNT; f++)
+    if ((LINT_FLAGS[f].lng && !strcmp(a, LINT_FLAGS[f].lng)) ||
+        (LINT_FLAGS[f].shrt && !strcmp(a, LINT_FLAGS[f].shrt)))
+      break;
+  return (enum lint_flag)f;
+}
 
 /* Is argv[*i] option `name`? 1 with *val set (and *i past a separate value), 0 when it is
  * another argument, -1 when the value is missing. */
@@ -130,30 +177,31 @@ static int set_option(cli *c, lint_args *a, enum lint_opt o, const char *val) {
 static int parse_arg(cli *c, int argc, char **argv, int *i, lint_args *a) {
   const char *arg = argv[*i], *val = NULL;
   int m = 0, o = 0;
-  for (; o < OPT_COUNT && !(m = opt_value(argc, argv, i, LINT_OPTS[o], &val)); o++) continue;
+  for (; o < OPT_COUNT; o++) {
+    const char *name = LINT_OPTS[o].lng ? LINT_OPTS[o].lng : LINT_OPTS[o].shrt;
+    if ((m = opt_value(argc, argv, i, name, &val))) break;
+  }
   if (m < 0) {
     fprintf(c->err, "boxlint: option '%s' needs a value; see 'boxlint --help'\n", arg);
     return EXIT_USAGE;
   }
   if (m > 0) return set_option(c, a, (enum lint_opt)o, val);
-  if (!strcmp(arg, "--no-color")) {
-    c->color = 0;
-  } else if (!strcmp(arg, "--force-exclude")) {
-    a->force_exclude = 1;
-  } else if (!strcmp(arg, "--unsafe-fixes")) {
-    c->unsafe_fixes = 1;
-  } else if (!strcmp(arg, "--fix") || !strcmp(arg, "--diff")) {
-    int mode = arg[2] == 'f' ? FIX_APPLY : FIX_DIFF;
-    if (a->fix && a->fix != mode)
+  enum lint_flag f = flag_of(arg);
+  switch (f) {
+  case FLAG_NO_COLOR: c->color = 0; break;
+  case FLAG_FORCE_EXCLUDE: a->force_exclude = 1; break;
+  case FLAG_UNSAFE_FIXES: c->unsafe_fixes = 1; break;
+  case FLAG_FIX:
+  case FLAG_DIFF:
+    if (a->fix && a->fix != (f == FLAG_FIX ? FIX_APPLY : FIX_DIFF))
       return cli_usage_error(c, "--fix and --diff exclude each other", NULL);
-    a->fix = mode;
-  } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-    cli_usage(c->out);
-    return EXIT_CLEAN;
-  } else if (arg[0] == '-' && arg[1] != 0) {
-    return cli_usage_error(c, "unknown option", arg);
-  } else {
+    a->fix = f == FLAG_FIX ? FIX_APPLY : FIX_DIFF;
+    break;
+  case FLAG_HELP: cli_usage(c->out); return EXIT_CLEAN;
+  case FLAG_COUNT:
+    if (arg[0] == '-' && arg[1] != 0) return cli_usage_error(c, "unknown option", arg);
     a->paths[a->npaths++] = arg;
+    break;
   }
   return CLI_ARGS_GO;
 }

@@ -44,6 +44,16 @@ enum { CLI_ARGS_GO = -1 };
  * filled in every case; cli_args_free releases it and c's configs. */
 int cli_args_parse(cli *c, int argc, char **argv, lint_args *a);
 void cli_args_free(cli *c, lint_args *a);
+/* One row of options.def: an option's spellings (either may be NULL), its value's name (NULL:
+ * none) and its --help text ('\n' between lines). */
+typedef struct cli_option {
+  const char *lng, *shrt, *arg, *help;
+} cli_option;
+/* The rows as --help lists them: "  -h, --help  this text", the spellings and the value's name
+ * in a column `col` wide, the help's lines from column col + 2; after spellings that fill the
+ * column two spaces, after longer ones `over` (lint's and policy's texts, written by hand before
+ * the table, differ there). */
+void cli_options_print(FILE *f, const cli_option *o, size_t n, int col, int over);
 /* The full usage text (`boxlint help`, `--help`). */
 void cli_usage(FILE *f);
 /* A usage error: one line on c->err naming what was wrong (and `arg`, quoted, unless NULL) and

@@ -24,35 +24,17 @@ static const char POL_USAGE[] =
     "policy in each NetworkPolicy(...) call and network_policy= argument: each is validated\n"
     "and decided, labelled FILE:line:column; one whose values are known only when the code\n"
     "runs is reported as not static, never guessed.\n"
-    "\n"
-    "  --host H               decide the host name H (an IP literal counts as the address)\n"
-    "  --ip A                 decide the address A\n"
-    "                         A --host immediately followed by --ip is ONE decision for that\n"
-    "                         host at that address (`--host pypi.org --ip 151.101.0.223`);\n"
-    "                         any other --host or --ip is a decision of its own.\n"
-    "  --compat e2b           also report what E2B's API rejects or enforces differently\n"
-    "  --unmatched allow|deny verdict for destinations matched by neither list (default allow,\n"
-    "                         as E2B enforces)\n"
-    "  --max-entries N        entries allowed per list (default 1024)\n"
-    "  --format text|json|sarif|github  output format (default text); decisions are printed\n"
-    "                         after the findings (text, github), in \"decisions\" (json), or on\n"
-    "                         standard error (sarif, so that standard output is the log); for\n"
-    "                         a Python FILE, json has \"policies\": each one's line, column,\n"
-    "                         binding, static, why, normalized and decisions\n"
-    "  --fail-on error|warning|info  exit 1 when a finding is at least this severe (default error)\n"
-    "  --no-color             no colours (also NO_COLOR=1)\n"
-    "  --emit nftables|dnsmasq  write the rules that enforce the policy on standard output:\n"
-    "                         an nftables script (nft -f), or the dnsmasq configuration that\n"
-    "                         fills its sets from DNS answers; findings go to standard error\n"
-    "  --nft-table NAME       the script's table (family inet; default boxlint)\n"
-    "  --nft-iifname NAME     filter what a host forwards from interface NAME (forward hook)\n"
-    "                         instead of what the namespace itself sends (output hook)\n"
-    "  --resolver ADDR        an upstream DNS server, kept reachable and used by dnsmasq\n"
-    "                         (repeatable, up to 16); required when the policy names hosts\n"
-    "                         and drops every other address (deny_out ALL_TRAFFIC, --unmatched\n"
-    "                         deny): rules without it would block all DNS, so none are written\n"
-    "                         (exit 2). A policy that names no host needs none.\n"
-    "  -h, --help             this text\n"
+    "\n";
+#define ROW_LINT(lng, shrt, arg, help)
+#define ROW_POLICY(lng, shrt, arg, help) {lng, shrt, arg, help},
+#define ROW_LSP(lng, shrt, arg, help)
+static const cli_option POL_ROWS[] = {
+#define X(cmd, id, kind, lng, shrt, arg, help, man) ROW_##cmd(lng, shrt, arg, help)
+#include "cmd/options.def"
+#undef X
+};
+/* After the options. */
+static const char POL_USAGE_END[] =
     "--emit takes one policy: a Python FILE with several (or none) is refused (exit 2).\n"
     "\n"
     "Findings point into FILE: an entry's at its string, a list's at the list, a bad type at the\n"
@@ -206,13 +188,23 @@ static int pol_add_query(pol_cli *c, const char *host, const char *ip) {
   return 0;
 }
 
+#define OPT_LINT_VAL(id, lng)
+#define OPT_LINT_FLAG(id, lng)
+#define OPT_POLICY_VAL(id, lng) O_##id,
+#define OPT_POLICY_FLAG(id, lng)
+#define OPT_LSP_VAL(id, lng)
+#define OPT_LSP_FLAG(id, lng)
+#define X(cmd, id, kind, lng, shrt, arg, help, man) OPT_##cmd##_##kind(id, lng)
 enum pol_opt {
-  O_HOST, O_IP, O_COMPAT, O_UNMATCHED, O_FORMAT, O_FAIL_ON, O_MAX_ENTRIES, O_EMIT, O_NFT_TABLE,
-  O_NFT_IIF, O_RESOLVER, O_COUNT
+#include "cmd/options.def"
+  O_COUNT
 };
+#undef OPT_POLICY_VAL
+#define OPT_POLICY_VAL(id, lng) lng,
 static const char *const POL_OPTS[O_COUNT] = {
-    "--host",     "--ip",      "--compat",      "--unmatched",  "--format",  "--fail-on",
-    "--max-entries", "--emit", "--nft-table",   "--nft-iifname", "--resolver"};
+#include "cmd/options.def"
+};
+#undef X
 
 /* Is argv[*i] option `name` ("--opt V" or "--opt=V")? 1 with *v set (and *i past a separate
  * value), 0 when it is another argument, -1 when the value is missing. */
@@ -300,6 +292,8 @@ static int pol_parse_args(pol_cli *c, int argc, char **argv) {
     const char *a = argv[i], *v = NULL;
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(POL_USAGE, c->out);
+      cli_options_print(c->out, POL_ROWS, sizeof POL_ROWS / sizeof *POL_ROWS, 23, 2);
+      fputs(POL_USAGE_END, c->out);
       return -2;
     }
     int m = 0, o = 0;
