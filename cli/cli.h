@@ -21,7 +21,7 @@ enum format { FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB };
 
 #define CLI_MAX_INPUT_BYTES (16u * 1024u * 1024u) /* larger inputs are refused, not read */
 
-/* The "fragments" globs of a config (input.c): which files a walk (walk.c) reads as Dockerfile
+/* The "fragments" globs of a config (input.c): which files a walk (input/dir.c) reads as Dockerfile
  * fragments. A glob with a '/' is relative to `dir`, the config file's directory (absolute). */
 typedef struct cli_fragments {
   char *dir;
@@ -61,7 +61,7 @@ typedef struct cli {
   size_t ncache;
   cli_fragments config_frag; /* --config's "fragments" */
   const char *stdin_name;    /* --stdin-filename: what standard input is named and read as */
-  int walking;               /* set by walk.c around a found file: cli_read_file opens it only
+  int walking;               /* set by input/dir.c around a found file: cli_read_file opens it only
                                 if it is a regular file, not through a link, never blocking */
   int stdin_noted;           /* the note on how standard input was read was printed (kind.c) */
   /* Where problems go (problem.c): NULL, printed on `err`; the language server keeps them. */

@@ -18,7 +18,7 @@ int cli_cmd_explain(cli *c, int argc, char **argv); /*   version */
 int cli_cmd_help(cli *c, int argc, char **argv);
 int cli_cmd_version(cli *c, int argc, char **argv);
 int cli_cmd_policy(cli *c, int argc, char **argv);  /* policy_cmd.c */
-int cli_cmd_lsp(cli *c, int argc, char **argv);     /* lsp.c: the language server */
+int cli_cmd_lsp(cli *c, int argc, char **argv);     /* lsp_cmd.c: the language server */
 
 /*==============================================================================================
  * MARK: args.c: the command line of lint and render
@@ -31,7 +31,7 @@ typedef struct lint_args {
   boxlint_span *inline_cmds;   /* -c CMD... in order */
   size_t ninline;
   const char *base;            /* --base FILE, or NULL */
-  const char **excludes;       /* --exclude GLOB... (walk.c) */
+  const char **excludes;       /* --exclude GLOB... (cli_walk) */
   size_t nexcludes;
   int fix;                     /* --fix, --diff: an enum fix_mode (FIX_NONE without) */
   int force_exclude;           /* --force-exclude: FILEs named follow the walk's rules */

@@ -1,6 +1,6 @@
 /* The boxlint command's entry point: `main` sets up the state every command starts from and
  * hands argv to the sub-command its first argument names (lint when it names none). Owns the
- * list of sub-commands and nothing else. Calls only the commands' entry points (cli.h), which
+ * list of sub-commands and nothing else. Calls only the commands' entry points (cmd.h), which
  * take it from there: argv -> command -> load -> library -> output. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

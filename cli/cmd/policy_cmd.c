@@ -6,8 +6,8 @@
  * its position in FILE (a UNIT_POLICY unit: out_position.c resolves the finding's path from
  * the policy object) and is printed by output.c. Owns the policy command's options and usage,
  * its own findings (unknown fields of the policy object), the decisions and its JSON document.
- * Called by main.c; calls input.c, template_load.c, jsonpos.c, output.c and out_json.c's
- * cli_diag_json, and policy_py.c. */
+ * Called by main.c; calls input/ (input.c, template_load.c, jsonpos.c), output/ (and its
+ * cli_diag_json), policy_py.c and policy_out.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>

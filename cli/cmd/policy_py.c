@@ -4,8 +4,8 @@
  * the findings shown are those inside a policy. Each static policy is compiled and decided
  * under --host/--ip, its decisions labelled FILE:line:column; one known only when the code runs
  * is said to be not static, never guessed. --emit takes a file with exactly one policy. Called
- * by policy_cmd.c (FILE read); calls the library, output.c, out_json.c's cli_diag_json and
- * policy_cmd.c's decisions and rules. */
+ * by policy_cmd.c (FILE read); calls the library, output/ (and its cli_diag_json) and
+ * policy_out.c's findings, decisions and rules. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

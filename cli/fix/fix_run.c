@@ -8,8 +8,8 @@
  * and it did not change meanwhile (standard input: the text goes to stdout) and the findings
  * that remain are emitted; --diff: a unified diff (fix_diff.c), nothing written. Owns the
  * passes, their messages and the closing summary (found, fixed, remaining, unsafe fixes left
- * unapplied). Called by lint_cmd.c; calls lint_run.c, fix_edits.c, fix_write.c, fix_diff.c,
- * input.c, output.c and the library's boxlint_apply_fixes. */
+ * unapplied). Called by cmd/lint_cmd.c and lsp/; calls fix_edits.c, fix_write.c, fix_diff.c,
+ * input/ (lint_run.c, input.c), output/ and the library's boxlint_apply_fixes. */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <fcntl.h>

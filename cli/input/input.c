@@ -1,10 +1,10 @@
 /* Files and configuration: reading an input whole (a file or standard input, up to
  * CLI_MAX_INPUT_BYTES), loading a .boxlint.json into a boxlint_config (every problem reported at
  * its line and column, as a problem record of problem.c; its "fragments" globs, which the
- * library does not need, kept for walk.c and kind.c),
+ * library does not need, kept for dir.c and kind.c),
  * and finding the config that applies to a file (--config, or the nearest .boxlint.json upward,
- * each loaded once). Owns the config file's format. Called by args.c, lint_run.c, render_cmd.c
- * and walk.c; calls the library's config API and jsonpos.c. */
+ * each loaded once). Owns the config file's format. Called by cmd/ (args.c, render_cmd.c),
+ * lint_run.c, dir.c and lsp/; calls the library's config API and jsonpos.c. */
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>

@@ -1,6 +1,6 @@
-/* What kind a file is: the one decision that the walk (walk.c), the checking of an input
- * (lint_run.c), the JSON loader (template_load.c), --force-exclude (lint_cmd.c) and the
- * language server (lsp.c) all take from here, so that they pick the same files and read them
+/* What kind a file is: the one decision that the walk (dir.c's filter), the checking of an input
+ * (lint_run.c), the JSON loader (template_load.c), --force-exclude (cmd/lint_cmd.c) and the
+ * language server (lsp/session.c) all take from here, so that they pick the same files and read them
  * the same way (the README's "The command line" and "Editors"). From the name: `*.py` is Python,
  * `.boxlint.json` the configuration, `*.json` JSON whose content decides, `*.Dockerfile`,
  * `Dockerfile.*`, `*.dockerfrag` and what a "fragments" glob of the config names are Dockerfile

@@ -1,9 +1,10 @@
-/* Code actions and hover of `boxlint lsp` (DESIGN §8). A quick fix is the edit the command
+/* Code actions and hover of `boxlint lsp`. A quick fix is the edit the command
  * makes of one finding's fix (fix_edits.c; an unsafe one titled "(unsafe)" and never
  * preferred), "fix all" the command's passes (fix_run.c: safe fixes only) as one edit over
  * what changed; hover explains the rules whose findings lie under the position, or
- * says whether a fragment's instruction keyword is allowed. Calls lsp.c's checking of a
- * document, lsp_doc.c's positions, fix_edits.c, fix_run.c and the library's rule table. */
+ * says whether a fragment's instruction keyword is allowed. A row each of server.c's
+ * method table; calls session.c's checking of a document, lsp_doc.c's positions, fix/ and the
+ * library's rule table. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * `Content-Length` header (other headers ignored), read with a deadline so that the server can
  * publish debounced diagnostics while it waits. Owns the input buffer, the framing errors and
  * their recovery: a header block that cannot be read is dropped up to the next `Content-Length`; a body longer than the limit is read and thrown away. Called by
- * lsp.c; calls only libc and jansson. */
+ * server.c and session.c; calls only libc and jansson. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <poll.h>

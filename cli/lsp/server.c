@@ -1,5 +1,5 @@
-/* `boxlint lsp`: a Language Server Protocol 3.17 server over standard input and output (DESIGN
- * §8). One thread, one loop: read a message (lsp_io.c) with a deadline, answer it at once through
+/* `boxlint lsp`: a Language Server Protocol 3.17 server over standard input and output.
+ * One thread, one loop: read a message (lsp_io.c) with a deadline, answer it at once through
  * the method table, and when a changed document's debounce has run out, check its latest text
  * and publish (session.c). Owns the loop, the table from a method's name to its handler
  * (handlers.c: the lifecycle and the documents; lsp_actions.c: code actions and hover), the

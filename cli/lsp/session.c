@@ -1,4 +1,4 @@
-/* `boxlint lsp`'s session (DESIGN §8): the state every handler shares and what they do with it.
+/* `boxlint lsp`'s session: the state every handler shares and what they do with it.
  * Messages out (lsp_io.c's framing), the open documents, the problems the command's loaders
  * report (problem.c's records, through c->on_problem, never text), checking a document exactly
  * as the command checks a file of its name (input/'s cli_check_found with the walk's rules, the

@@ -44,7 +44,7 @@ void out_text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_severit
                    const out_secrets *sec);
 
 /*==============================================================================================
- * MARK: out_json.c (cli_diag_json, for one diagnostic, is in cli.h: the policy command uses it)
+ * MARK: out_json.c (cli_diag_json, for one diagnostic, is in output.h: the policy command uses it)
  *============================================================================================*/
 
 void out_json_begin(cli *c);

@@ -1,8 +1,8 @@
-/* JSON output, the object of DESIGN §5: {"version", "files": [{"path", "ok", "commands",
+/* JSON output, the object the README documents: {"version", "files": [{"path", "ok", "commands",
  * "diagnostics"}]}, built with jansson (a file name that is not UTF-8: "path" with U+FFFD and
  * "path_bytes", its bytes as Latin-1 characters). Owns the JSON shapes: cli_diag_json (one
  * diagnostic, also used by `boxlint policy` for its own document), the commands list, the
- * document. Called by output.c and policy_cmd.c; calls out_position.c. */
+ * document. Called by output.c and cmd/'s policy; calls out_position.c. */
 #include <stdlib.h>
 #include <string.h>
 #include "output/out_int.h"

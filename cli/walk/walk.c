@@ -1,4 +1,4 @@
-/* Walking a directory (DESIGN §6): depth first, the entries of each directory in bytewise
+/* Walking a directory: depth first, the entries of each directory in bytewise
  * order, calling back for every regular file the caller's filter wants (boxlint's: input/dir.c,
  * the kind of a file by its name and the config's "fragments" globs). Owns what a walk skips:
  * hidden directories, node_modules, __pycache__, virtual environments (pyvenv.cfg, conda-meta,
