@@ -146,7 +146,9 @@ if SHOW or fails:
 
 # ---- 1b. the command: calls and includes between the folders of cli/ ---------------------------
 cli_src = os.path.join(SRC, "cli")
-cli_objdir = os.path.join(BUILD, "cli", "CMakeFiles", "boxlint_cli.dir")
+# the command's objects; walk/ is built as a library of its own (boxlint_walk)
+cli_objdirs = [os.path.join(BUILD, "cli", "CMakeFiles", d) for d in ("boxlint_cli.dir", "boxlint_walk.dir")]
+cli_objpath = {}
 cli_objects = {}  # "input/kind.c.o" -> "input"
 for c in sorted(glob.glob(os.path.join(cli_src, "**", "*.c"), recursive=True)):
     rel = os.path.relpath(c, cli_src) + ".o"
@@ -156,13 +158,15 @@ for c in sorted(glob.glob(os.path.join(cli_src, "**", "*.c"), recursive=True)):
         continue
     if parts[0] not in CLI_ALLOWED:
         fails.append(("cli folder not in ARCHITECTURE.md's table", parts[0]))
-    if not os.path.exists(os.path.join(cli_objdir, rel)):
+    found = [os.path.join(d, rel) for d in cli_objdirs if os.path.exists(os.path.join(d, rel))]
+    if not found:
         fails.append(("no object file (build the tree first)", "cli/" + rel))
         continue
-    cli_objects[rel] = parts[0]
+    # the newest: a build tree may keep a stale object of a file that moved to another target
+    cli_objects[rel], cli_objpath[rel] = parts[0], max(found, key=os.path.getmtime)
 cli_defined, cli_uses = {}, {}
 for rel in cli_objects:
-    path = os.path.join(cli_objdir, rel)
+    path = cli_objpath[rel]
     for sym in nm(path, "--defined-only", "-g"):
         cli_defined.setdefault(sym, set()).add(rel)
     cli_uses[rel] = nm(path, "-u")
