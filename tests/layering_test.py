@@ -147,7 +147,8 @@ if SHOW or fails:
 # ---- 1b. the command: calls and includes between the folders of cli/ ---------------------------
 cli_src = os.path.join(SRC, "cli")
 # the command's objects; walk/ is built as a library of its own (boxlint_walk)
-cli_objdirs = [os.path.join(BUILD, "cli", "CMakeFiles", d) for d in ("boxlint_cli.dir", "boxlint_walk.dir")]
+cli_objdirs = [os.path.join(BUILD, "cli", "CMakeFiles", d)
+               for d in ("boxlint_cli.dir", "boxlint_walk.dir")]
 cli_objpath = {}
 cli_objects = {}  # "input/kind.c.o" -> "input"
 for c in sorted(glob.glob(os.path.join(cli_src, "**", "*.c"), recursive=True)):

@@ -3,7 +3,8 @@
  * (one JSON document, one SARIF log). Owns the lint command's own argument rule (at least
  * one input) and its exit code: 2 when an input could not be checked, else 1 when a finding is at
  * or above --fail-on, else 0. With --fix or --diff each FILE goes through fix_run.c instead.
- * A FILE that is a directory is walked (input/'s cli_walk) and each file found is linted (cli_lint_found);
+ * A FILE that is a directory is walked (input/'s cli_walk) and each file found is linted
+ * (cli_lint_found);
  * with --force-exclude, so is a FILE named, after cli_walk_skips.
  * Called by main.c; calls args.c, lint_print.c, input/ (cli_walk), fix/ and output/. */
 #define _POSIX_C_SOURCE 200809L

@@ -156,16 +156,16 @@ int cli_lint_text(cli *c, const char *path, const char *text, size_t len);
 typedef int (*cli_walk_fn)(cli *c, const char *path, void *ctx);
 /* Walk directory `dir` depth first, the entries of each directory in bytewise (strcmp) order,
  * calling `each` for every file whose name is ours (cli_name_kind: *.py, *.json but not
- * .boxlint.json, *.Dockerfile, Dockerfile.*, *.dockerfrag, and what the "fragments" globs of the
- * directory's config name; the content of a JSON file decides when it is read). Skipped:
- * hidden directories (but `dir` itself is walked whatever its name), node_modules, __pycache__, site-packages, virtual
- * environments (a directory holding pyvenv.cfg or conda-meta/), symbolic links (to a file or a
- * directory: the walk stays in the tree) and what is not a regular file or a directory, what an
- * --exclude glob matches (`excludes`: without '/', a name; with one, a path from `dir`) and,
- * inside a git work tree only, what git ignores (.gitignore files from the work tree's root
- * down, .git/info/exclude). `each` runs with c->walking set.
- * Returns 0, or -1 when something could not be walked (each printed as `boxlint: PATH:
- * reason`, the rest still walked) or a call of `each` failed. */
+ * .boxlint.json, *.Dockerfile, Dockerfile.*, *.dockerfrag, and what the "fragments" globs of
+ * the directory's config name; the content of a JSON file decides when it is read). Skipped:
+ * hidden directories (but `dir` itself is walked whatever its name), node_modules,
+ * __pycache__, site-packages, virtual environments (a directory holding pyvenv.cfg or
+ * conda-meta/), symbolic links (to a file or a directory: the walk stays in the tree) and what
+ * is not a regular file or a directory, what an --exclude glob matches (`excludes`: without
+ * '/', a name; with one, a path from `dir`) and, inside a git work tree only, what git ignores
+ * (.gitignore files from the work tree's root down, .git/info/exclude). `each` runs with
+ * c->walking set. Returns 0, or -1 when something could not be walked (each printed as
+ * `boxlint: PATH: reason`, the rest still walked) or a call of `each` failed. */
 int cli_walk(cli *c, const char *dir, const char *const *excludes, size_t nexcludes,
              cli_walk_fn each, void *ctx);
 /* Would a walk pass over the file `path` because of where it is (its kind aside: that is

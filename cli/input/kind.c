@@ -1,7 +1,7 @@
-/* What kind a file is: the one decision that the walk (dir.c's filter), the checking of an input
- * (lint_run.c), the JSON loader (template_load.c), --force-exclude (cmd/lint_cmd.c) and the
- * language server (lsp/session.c) all take from here, so that they pick the same files and read them
- * the same way (the README's "The command line" and "Editors"). From the name: `*.py` is Python,
+/* What kind a file is: the one decision that the walk (dir.c's filter), the checking of an
+ * input (lint_run.c), the JSON loader (template_load.c), --force-exclude (cmd/lint_cmd.c) and
+ * the language server (lsp/session.c) all take from here, so that they pick the same files and
+ * read them the same way (the README's "The command line" and "Editors"). From the name: `*.py` is Python,
  * `.boxlint.json` the configuration, `*.json` JSON whose content decides, `*.Dockerfile`,
  * `Dockerfile.*`, `*.dockerfrag` and what a "fragments" glob of the config names are Dockerfile
  * fragments, anything else (an ordinary `Dockerfile`, a README) nothing of boxlint's. From a

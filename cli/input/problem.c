@@ -2,8 +2,8 @@
  * be read, invalid JSON, a malformed template member, an invalid .boxlint.json, a Python syntax
  * error), as a record with its path, position, rule and message. The loaders (input.c,
  * template_load.c) and lint_run.c make the records; the command prints each on standard error
- * as `boxlint: PATH:LINE:COLUMN: MESSAGE` (exit code 2), the language server (lsp/session.c) takes them
- * through c->on_problem and publishes them as diagnostics. Calls nothing of the command's. */
+ * as `boxlint: PATH:LINE:COLUMN: MESSAGE` (exit code 2), the language server (lsp/session.c)
+ * takes them through c->on_problem and publishes them as diagnostics. Calls nothing of the command's. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdarg.h>
 #include <stdlib.h>

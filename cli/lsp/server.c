@@ -52,7 +52,8 @@ static void request(server *s, const char *method, json_t *id, json_t *params) {
   const lsp_method *m = find_method(method, 1);
   if (!m || !m->any_state) {
     if (s->state == S_NEW) {
-      lsp_reply_error(s, id, E_NOT_INITIALIZED, "the server is not initialized: send initialize first");
+      lsp_reply_error(s, id, E_NOT_INITIALIZED,
+                      "the server is not initialized: send initialize first");
       return;
     }
     if (s->state == S_SHUTDOWN) {
