@@ -109,16 +109,30 @@ install(FILES "${PROJECT_BINARY_DIR}/boxlint-config.cmake"
 #----------------------------------------------------------------------------------------------
 if(TARGET boxlint_cli)
   install(TARGETS boxlint_cli RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT Runtime)
-  # the man page with the project's version on its .TH line (gzipped for a Debian package)
-  file(READ "${PROJECT_SOURCE_DIR}/man/boxlint.1" _man)
-  string(REGEX REPLACE "\"boxlint [^\"]*\" \"User Commands\"" "\"boxlint ${PROJECT_VERSION}\" \"User Commands\""
-         _man "${_man}")
-  file(WRITE "${PROJECT_BINARY_DIR}/man/boxlint.1" "${_man}")
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/man/boxlint.1")
+  # the man page, written at build time from its template (man/boxlint.1.in: the project's
+  # version on its .TH line) and the options table (cli/cmd/options.def: the OPTIONS sections)
+  # by man/gen_man.c; gzipped for a Debian package
+  add_executable(boxlint_gen_man "${PROJECT_SOURCE_DIR}/man/gen_man.c")
+  target_include_directories(boxlint_gen_man PRIVATE "${PROJECT_SOURCE_DIR}/cli")
+  boxlint_add_warnings(boxlint_gen_man)
   set(_man_page "${PROJECT_BINARY_DIR}/man/boxlint.1")
+  set(_man_outputs "${_man_page}")
+  set(_man_gzip "")
   if(BOXLINT_DEB_DOCS)
     find_program(BOXLINT_GZIP gzip REQUIRED)
-    execute_process(COMMAND ${BOXLINT_GZIP} -9nkf "${_man_page}")
+    set(_man_gzip COMMAND ${BOXLINT_GZIP} -9nkf "${_man_page}")
+    list(APPEND _man_outputs "${_man_page}.gz")
+  endif()
+  add_custom_command(OUTPUT ${_man_outputs}
+    COMMAND ${CMAKE_COMMAND} -E make_directory "${PROJECT_BINARY_DIR}/man"
+    COMMAND boxlint_gen_man "${PROJECT_SOURCE_DIR}/man/boxlint.1.in" "${_man_page}"
+            "${PROJECT_VERSION}"
+    ${_man_gzip}
+    DEPENDS boxlint_gen_man "${PROJECT_SOURCE_DIR}/man/boxlint.1.in"
+            "${PROJECT_SOURCE_DIR}/cli/cmd/options.def"
+    COMMENT "Writing the man page from man/boxlint.1.in and cli/cmd/options.def" VERBATIM)
+  add_custom_target(boxlint_man ALL DEPENDS ${_man_outputs})
+  if(BOXLINT_DEB_DOCS)
     set(_man_page "${_man_page}.gz")
   endif()
   install(FILES "${_man_page}" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1" COMPONENT Runtime)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <jansson.h>
-#include "lsp.h"
+#include "lsp/lsp.h"
 #include "random_text.h"
 
 static uint64_t rng;

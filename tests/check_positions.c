@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "jsonpos.h"
-#include "lsp.h"
+#include "input/input.h"
+#include "lsp/lsp.h"
 #include "random_text.h"
 
 static uint64_t rng;

@@ -63,15 +63,21 @@ check("policy --help: usage on stdout", out.startswith("usage: boxlint policy"),
 check("policy --help: nothing on stderr", err == "", err)
 
 # --help names every option of every sub-command, taken from each one's parser (issue 24):
-# the option tables (LINT_OPTS, POL_OPTS) and the literals compared with an argument.
+# the rows of the options table (cli/cmd/options.def, "FILE:COMMAND") and the literals compared
+# with an argument.
 import re
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli")
 
 
 def parsed_options(name):
+    name, _, cmd = name.partition(":")
     text = open(os.path.join(SRC, name), encoding="utf-8").read()
     opts = set()
+    if cmd:
+        for row in re.findall(r'^X\(' + cmd + r',\s*\w+,\s*\w+,\s*(NULL|"[^"]*"),\s*(NULL|"[^"]*")', text, re.M):
+            opts.update(o.strip('"') for o in row if o != "NULL")
+        return opts
     for table in re.findall(r"static const char \*const (?:LINT|POL)_OPTS\[[^\]]*\] = \{(.*?)\};", text, re.S):
         opts.update(re.findall(r'"(-[-\w]*)"', table))
     opts.update(re.findall(r'strcmp\(\s*(?:a|arg|argv\[i\])\s*,\s*"(-[-\w]+)"\s*\)', text))
@@ -82,7 +88,9 @@ def names(text, opt):
     return re.search(r"(?<![\w-])" + re.escape(opt) + r"(?![\w-])", text) is not None
 
 
-PARSERS = {"lint": ["args.c"], "policy": ["policy_cmd.c"], "lsp": ["lsp.c"]}
+PARSERS = {"lint": ["cmd/args.c", "cmd/options.def:LINT"],
+           "policy": ["cmd/policy_cmd.c", "cmd/options.def:POLICY"],
+           "lsp": ["cmd/lsp_cmd.c", "cmd/options.def:LSP"]}
 # Options the engineers of `entr` and `fix` add to lint at the same time: --help names them now.
 COMING = {"lint": {"--force-exclude", "--unsafe-fixes"}}
 rc, usage, _ = run(["--help"])
@@ -92,7 +100,8 @@ for cmd, files in PARSERS.items():
     missing = sorted(o for o in opts if not names(usage, o))
     check("--help names every %s option" % cmd, not missing, missing)
 _, pusage, _ = run(["policy", "--help"])
-missing = sorted(o for o in parsed_options("policy_cmd.c") if not names(pusage, o))
+missing = sorted(o for o in set().union(*map(parsed_options, PARSERS["policy"]))
+                 if not names(pusage, o))
 check("policy --help names every policy option", not missing, missing)
 for sub in ("lint", "policy", "render", "lsp", "rules", "explain", "version"):
     check("--help names the sub-command " + sub, names(usage, sub), sub)

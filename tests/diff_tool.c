@@ -3,7 +3,7 @@
  * give it any pair of texts and check that `patch -p1` and `git apply` turn OLD into NEW. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "cli.h"
+#include "fix/fix.h"
 
 static char *slurp(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "gitignore.h"
+#include "walk/walk.h"
 
 /* Push the frame of directory `dir` (ROOT/prefix), its paths starting at byte `base`. */
 static int push(gi_stack *s, const char *dir, size_t base, int root) {

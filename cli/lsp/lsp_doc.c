@@ -1,0 +1,258 @@
+/* Documents of `boxlint lsp`: their text as the client edits it, and positions. A position is
+ * (line, character): lines end at \n, \r\n or \r (LSP 3.17 §Text Documents), and `character`
+ * counts UTF-16 code units, UTF-8 bytes or code points, as negotiated. The text always holds
+ * valid UTF-8 (jansson has decoded it from JSON), so a code point is 1 to 4 bytes and takes two
+ * UTF-16 units from 4 bytes on. Owns the conversions and the file: URI mapping; calls libc and
+ * jansson only. */
+#include <stdlib.h>
+#include <string.h>
+#include "lsp/lsp.h"
+
+/* Bytes of the UTF-8 sequence led by c (1 for a stray continuation byte). */
+static size_t seq_len(unsigned char c) { return c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }
+
+/* Units of one character of `bytes` bytes in the encoding. */
+static int64_t units(enum lsp_enc enc, size_t bytes) {
+  return enc == LSP_UTF8 ? (int64_t)bytes : enc == LSP_UTF32 ? 1 : bytes == 4 ? 2 : 1;
+}
+
+/* The start of line `line`, or -1. */
+static int line_start(const char *t, size_t n, int64_t line, size_t *at) {
+  size_t i = 0;
+  for (int64_t l = 0; l < line; l++) {
+    while (i < n && t[i] != '\n' && t[i] != '\r') i++;
+    if (i == n) return -1;
+    i += t[i] == '\r' && i + 1 < n && t[i + 1] == '\n' ? 2 : 1;
+  }
+  *at = i;
+  return 0;
+}
+
+int lsp_offset(const char *t, size_t n, enum lsp_enc enc, int64_t line, int64_t ch, size_t *off) {
+  size_t i;
+  if (line < 0 || ch < 0 || line_start(t, n, line, &i)) return -1;
+  int64_t u = 0;
+  while (i < n && t[i] != '\n' && t[i] != '\r') {
+    size_t l = seq_len((unsigned char)t[i]);
+    if (i + l > n) l = n - i;
+    int64_t w = units(enc, l);
+    if (u + w > ch) break; /* ch is inside this character: its start */
+    u += w;
+    i += l;
+  }
+  *off = i;
+  return 0;
+}
+
+/* The walk shared by the scan and the checkpoints: over characters from `i` (a character
+ * start) to `stop`, the line and the units since the line's start. A line ends at \n, at \r\n
+ * (counted at the \n) and at a lone \r; the text is valid UTF-8. */
+static void walk(const char *t, size_t n, enum lsp_enc enc, size_t i, size_t stop, int clip,
+                 int64_t *line, int64_t *u, size_t *next) {
+  int64_t l = *line, w = *u;
+  while (i < stop) {
+    if (t[i] == '\n' || (t[i] == '\r' && !(i + 1 < n && t[i + 1] == '\n'))) {
+      l++;
+      w = 0;
+      i++;
+      continue;
+    }
+    size_t s = seq_len((unsigned char)t[i]);
+    if (i + s > n) s = n - i;
+    if (clip && i + s > stop) s = stop - i; /* not valid UTF-8: as far as asked */
+    for (size_t j = 1; j < s; j++) /* not valid UTF-8: a line break is never inside */
+      if (t[i + j] == '\n' || t[i + j] == '\r') s = j;
+    w += units(enc, s);
+    i += s;
+  }
+  *line = l;
+  *u = w;
+  *next = i;
+}
+
+static _Thread_local struct {
+  const char *t;
+  size_t n, nb;
+  enum lsp_enc enc;
+  int64_t *line, *u; /* before the first character starting at or after k * LSP_BLOCK */
+  size_t *at;        /* that character's offset */
+} scope;
+
+void lsp_positions_end(void) {
+  free(scope.line);
+  free(scope.u);
+  free(scope.at);
+  memset(&scope, 0, sizeof scope);
+}
+
+void lsp_positions_begin(const char *t, size_t n, enum lsp_enc enc) {
+  lsp_positions_end();
+  size_t nb = n / LSP_BLOCK + 1;
+  scope.line = malloc(nb * sizeof *scope.line);
+  scope.u = malloc(nb * sizeof *scope.u);
+  scope.at = malloc(nb * sizeof *scope.at);
+  if (!scope.line || !scope.u || !scope.at) {
+    lsp_positions_end();
+    return;
+  }
+  int64_t l = 0, w = 0;
+  size_t i = 0;
+  for (size_t k = 0; k < nb; k++) {
+    size_t stop = k * LSP_BLOCK;
+    if (i < stop) walk(t, n, enc, i, stop, 0, &l, &w, &i);
+    scope.line[k] = l;
+    scope.u[k] = w;
+    scope.at[k] = i;
+  }
+  scope.t = t;
+  scope.n = n;
+  scope.nb = nb;
+  scope.enc = enc;
+}
+
+void lsp_position(const char *t, size_t n, enum lsp_enc enc, size_t off, int64_t *line,
+                  int64_t *ch) {
+  if (off > n) off = n;
+  while (off > 0 && off < n && ((unsigned char)t[off] & 0xC0) == 0x80) off--;
+  /* an offset between \r and \n is the end of the line */
+  size_t stop = off > 0 && t[off - 1] == '\r' && off < n && t[off] == '\n' ? off - 1 : off;
+  int64_t l = 0, u = 0;
+  size_t i = 0;
+  if (scope.t == t && scope.n == n && scope.enc == enc && scope.line) {
+    size_t k = stop / LSP_BLOCK;
+    if (k > 0 && scope.at[k] > stop) k--;
+    l = scope.line[k];
+    u = scope.u[k];
+    i = scope.at[k];
+  }
+  walk(t, n, enc, i, stop, 1, &l, &u, &i);
+  *line = l;
+  *ch = u;
+}
+
+json_t *lsp_pos_json(const char *t, size_t n, enum lsp_enc enc, size_t off) {
+  int64_t l, c;
+  lsp_position(t, n, enc, off, &l, &c);
+  return json_pack("{sIsI}", "line", (json_int_t)l, "character", (json_int_t)c);
+}
+
+json_t *lsp_range_json(const char *t, size_t n, enum lsp_enc enc, size_t a, size_t b) {
+  return json_pack("{soso}", "start", lsp_pos_json(t, n, enc, a), "end",
+                   lsp_pos_json(t, n, enc, b < a ? a : b));
+}
+
+static int pos_offset(const char *t, size_t n, enum lsp_enc enc, json_t *p, size_t *off) {
+  json_t *l = json_object_get(p, "line"), *c = json_object_get(p, "character");
+  if (!json_is_integer(l) || !json_is_integer(c)) return -1;
+  return lsp_offset(t, n, enc, json_integer_value(l), json_integer_value(c), off);
+}
+
+int lsp_range_offsets(const char *t, size_t n, enum lsp_enc enc, json_t *range, size_t *a,
+                      size_t *b, const char **why) {
+  if (!json_is_object(range) || pos_offset(t, n, enc, json_object_get(range, "start"), a) ||
+      pos_offset(t, n, enc, json_object_get(range, "end"), b)) {
+    *why = "the range is not a valid position pair in the document";
+    return -1;
+  }
+  if (*b < *a) {
+    *why = "the range ends before it starts";
+    return -1;
+  }
+  return 0;
+}
+
+static int reserve(lsp_doc *d, size_t need) {
+  if (need + 1 <= d->cap) return 0;
+  size_t cap = d->cap ? d->cap : 256;
+  while (cap < need + 1) cap *= 2;
+  char *p = realloc(d->text, cap);
+  if (!p) return -1;
+  d->text = p;
+  d->cap = cap;
+  return 0;
+}
+
+int lsp_doc_set(lsp_doc *d, const char *text, size_t len) {
+  if (reserve(d, len)) return -1;
+  memcpy(d->text, text, len);
+  d->len = len;
+  d->text[len] = 0;
+  return 0;
+}
+
+int lsp_doc_change(lsp_doc *d, enum lsp_enc enc, json_t *change, const char **why) {
+  json_t *tx = json_object_get(change, "text"), *range = json_object_get(change, "range");
+  if (!json_is_string(tx)) {
+    *why = "a content change without a text";
+    return -1;
+  }
+  const char *s = json_string_value(tx);
+  size_t sl = json_string_length(tx);
+  if (!range) {
+    if (lsp_doc_set(d, s, sl)) goto oom;
+    return 0;
+  }
+  size_t a, b;
+  if (lsp_range_offsets(d->text, d->len, enc, range, &a, &b, why)) return -1;
+  size_t nl = d->len - (b - a) + sl;
+  if (reserve(d, nl)) goto oom;
+  memmove(d->text + a + sl, d->text + b, d->len - b);
+  memcpy(d->text + a, s, sl);
+  d->len = nl;
+  d->text[nl] = 0;
+  return 0;
+oom:
+  *why = "out of memory";
+  return -1;
+}
+
+static int hexval(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+}
+
+char *lsp_uri_path(const char *uri) {
+  if (strncmp(uri, "file://", 7)) return NULL;
+  const char *p = uri + 7;
+  if (*p != '/') { /* file://host/path: only the local host */
+    if (strncmp(p, "localhost/", 10)) return NULL;
+    p += 9;
+  }
+  size_t n = strlen(p);
+  char *o = malloc(n + 1), *w = o;
+  if (!o) return NULL;
+  for (size_t i = 0; i < n; i++) {
+    int h, l;
+    if (p[i] == '%' && i + 2 < n + 1 && (h = hexval(p[i + 1])) >= 0 && (l = hexval(p[i + 2])) >= 0) {
+      *w++ = (char)(h * 16 + l);
+      i += 2;
+    } else if (p[i] == '?' || p[i] == '#') {
+      break;
+    } else {
+      *w++ = p[i];
+    }
+  }
+  *w = 0;
+  return o;
+}
+
+char *lsp_path_uri(const char *path) {
+  static const char hx[] = "0123456789ABCDEF";
+  size_t n = strlen(path);
+  char *o = malloc(7 + n * 3 + 1), *w = o;
+  if (!o) return NULL;
+  memcpy(w, "file://", 7);
+  w += 7;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)path[i];
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+        strchr("/-._~", c)) {
+      *w++ = (char)c;
+    } else {
+      *w++ = '%';
+      *w++ = hx[c >> 4];
+      *w++ = hx[c & 15];
+    }
+  }
+  *w = 0;
+  return o;
+}
