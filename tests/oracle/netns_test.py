@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""Enforcement proven in the kernel (docs/design.md §9): for each test policy, the recipe of
+docs/enforcement.md is run as written (its shell blocks extracted from the document; only the
+values of its documented placeholders are the test's): `boxlint policy --emit nftables` and
+`--emit dnsmasq`, the script and dnsmasq loaded into a sandbox network namespace, the
+sandbox's resolv.conf; then every destination of a generated set is reached from inside it,
+by address and by name, over TCP and UDP, and the outcome must be what `boxlint policy
+--host/--ip` (boxlint_policy_decide) says; then the recipe's removal. A recipe that drifts from
+what works fails here.
+
+Namespaces (all made here, removed at the end, also on failure), joined through a router:
+  sb   the sandbox: the emitted nftables rules, dnsmasq with the emitted configuration on
+       127.0.0.1 (the recipe's); no route but its veth to the router
+  dns  the upstream resolver, 198.51.100.53: dnsmasq answering the test names (host-record=)
+  srv  the servers: every destination address, TCP 8080 and UDP 9090 (tests/oracle/netns_peer.py)
+  rt   the router between them (forwarding on, nothing else)
+Only documentation ranges are used (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24,
+2001:db8::/32), every connection starts inside sb, and nothing is sent before every namespace
+exists. Needs root, ip, nft and dnsmasq; exits 77 (skipped, said loudly) without them (the
+document is read and its blocks checked first, also then).
+
+usage: netns_test.py BOXLINT"""
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = os.path.abspath(sys.argv[1])
+HERE = os.path.dirname(os.path.abspath(__file__))
+PEER = os.path.join(HERE, "netns_peer.py")
+PY = sys.executable
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DOC = os.path.join(ROOT, "docs", "enforcement.md")
+PHASES = ("settings", "emit", "load", "unload")
+TAG = "blt%d" % (os.getpid() % 100000)
+NS = {k: TAG + k for k in ("sb", "dns", "srv", "rt")}
+RESOLVER = "198.51.100.53"
+
+# (type, allow_out, deny_out, unmatched); the seed's examples, every entry kind, overlaps,
+# wildcard depth and apex, IPv6, mapped addresses, disabled/open, --unmatched deny.
+POLICIES = [
+    ("filtered", ["pypi.org", "*.pythonhosted.org"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", ["pypi.org", "*.pythonhosted.org"], [], "allow"),
+    ("disabled", [], [], "allow"),
+    ("open", [], [], "allow"),
+    ("filtered", [], [], "allow"),
+    ("filtered", ["203.0.113.0/25"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", [], ["203.0.113.0/25"], "allow"),
+    ("filtered", ["203.0.113.10"], ["203.0.113.0/24"], "allow"),
+    ("filtered", ["2001:db8:0:3::/64"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", [], ["::/0"], "allow"),
+    ("filtered", [], ["0.0.0.0/0"], "allow"),
+    ("filtered", ["::ffff:203.0.113.20"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", ["*.example.test"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", ["example.test"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", ["example.test", "*.example.test"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", [], ["example.test"], "allow"),
+    ("filtered", [], ["*.example.test"], "allow"),
+    ("filtered", ["a.example.test"], ["*.example.test"], "allow"),
+    ("filtered", ["*.a.example.test"], ["*.example.test"], "deny"),
+    ("filtered", ["*.example.test"], ["b.example.test"], "allow"),
+    ("filtered", ["pypi.org"], ["ALL_TRAFFIC"], "deny"),
+    ("filtered", ["pypi.org"], [], "deny"),
+    ("filtered", ["203.0.113.0/26", "pypi.org", "*.pypi.org"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", ["*"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", [], ["*"], "allow"),
+    ("filtered", ["*"], ["pypi.org"], "allow"),
+    ("filtered", ["pypi.org"], ["*"], "allow"),
+    ("filtered", ["ALL_TRAFFIC"], ["pypi.org"], "allow"),
+    ("filtered", ["203.0.113.0/24"], ["203.0.113.128/25"], "allow"),
+    ("filtered", ["203.0.113.128/25"], ["203.0.113.0/24"], "deny"),
+    ("filtered", ["2001:db8:0:3::100/120"], ["2001:db8:0:3::/64"], "allow"),
+    ("filtered", ["2001:db8:0:3::1234"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", [], ["2001:db8:0:3::/64", "203.0.113.0/24"], "allow"),
+    ("filtered", ["*.pythonhosted.org"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", ["files.pythonhosted.org"], ["*.pythonhosted.org"], "allow"),
+    ("filtered", ["pypi.org", "*.pypi.org"], ["203.0.113.0/24"], "deny"),
+    ("filtered", ["203.0.113.7", "2001:db8:0:3::7"], ["ALL_TRAFFIC"], "deny"),
+    ("filtered", [], ["203.0.113.7"], "deny"),
+    ("filtered", ["*.b.example.test"], ["*.example.test", "ALL_TRAFFIC"], "allow"),
+    ("filtered", ["a.b.example.test"], ["*.b.example.test"], "deny"),
+    ("filtered", ["pypi.org"], ["pypi.org"], "allow"),
+    ("filtered", ["0.0.0.0/0"], ["203.0.113.0/24"], "allow"),
+    ("filtered", ["::/0"], ["ALL_TRAFFIC"], "allow"),
+    ("filtered", ["pypi.org"], ["*.org", "ALL_TRAFFIC"], "allow"),
+    ("filtered", ["::ffff:203.0.113.130", "example.test", "*.example.test"], ["ALL_TRAFFIC"], "deny"),
+    ("filtered", ["sub.example.test"], ["example.test"], "allow"),
+    ("filtered", ["*.pythonhosted.org", "203.0.113.64/26"], ["*.files.pythonhosted.org"], "allow"),
+    # what no configuration can express: refused, never enforced differently
+    ("filtered", ["*.example.test"], ["b.example.test", "203.0.113.139"], "allow"),
+    ("filtered", ["::ffff:203.0.113.130", "example.test"], ["*.example.test"], "deny"),
+    ("filtered", ["203.0.113.0/26", "pypi.org"], ["ALL_TRAFFIC"], "allow"),
+]
+EXPECT_REFUSED = 3  # the last three
+
+FIXED_ADDRS = ["203.0.113.5", "203.0.113.7", "203.0.113.10", "203.0.113.20", "203.0.113.70",
+               "203.0.113.130", "203.0.113.139", "2001:db8:0:3::7", "2001:db8:0:3::105",
+               "2001:db8:0:3::1234", "2001:db8:0:3::9999", "::ffff:203.0.113.20",
+               "::ffff:203.0.113.130"]
+EXTRA_NAMES = ["unrelated.test", "pypi.org", "files.pythonhosted.org"]
+
+
+def read_recipe():
+    """The shell blocks of docs/enforcement.md by phase, and its placeholders. Every ```sh block
+    must be a phase (none untested); the settings block sets exactly the placeholders its table
+    documents. Returns (blocks, placeholders), or raises ValueError saying what is wrong."""
+    text = open(DOC, encoding="utf-8").read()
+    blocks = {}
+    for m in re.finditer(r"<!-- netns_test: (\w+) -->\n```sh\n(.*?)```", text, re.S):
+        if m.group(1) in blocks:
+            raise ValueError("two blocks for phase " + m.group(1))
+        blocks[m.group(1)] = m.group(2)
+    n_sh = len(re.findall(r"^```sh$", text, re.M))
+    if n_sh != len(blocks) or set(blocks) != set(PHASES):
+        raise ValueError("%d sh blocks, phases %s; want one block each of %s" % (n_sh, sorted(blocks), PHASES))
+    documented = re.findall(r"^\| `(\w+)` \|", text, re.M)
+    settings = re.findall(r"^(\w+)=", blocks["settings"], re.M)
+    if sorted(settings) != sorted(documented) or len(blocks["settings"].strip().splitlines()) != len(settings):
+        raise ValueError("settings %s, documented placeholders %s" % (settings, documented))
+    return blocks, documented
+
+
+def run_phase(blocks, placeholders, phase, values):
+    """One block of the recipe, verbatim, after the test's values of the placeholders (the
+    documented ones only), with the boxlint under test first on PATH, from the repository."""
+    if sorted(values) != sorted(placeholders):
+        raise ValueError("values for %s, placeholders %s" % (sorted(values), placeholders))
+    script = "".join("%s=%s\n" % (k, shlex.quote(v)) for k, v in values.items()) + blocks[phase]
+    env = dict(os.environ, PATH=os.path.dirname(BIN) + os.pathsep + os.environ.get("PATH", ""))
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120,
+                          env=env, cwd=ROOT)
+
+
+def run(*cmd, ns=None, check=True, **kw):
+    if ns:
+        cmd = ("ip", "netns", "exec", ns) + cmd
+    return subprocess.run(cmd, check=check, capture_output=True, text=True, timeout=120, **kw)
+
+
+def names_of(allow, deny):
+    """The names to try under a policy: each named domain, a child and a grandchild of it."""
+    out = []
+    for e in allow + deny:
+        if e in ("*", "ALL_TRAFFIC") or e[0].isdigit() or ":" in e:
+            continue
+        x = e[2:] if e.startswith("*.") else e
+        for n in (x, "w1." + x, "w2.w1." + x):
+            if n not in out:
+                out.append(n)
+    return out + [n for n in EXTRA_NAMES if n not in out]
+
+
+class Addresses:
+    """One IPv4 and one IPv6 address per test name, never shared (a shared address would
+    carry one name's verdict to another: docs/policy.md says so)."""
+
+    def __init__(self):
+        self.v4, self.v6 = {}, {}
+
+    def of(self, name):
+        if name not in self.v4:
+            k = len(self.v4)
+            self.v4[name] = "203.0.113.%d" % (140 + k)
+            self.v6[name] = "2001:db8:0:3::a%03x" % k
+        return self.v4[name], self.v6[name]
+
+
+def topology(tmp):
+    """Make the namespaces and links. Raises when any step fails (nothing sent yet)."""
+    for ns in NS.values():
+        run("ip", "netns", "add", ns)
+    links = [("sb", "192.0.2", "2001:db8:0:1"), ("dns", "198.51.100", "2001:db8:0:2"),
+             ("srv", "203.0.113", "2001:db8:0:3")]
+    for k, (side, v4, v6) in enumerate(links):
+        a, b = "%sa%d" % (TAG, k), "%sb%d" % (TAG, k)
+        run("ip", "link", "add", a, "netns", NS[side], "type", "veth", "peer", "name", b,
+            "netns", NS["rt"])
+        run("ip", "addr", "add", v4 + ".1/24", "dev", b, ns=NS["rt"])
+        run("ip", "addr", "add", v6 + "::1/64", "dev", b, "nodad", ns=NS["rt"])
+        run("ip", "link", "set", b, "up", ns=NS["rt"])
+        host = {"sb": ".2", "dns": ".53", "srv": ".1"}[side]
+        if side == "srv":
+            run("ip", "addr", "add", v4 + ".254/32", "dev", a, ns=NS[side])
+        else:
+            run("ip", "addr", "add", v4 + host + "/24", "dev", a, ns=NS[side])
+            run("ip", "addr", "add", v6 + "::" + host[1:] + "/64", "dev", a, "nodad", ns=NS[side])
+        run("ip", "link", "set", a, "up", ns=NS[side])
+        run("ip", "link", "set", "lo", "up", ns=NS[side])
+        if side == "srv":
+            run("ip", "route", "add", v4 + ".1/32", "dev", a, ns=NS[side])
+            run("ip", "route", "add", "default", "via", v4 + ".1", ns=NS[side])
+            run("ip", "-6", "route", "add", v6 + "::1/128", "dev", a, ns=NS[side])
+            run("ip", "-6", "route", "add", "default", "via", v6 + "::1", ns=NS[side])
+        else:
+            run("ip", "route", "add", "default", "via", v4 + ".1", ns=NS[side])
+            run("ip", "-6", "route", "add", "default", "via", v6 + "::1", ns=NS[side])
+    run("ip", "link", "set", "lo", "up", ns=NS["rt"])
+    run("sysctl", "-q", "-w", "net.ipv4.ip_forward=1", ns=NS["rt"])
+    run("sysctl", "-q", "-w", "net.ipv6.conf.all.forwarding=1", ns=NS["rt"])
+
+
+def servers(addrs, tmp):
+    """srv owns every destination address; its server and the upstream resolver start."""
+    dev = TAG + "a2"  # on the link itself: IPv6 neighbour discovery answers only for those
+    for a in addrs:
+        if ":" in a:
+            run("ip", "addr", "add", a + "/128", "dev", dev, "nodad", ns=NS["srv"])
+        else:
+            run("ip", "addr", "add", a + "/32", "dev", dev, ns=NS["srv"])
+    srv = subprocess.Popen(["ip", "netns", "exec", NS["srv"], PY, PEER, "serve"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    srv.stdout.readline()
+    return srv
+
+
+def upstream(names, addrs, tmp):
+    conf = os.path.join(tmp, "upstream.conf")
+    with open(conf, "w") as f:
+        f.write("no-resolv\nno-hosts\nbind-interfaces\nlisten-address=%s\nport=53\n" % RESOLVER)
+        for n in names:
+            v4, v6 = addrs.of(n)
+            f.write("host-record=%s,%s,%s\n" % (n, v4, v6))
+    return subprocess.Popen(["ip", "netns", "exec", NS["dns"], "dnsmasq", "-k", "-C", conf,
+                             "--pid-file=" + os.path.join(tmp, "up.pid")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def decide(pfile, unmatched, queries):
+    """boxlint policy --host/--ip for each (host or None, ip): the verdicts."""
+    args = [BIN, "policy", pfile, "--format", "json", "--unmatched", unmatched]
+    for host, ip in queries:
+        if host:
+            args += ["--host", host]
+        args += ["--ip", ip]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    return [d["verdict"] for d in json.loads(p.stdout)["decisions"]]
+
+
+def one_policy(k, pol, addrs, tmp, totals, recipe):
+    typ, allow, deny, unmatched = pol
+    pfile = os.path.join(tmp, "p%d.json" % k)
+    with open(pfile, "w") as f:
+        json.dump({"type": typ, "allow_out": allow, "deny_out": deny}, f)
+    blocks, placeholders = recipe
+    values = {"POLICY": pfile, "BOXLINT_OPTS": "--unmatched " + unmatched, "SANDBOX": NS["sb"],
+              "RESOLVER": RESOLVER, "DIR": os.path.join(tmp, "p%d" % k)}
+    em = run_phase(blocks, placeholders, "emit", values)
+    if em.returncode != 0:
+        refused = em.returncode == 1 and "unenforceable-entry" in em.stderr
+        totals["refused"] += 1
+        print("policy %2d refused%s: %s" % (k, "" if refused else " (WITHOUT unenforceable-entry: %r)"
+                                           % em.stderr[-300:], json.dumps(pol)))
+        return 0 if refused else 1
+    script = os.path.join(values["DIR"], "rules.nft")
+    if run("nft", "-c", "-f", script, ns=NS["sb"], check=False).returncode != 0:
+        print("policy %2d: nft -c -f rejects the script" % k)
+        return 1
+    totals["nft_checked"] += 1
+    ld = run_phase(blocks, placeholders, "load", values)
+    try:
+        if ld.returncode != 0:
+            print("policy %2d: the recipe's load step failed (exit %d): %s" % (k, ld.returncode, ld.stderr[-400:]))
+            return 1
+        conf = run("cat", "/etc/resolv.conf", ns=NS["sb"], check=False).stdout
+        if "nameserver 127.0.0.1" not in conf.splitlines():
+            print("policy %2d: the sandbox's resolv.conf is not the recipe's: %r" % (k, conf))
+            return 1
+        time.sleep(0.3)
+        targets, queries = [], []
+        for a in FIXED_ADDRS:
+            targets.append({"ip": a})
+            queries.append((None, a))
+        for n in names_of(allow, deny):
+            for fam, a in zip((4, 6), addrs.of(n)):
+                targets.append({"name": n, "family": fam})
+                queries.append((n, a))
+        want = decide(pfile, unmatched, queries)
+        p = subprocess.run(["ip", "netns", "exec", NS["sb"], PY, PEER, "probe", "127.0.0.1"],
+                           input=json.dumps(targets), capture_output=True, text=True, timeout=300)
+        got = json.loads(p.stdout)
+    finally:
+        un = run_phase(blocks, placeholders, "unload", values)
+        left = run("nft", "list", "tables", ns=NS["sb"], check=False).stdout
+        if un.returncode != 0 or "boxlint" in left or os.path.exists("/etc/netns/" + NS["sb"]):
+            print("policy %2d: the recipe's removal left something (exit %d, tables %r): %s"
+                  % (k, un.returncode, left, un.stderr[-300:]))
+            totals["unload_failures"] += 1
+            run("nft", "delete", "table", "inet", "boxlint", ns=NS["sb"], check=False)
+            shutil.rmtree("/etc/netns/" + NS["sb"], ignore_errors=True)
+    bad = 0
+    for t, q, w, g in zip(targets, queries, want, got):
+        ok = w == "allow"
+        totals["destinations"] += 1
+        if g["tcp"] != ok or g["udp"] != ok:
+            bad += 1
+            print("policy %2d: %s %s: decide says %s, the kernel: tcp %s udp %s (answer %s)" % (
+                k, "name" if "name" in t else "address", q[0] or q[1], w, g["tcp"], g["udp"],
+                g["answer"]))
+    totals["policies"] += 1
+    totals["disagreements"] += bad
+    return bad
+
+
+def main():
+    try:
+        recipe = read_recipe()
+    except (OSError, ValueError) as e:
+        print("netns: FAIL: docs/enforcement.md: %s" % e)
+        return 1
+    # The document's own values (its DIR aside) write both files: no root needed.
+    doc_values = dict((k, shlex.split(v)[0] if shlex.split(v) else "") for k, v in
+                      re.findall(r"^(\w+)=(.*)$", recipe[0]["settings"], re.M))
+    with tempfile.TemporaryDirectory() as d:
+        doc_values["DIR"] = os.path.join(d, "out")
+        em = run_phase(recipe[0], recipe[1], "emit", doc_values)
+        files = [os.path.join(doc_values["DIR"], f) for f in ("rules.nft", "dnsmasq.conf")]
+        if em.returncode != 0 or not all(os.path.exists(f) and os.path.getsize(f) for f in files):
+            print("netns: FAIL: the recipe's emit step with the document's own values: exit %d %s"
+                  % (em.returncode, em.stderr[-300:]))
+            return 1
+    if os.geteuid() != 0:
+        print("SKIPPED: the network-namespace enforcement test needs root (it makes namespaces "
+              "and loads nftables rules in them); run make test as root")
+        return 77
+    for tool in ("ip", "nft", "dnsmasq"):
+        if not shutil.which(tool):
+            print("SKIPPED: %s is not installed (make deps installs iproute2, nftables and "
+                  "dnsmasq-base)" % tool)
+            return 77
+    tmp = tempfile.mkdtemp(prefix="boxlint-netns-")
+    procs, made = [], False
+    try:
+        try:
+            topology(tmp)
+            made = True
+        except (subprocess.CalledProcessError, OSError) as e:
+            print("SKIPPED: cannot make the test's network namespaces (%s); nothing was sent"
+                  % (getattr(e, "stderr", "") or e).strip())
+            return 77
+        addrs = Addresses()
+        all_names = []
+        for _, allow, deny, _ in POLICIES:
+            for n in names_of(allow, deny):
+                if n not in all_names:
+                    all_names.append(n)
+                addrs.of(n)
+        dest = [a for a in FIXED_ADDRS if not a.startswith("::ffff:")]
+        dest += [a for n in all_names for a in addrs.of(n)]
+        procs.append(servers(dest, tmp))
+        procs.append(upstream(all_names, addrs, tmp))
+        time.sleep(0.3)
+        totals = dict(policies=0, destinations=0, disagreements=0, refused=0, nft_checked=0,
+                      unload_failures=0)
+        failures = 0
+        for k, pol in enumerate(POLICIES):
+            failures += one_policy(k, pol, addrs, tmp, totals, recipe)
+        print("netns: %(policies)d policies enforced and probed, %(destinations)d destinations "
+              "(by address and by name, TCP and UDP), %(disagreements)d disagreements with "
+              "boxlint_policy_decide; %(refused)d refused (unenforceable-entry); nft -c -f "
+              "accepted %(nft_checked)d scripts; the recipe of docs/enforcement.md run for each, its "
+              "removal incomplete %(unload_failures)d times" % totals)
+        failures += totals["unload_failures"]
+        if totals["refused"] != EXPECT_REFUSED:
+            print("netns: FAIL: %d policies refused, %d expected" % (totals["refused"], EXPECT_REFUSED))
+            failures += 1
+        if totals["policies"] < 40:
+            failures += 1
+        print("netns: OK" if not failures else "netns: FAILED")
+        return 1 if failures else 0
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+        for ns in NS.values():
+            subprocess.run(["ip", "netns", "pids", ns], capture_output=True)
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree("/etc/netns/" + NS["sb"], ignore_errors=True)
+        left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+        if TAG in left:
+            print("netns: FAIL: namespaces left behind: " + left)
+        del made
+
+
+if __name__ == "__main__":
+    sys.exit(main())
