@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "boxlint/boxlint.h"
+#include "failing_alloc.h"
 #include "report/internal.h" /* report->oom: a status is this call's, not a sticky flag's */
 
 /*==============================================================================================
@@ -612,49 +613,6 @@ END_TEST
  * MARK: Out of memory
  *============================================================================================*/
 
-typedef struct failer {
-  long left;  /* allocations still allowed; then every one fails (or one, see `once`) */
-  int once;   /* fail only the allocation number `left`, then succeed again */
-  int failed; /* an allocation was refused */
-  long live;  /* blocks not yet freed */
-} failer;
-
-static int fail_now(failer *f) {
-  if (f->once) {
-    if (f->left-- == 0) {
-      f->failed = 1;
-      return 1;
-    }
-    return 0;
-  }
-  if (f->left <= 0) {
-    f->failed = 1;
-    return 1;
-  }
-  f->left--;
-  return 0;
-}
-static void *f_malloc(void *ctx, size_t n) {
-  failer *f = ctx;
-  if (fail_now(f)) return NULL;
-  void *p = malloc(n ? n : 1);
-  if (p) f->live++;
-  return p;
-}
-static void *f_realloc(void *ctx, void *p, size_t old, size_t n) {
-  failer *f = ctx;
-  (void)old;
-  if (fail_now(f)) return NULL;
-  void *q = realloc(p, n ? n : 1);
-  if (q && !p) f->live++;
-  return q;
-}
-static void f_free(void *ctx, void *p) {
-  failer *f = ctx;
-  if (p) f->live--;
-  free(p);
-}
-
 /* A binding with every problem, several unknown fields among them. */
 static boxlint_binding oom_binding(void) {
   static const boxlint_span f[] = {SP("lifespan"), SP("zzzzzzzzzzzz"), SP("verison")};
@@ -668,7 +626,7 @@ static boxlint_binding oom_binding(void) {
 }
 
 static boxlint_status oom_round(failer *f) {
-  boxlint_alloc a = {f_malloc, f_realloc, f_free, f};
+  boxlint_alloc a = failer_alloc(f);
   boxlint_report *r = NULL;
   boxlint_status st = boxlint_report_new(&r, &a);
   if (st != BOXLINT_OK) {
@@ -705,7 +663,7 @@ START_TEST(test_oom_fail_after_n) {
   long n = 0;
   for (;; n++) {
     ck_assert_msg(n < 10000, "no success after %ld allocations", n);
-    failer f = {n, 0, 0, 0};
+    failer f = {.left = n};
     if (oom_round(&f) == BOXLINT_OK) {
       ck_assert_int_eq(f.failed, 0);
       break;
@@ -720,7 +678,7 @@ END_TEST
 START_TEST(test_oom_fail_once) {
   for (long n = 0;; n++) {
     ck_assert_msg(n < 10000, "runaway");
-    failer f = {n, 1, 0, 0};
+    failer f = {.left = n, .once = 1};
     boxlint_status st = oom_round(&f);
     if (!f.failed) {
       ck_assert_int_eq(st, BOXLINT_OK);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "boxlint/boxlint.h"
+#include "failing_alloc.h"
 #include "report/internal.h"
 
 /*==============================================================================================
@@ -104,30 +105,6 @@ START_TEST(test_coverage_fuzz_heredoc_after_unterminated) {
 }
 END_TEST
 
-/* An allocator that fails every call after the first `left`. */
-typedef struct failer {
-  size_t left, calls;
-} failer;
-static void *f_malloc(void *ctx, size_t n) {
-  failer *f = ctx;
-  f->calls++;
-  if (!f->left) return NULL;
-  f->left--;
-  return malloc(n ? n : 1);
-}
-static void *f_realloc(void *ctx, void *p, size_t old_n, size_t n) {
-  failer *f = ctx;
-  (void)old_n;
-  f->calls++;
-  if (!f->left) return NULL;
-  f->left--;
-  return realloc(p, n ? n : 1);
-}
-static void f_free(void *ctx, void *p) {
-  (void)ctx;
-  free(p);
-}
-
 /* policy_compile fuzzer, out-of-memory mode (crash-16b04345...): a message that could not be
  * printed was left NULL, and an incomplete report came back as ESYNTAX. */
 START_TEST(test_coverage_fuzz_policy_oom_messages) {
@@ -137,8 +114,8 @@ START_TEST(test_coverage_fuzz_policy_oom_messages) {
   boxlint_policy_spec spec = {SP("filtered"), allow, 6, deny, 3};
   size_t done = 0;
   for (size_t n = 0; n < 400 && !done; n++) {
-    failer f = {n, 0};
-    boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+    failer f = {.left = (long)n};
+    boxlint_alloc a = failer_alloc(&f);
     boxlint_report *r = NULL;
     if (boxlint_report_new(&r, &a) != BOXLINT_OK) continue;
     boxlint_policy *p = NULL;
@@ -350,8 +327,8 @@ START_TEST(test_coverage_api_config_oom) {
                          SP("(?i)curl\\s+-k"), SP("insecure")};
   int built = 0, added = 0;
   for (size_t n = 0; n < 2000 && !added; n++) {
-    failer f = {n, 0};
-    boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+    failer f = {.left = (long)n};
+    boxlint_alloc a = failer_alloc(&f);
     boxlint_config *c = NULL;
     boxlint_status st = boxlint_config_new(&c, &a);
     if (st != BOXLINT_OK) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "boxlint/boxlint.h"
+#include "failing_alloc.h"
 
 static boxlint_report *R;
 static boxlint_policy *P;
@@ -293,29 +294,16 @@ START_TEST(test_emit_needs_resolver) {
 END_TEST
 
 /* Allocation failure at every step: ENOMEM or a complete result, nothing leaks (ASan). */
-static int budget;
-static void *fail_malloc(void *ud, size_t n) {
-  (void)ud;
-  return budget-- > 0 ? malloc(n) : NULL;
-}
-static void *fail_realloc(void *ud, void *p, size_t o, size_t n) {
-  (void)o;
-  (void)ud;
-  return budget-- > 0 ? realloc(p, n) : NULL;
-}
-static void fail_free(void *ud, void *p) {
-  (void)ud;
-  free(p);
-}
 
 START_TEST(test_emit_oom) {
   compile("filtered", L("pypi.org", "*.pythonhosted.org", "203.0.113.0/24"), L("ALL_TRAFFIC"),
           BOXLINT_UNMATCHED_ALLOW);
-  boxlint_alloc a = {fail_malloc, fail_realloc, fail_free, NULL};
+  failer fa = {.left = 0};
+  boxlint_alloc a = failer_alloc(&fa);
   int ok = 0;
   for (int f = 0; f < 2; f++) {
     for (int k = 0; k < 40; k++) {
-      budget = k;
+      fa.left = k;
       boxlint_report_clear(R);
       char *out = NULL;
       size_t n = 0;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "boxlint/boxlint.h"
+#include "failing_alloc.h"
 #include "guard_page.h"
 
 /*==============================================================================================
@@ -384,37 +385,9 @@ END_TEST
  * The allocator
  *============================================================================================*/
 
-typedef struct failer {
-  long left; /* allocations that succeed before they fail; -1: never fail */
-  long live, calls;
-} failer;
-
-static void *f_malloc(void *ctx, size_t n) {
-  failer *f = ctx;
-  f->calls++;
-  if (f->left == 0) return NULL;
-  if (f->left > 0) f->left--;
-  void *p = malloc(n ? n : 1);
-  if (p) f->live++;
-  return p;
-}
-static void *f_realloc(void *ctx, void *p, size_t o, size_t n) {
-  failer *f = ctx;
-  (void)o;
-  f->calls++;
-  if (f->left == 0) return NULL;
-  if (f->left > 0) f->left--;
-  return realloc(p, n ? n : 1);
-}
-static void f_free(void *ctx, void *p) {
-  failer *f = ctx;
-  if (p) f->live--;
-  free(p);
-}
-
 START_TEST(test_allocator_used) {
-  failer f = {-1, 0, 0};
-  boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+  failer f = {.left = -1};
+  boxlint_alloc a = failer_alloc(&f);
   boxlint_fix x = FX(0, 1, "X"), y = FX(2, 0, "Y");
   const boxlint_fix *fx[] = {&y, &x};
   char *out;
@@ -433,8 +406,8 @@ START_TEST(test_allocator_fails) {
   const boxlint_fix *fx[] = {&y, &x, &z};
   int succeeded = 0;
   for (long k = 0; k < 10 && !succeeded; k++) {
-    failer f = {k, 0, 0};
-    boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+    failer f = {.left = k};
+    boxlint_alloc a = failer_alloc(&f);
     char *out = (char *)1;
     size_t len = 5;
     unsigned char ap[3] = {9, 9, 9};
@@ -457,8 +430,8 @@ START_TEST(test_allocator_fails) {
   }
   ck_assert(succeeded);
   /* With no fix at all, the output's allocation failing is still ENOMEM. */
-  failer f = {0, 0, 0};
-  boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+  failer f = {.left = 0};
+  boxlint_alloc a = failer_alloc(&f);
   char *out;
   size_t len;
   ck_assert_int_eq(boxlint_apply_fixes("abc", 3, NULL, 0, &out, &len, NULL, &a), BOXLINT_ENOMEM);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "boxlint/boxlint.h"
+#include "failing_alloc.h"
 #include "guard_page.h"
 #include "dockerfile/dockerfile_int.h"
 
@@ -899,38 +900,6 @@ START_TEST(test_guard_page_fragments) {
 }
 END_TEST
 
-typedef struct failer {
-  long left;
-  long live;
-  int failed;
-} failer;
-static void *f_malloc(void *ctx, size_t n) {
-  failer *f = ctx;
-  if (f->left-- <= 0) {
-    f->failed = 1;
-    return NULL;
-  }
-  void *p = malloc(n ? n : 1);
-  if (p) f->live++;
-  return p;
-}
-static void *f_realloc(void *ctx, void *p, size_t old, size_t n) {
-  failer *f = ctx;
-  (void)old;
-  if (f->left-- <= 0) {
-    f->failed = 1;
-    return NULL;
-  }
-  void *q = realloc(p, n ? n : 1);
-  if (q && !p) f->live++;
-  return q;
-}
-static void f_free(void *ctx, void *p) {
-  failer *f = ctx;
-  if (p) f->live--;
-  free(p);
-}
-
 static const char OOM_FRAGMENT[] =
     "\xef\xbb\xbf# escape=`\n"
     "FROM x\n"
@@ -947,8 +916,8 @@ static const char OOM_FRAGMENT[] =
 static void oom_loop(int which) {
   for (long n = 0;; n++) {
     ck_assert_msg(n < 100000, "no success");
-    failer f = {n, 0, 0};
-    boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+    failer f = {.left = n};
+    boxlint_alloc a = failer_alloc(&f);
     boxlint_report *r = NULL;
     boxlint_status st = boxlint_report_new(&r, &a);
     if (st == BOXLINT_OK) {

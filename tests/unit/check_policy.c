@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "boxlint/boxlint.h"
+#include "failing_alloc.h"
 #include "policy/policy_int.h"
 
 Suite *policy_suite(void);
@@ -1551,31 +1552,6 @@ END_TEST
  * MARK: Allocation failure
  *============================================================================================*/
 
-typedef struct failer {
-  long left; /* allocations that succeed before the first failure; -1: never fail */
-  long live;
-} failer;
-
-static void *f_malloc(void *ctx, size_t n) {
-  failer *f = ctx;
-  if (f->left == 0) return NULL;
-  if (f->left > 0) f->left--;
-  f->live++;
-  return malloc(n ? n : 1);
-}
-static void *f_realloc(void *ctx, void *p, size_t old_n, size_t n) {
-  failer *f = ctx;
-  (void)old_n;
-  if (f->left == 0) return NULL;
-  if (f->left > 0) f->left--;
-  return realloc(p, n ? n : 1);
-}
-static void f_free(void *ctx, void *p) {
-  failer *f = ctx;
-  f->live--;
-  free(p);
-}
-
 START_TEST(test_policy_oom) {
   const char *allow[] = {"pypi.org", "*.pythonhosted.org", "10.0.0.0/8", "2001:db8::/32",
                          "pypi.org", "*", NULL};
@@ -1591,8 +1567,8 @@ START_TEST(test_policy_oom) {
   int succeeded = 0;
   long n;
   for (n = 0; n < 500 && !succeeded; n++) {
-    failer f = {n, 0};
-    boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+    failer f = {.left = n};
+    boxlint_alloc a = failer_alloc(&f);
     boxlint_report *r = NULL;
     if (boxlint_report_new(&r, &a) != BOXLINT_OK) {
       ck_assert_int_eq(f.live, 0);
@@ -1617,8 +1593,8 @@ START_TEST(test_policy_oom) {
   ck_assert_msg(succeeded, "never succeeded within 500 allocations");
   ck_assert_int_gt(n, 5);
   /* Decisions allocate nothing: with an allocator that always fails, they still work. */
-  failer f = {-1, 0};
-  boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+  failer f = {.left = -1};
+  boxlint_alloc a = failer_alloc(&f);
   boxlint_policy *p = NULL;
   ck_assert_int_eq(boxlint_policy_new(&p, NULL, &sp, NULL, &a), BOXLINT_OK);
   f.left = 0;
@@ -1646,8 +1622,8 @@ START_TEST(test_policy_entry_idn_oom) {
   int done = 0;
   long n;
   for (n = 0; n < 500 && !done; n++) {
-    failer f = {n, 0};
-    boxlint_alloc al = {f_malloc, f_realloc, f_free, &f};
+    failer f = {.left = n};
+    boxlint_alloc al = failer_alloc(&f);
     boxlint_report *r = NULL;
     if (boxlint_report_new(&r, &al) != BOXLINT_OK) continue;
     boxlint_policy *p = NULL;

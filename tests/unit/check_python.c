@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check_python.h"
+#include "failing_alloc.h"
 
 /*==============================================================================================
  * Helpers (declared in check_python.h)
@@ -677,41 +678,6 @@ END_TEST
  * MARK: Out of memory
  *============================================================================================*/
 
-typedef struct failer {
-  long left;  /* allocations still allowed (or, with `once`, the one to refuse) */
-  int once;
-  int failed;
-  long live;  /* blocks not yet freed */
-} failer;
-
-static int fail_now(failer *f) {
-  if (f->once ? f->left-- == 0 : f->left-- <= 0) {
-    f->failed = 1;
-    return 1;
-  }
-  return 0;
-}
-static void *f_malloc(void *ctx, size_t n) {
-  failer *f = ctx;
-  if (fail_now(f)) return NULL;
-  void *p = malloc(n ? n : 1);
-  if (p) f->live++;
-  return p;
-}
-static void *f_realloc(void *ctx, void *p, size_t old, size_t n) {
-  failer *f = ctx;
-  (void)old;
-  if (fail_now(f)) return NULL;
-  void *q = realloc(p, n ? n : 1);
-  if (q && !p) f->live++;
-  return q;
-}
-static void f_free(void *ctx, void *p) {
-  failer *f = ctx;
-  if (p) f->live--;
-  free(p);
-}
-
 static const char OOM_SRC[] =
     "# boxlint: ignore=sudo-usage\n"
     "SETUP = ['RUN sudo x', 'pip install y', f'RUN {z}']\n"
@@ -728,7 +694,7 @@ static const char OOM_SRC[] =
 /* One check through a failing allocator: OK with the complete answer, or ENOMEM; never a
  * leak (the allocator counts its blocks). */
 static boxlint_status oom_round(failer *f, const char *src, size_t n, boxlint_status ok) {
-  boxlint_alloc a = {f_malloc, f_realloc, f_free, f};
+  boxlint_alloc a = failer_alloc(f);
   boxlint_report *r = NULL;
   boxlint_status st = boxlint_report_new(&r, &a);
   if (st == BOXLINT_OK) {
@@ -761,7 +727,7 @@ START_TEST(test_oom) {
     long fails = 0;
     for (long left = 0;; left++) { /* fail every allocation after `left` */
       ck_assert_msg(left < 100000, "no success after %ld allocations", left);
-      failer f = {left, 0, 0, 0};
+      failer f = {.left = left};
       boxlint_status st = oom_round(&f, inputs[k].src, n, inputs[k].ok);
       if (st != BOXLINT_ENOMEM) {
         ck_assert_int_eq(f.failed, 0);
@@ -772,7 +738,7 @@ START_TEST(test_oom) {
     ck_assert_int_gt(fails, inputs[k].min); /* the loop went through the interesting part */
     for (long at = 0;; at++) { /* refuse one allocation only: never swallowed into a success */
       ck_assert_msg(at < 100000, "runaway");
-      failer f = {at, 1, 0, 0};
+      failer f = {.left = at, .once = 1};
       boxlint_status st = oom_round(&f, inputs[k].src, n, inputs[k].ok);
       if (!f.failed) break;
       ck_assert_msg(st == BOXLINT_ENOMEM, "allocation %ld refused, status %d", at, (int)st);

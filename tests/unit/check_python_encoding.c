@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "python/encoding.h"
+#include "failing_alloc.h"
 
 static boxlint__mem M;
 
@@ -380,46 +381,13 @@ END_TEST
  * MARK: Out of memory
  *============================================================================================*/
 
-typedef struct failer {
-  long left;  /* allocations still allowed */
-  int failed;
-  long live;
-} failer;
-
-static void *f_malloc(void *ctx, size_t n) {
-  failer *f = ctx;
-  if (f->left-- <= 0) {
-    f->failed = 1;
-    return NULL;
-  }
-  void *p = malloc(n ? n : 1);
-  if (p) f->live++;
-  return p;
-}
-static void *f_realloc(void *ctx, void *p, size_t old, size_t n) {
-  (void)old;
-  failer *f = ctx;
-  if (f->left-- <= 0) {
-    f->failed = 1;
-    return NULL;
-  }
-  void *q = realloc(p, n ? n : 1);
-  if (q && !p) f->live++;
-  return q;
-}
-static void f_free(void *ctx, void *p) {
-  failer *f = ctx;
-  if (p) f->live--;
-  free(p);
-}
-
 START_TEST(test_oom) {
   static const char s[] = "# coding: latin-1\nx = '\xe9'\n";
   long n = 0;
   for (;; n++) {
     ck_assert_msg(n < 100, "no success after %ld allocations", n);
-    failer f = {n, 0, 0};
-    boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+    failer f = {.left = n};
+    boxlint_alloc a = failer_alloc(&f);
     boxlint__mem m;
     boxlint__mem_init(&m, &a);
     bl_pysrc src;
@@ -440,8 +408,8 @@ START_TEST(test_oom) {
   }
   ck_assert_int_eq(n, 3); /* the copy, the map, the identifier */
   /* UTF-8 needs no memory at all. */
-  failer f = {0, 0, 0};
-  boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+  failer f = {.left = 0};
+  boxlint_alloc a = failer_alloc(&f);
   boxlint__mem m;
   boxlint__mem_init(&m, &a);
   bl_pysrc src;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "boxlint/boxlint.h"
+#include "failing_alloc.h"
 
 static boxlint_report *R;
 static const boxlint_python_policy *P;
@@ -127,31 +128,18 @@ START_TEST(test_edges) {
 }
 END_TEST
 
-static int budget;
-static void *fail_malloc(void *ud, size_t n) {
-  (void)ud;
-  return budget-- > 0 ? malloc(n) : NULL;
-}
-static void *fail_realloc(void *ud, void *p, size_t o, size_t n) {
-  (void)o, (void)ud;
-  return budget-- > 0 ? realloc(p, n) : NULL;
-}
-static void fail_free(void *ud, void *p) {
-  (void)ud;
-  free(p);
-}
-
 START_TEST(test_oom) {
   static const char src[] = "P = ['a.org', 'b.org']\n"
                             "x = NetworkPolicy('filtered', P, ['ALL_TRAFFIC'])\n"
                             "c.agents.add_code_interpreter('a', template_id='t', network_policy=x)\n";
-  boxlint_alloc a = {fail_malloc, fail_realloc, fail_free, NULL};
+  failer f = {.left = 0};
+  boxlint_alloc a = failer_alloc(&f);
   int ok = 0;
   for (int k = 0; k < 400 && !ok; k++) {
     boxlint_report *r;
-    budget = 1000;
+    f.left = 1000;
     ck_assert_int_eq(boxlint_report_new(&r, &a), BOXLINT_OK);
-    budget = k;
+    f.left = k;
     const boxlint_python_policy *p = NULL;
     size_t n = 9;
     boxlint_status st = boxlint_python_policies(r, src, sizeof src - 1, &p, &n);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "boxlint/boxlint.h"
+#include "failing_alloc.h"
 #include "guard_page.h"
 
 /*==============================================================================================
@@ -1591,51 +1592,6 @@ END_TEST
  * Out of memory
  *============================================================================================*/
 
-typedef struct failer {
-  long left;     /* allocations still allowed; then every one fails (or one, see `once`) */
-  int once;      /* fail only the allocation number `left`, then succeed again */
-  long calls;    /* allocation attempts */
-  int failed;    /* an allocation was refused */
-  long live;     /* blocks not yet freed */
-} failer;
-
-static int fail_now(failer *f) {
-  f->calls++;
-  if (f->once) {
-    if (f->left-- == 0) {
-      f->failed = 1;
-      return 1;
-    }
-    return 0;
-  }
-  if (f->left <= 0) {
-    f->failed = 1;
-    return 1;
-  }
-  f->left--;
-  return 0;
-}
-static void *f_malloc(void *ctx, size_t n) {
-  failer *f = ctx;
-  if (fail_now(f)) return NULL;
-  void *p = malloc(n ? n : 1);
-  if (p) f->live++;
-  return p;
-}
-static void *f_realloc(void *ctx, void *p, size_t old, size_t n) {
-  failer *f = ctx;
-  (void)old;
-  if (fail_now(f)) return NULL;
-  void *q = realloc(p, n ? n : 1);
-  if (q && !p) f->live++;
-  return q;
-}
-static void f_free(void *ctx, void *p) {
-  failer *f = ctx;
-  if (p) f->live--;
-  free(p);
-}
-
 static const boxlint_span OOM_CMDS[] = {
     SP("RUN --mount=type=cache,target=/root/.cache --network=none pip install x"),
     SP("FROM x\nRUN y"),
@@ -1653,7 +1609,7 @@ static const boxlint_span OOM_CMDS[] = {
 };
 
 static boxlint_status oom_round(failer *f, size_t ncmds) {
-  boxlint_alloc a = {f_malloc, f_realloc, f_free, f};
+  boxlint_alloc a = failer_alloc(f);
   boxlint_report *r = NULL;
   boxlint_status st = boxlint_report_new(&r, &a);
   if (st != BOXLINT_OK) {
@@ -1691,7 +1647,7 @@ START_TEST(test_oom_fail_after_n) {
   long n = 0;
   for (;; n++) {
     ck_assert_msg(n < 100000, "no success after %ld allocations", n);
-    failer f = {n, 0, 0, 0, 0};
+    failer f = {.left = n};
     boxlint_status st = oom_round(&f, ncmds);
     if (st == BOXLINT_OK) {
       ck_assert_int_eq(f.failed, 0);
@@ -1708,7 +1664,7 @@ START_TEST(test_oom_fail_once) {
   size_t ncmds = sizeof OOM_CMDS / sizeof OOM_CMDS[0];
   for (long n = 0;; n++) {
     ck_assert_msg(n < 100000, "runaway");
-    failer f = {n, 1, 0, 0, 0};
+    failer f = {.left = n, .once = 1};
     boxlint_status st = oom_round(&f, ncmds);
     if (!f.failed) {
       ck_assert_int_eq(st, BOXLINT_OK);
@@ -1722,8 +1678,8 @@ END_TEST
 
 /* diag.h: "a warm report checks commands without allocating except for new diagnostics". */
 START_TEST(bug_warm_report_allocates) {
-  failer f = {1 << 30, 0, 0, 0, 0};
-  boxlint_alloc a = {f_malloc, f_realloc, f_free, &f};
+  failer f = {.left = 1 << 30};
+  boxlint_alloc a = failer_alloc(&f);
   ck_assert_int_eq(boxlint_report_new(&R2, &a), BOXLINT_OK);
   boxlint_report *r = R2;
   boxlint_span c[] = {S("RUN apt-get update && apt-get install -y curl"), S("ENV A=1"),

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "boxlint/boxlint.h"
+#include "failing_alloc.h"
 #include "../tsan/shared_objects.h"
 
 START_TEST(test_shared_objects_use_the_callers_allocator) {
@@ -24,29 +25,6 @@ START_TEST(test_shared_objects_use_the_callers_allocator) {
 }
 END_TEST
 
-/* An allocator that fails after `budget` calls, counting what is still allocated. */
-static int budget, live;
-static void *lim_malloc(void *ctx, size_t n) {
-  (void)ctx;
-  if (budget-- <= 0) return NULL;
-  void *p = malloc(n ? n : 1);
-  if (p) live++;
-  return p;
-}
-static void *lim_realloc(void *ctx, void *p, size_t old_n, size_t n) {
-  (void)ctx;
-  (void)old_n;
-  if (budget-- <= 0) return NULL;
-  void *q = realloc(p, n ? n : 1);
-  if (q && !p) live++;
-  return q;
-}
-static void lim_free(void *ctx, void *p) {
-  (void)ctx;
-  if (p) live--;
-  free(p);
-}
-
 /* The emitter's scratch now comes from the report: out of memory there is BOXLINT_ENOMEM with
  * no output and nothing leaked, at every point. */
 START_TEST(test_emit_scratch_from_the_report_oom) {
@@ -54,7 +32,8 @@ START_TEST(test_emit_scratch_from_the_report_oom) {
   boxlint_policy_spec sp = {{"filtered", 8}, allow, 2, deny, 1};
   boxlint_policy *p = NULL;
   ck_assert_int_eq(boxlint_policy_new(&p, NULL, &sp, NULL, NULL), BOXLINT_OK);
-  boxlint_alloc a = {lim_malloc, lim_realloc, lim_free, NULL};
+  failer f = {.left = 0}; /* fails after f.left calls, counting what is still allocated */
+  boxlint_alloc a = failer_alloc(&f);
   /* names and a deny-all: the rules need the resolver's address, or the emitter refuses */
   const char *const resolvers[] = {"198.51.100.53"};
   boxlint_emit_options eo;
@@ -63,11 +42,11 @@ START_TEST(test_emit_scratch_from_the_report_oom) {
   eo.nresolvers = 1;
   int ok = 0, oom = 0;
   for (int k = 0; k < 40; k++) {
-    budget = 1 << 20;
-    live = 0;
+    f.left = 1 << 20;
+    f.live = 0;
     boxlint_report *r = NULL;
     ck_assert_int_eq(boxlint_report_new(&r, &a), BOXLINT_OK);
-    budget = k;
+    f.left = k;
     char *out = NULL;
     size_t n = 0;
     boxlint_status st = boxlint_policy_emit(p, BOXLINT_EMIT_DNSMASQ, &eo, r, &out, &n, NULL);
@@ -82,7 +61,7 @@ START_TEST(test_emit_scratch_from_the_report_oom) {
     }
     boxlint_buffer_free(out, NULL);
     boxlint_report_free(r);
-    ck_assert_int_eq(live, 0);
+    ck_assert_int_eq(f.live, 0);
   }
   ck_assert_int_gt(ok, 0);
   ck_assert_int_gt(oom, 0);
