@@ -4,11 +4,12 @@ import json, os, subprocess, sys, tempfile
 from urllib.parse import quote
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import sarif_check
+import harness  # noqa: E402  (the checks, counted)
 
 BIN, DATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 tmp = tempfile.mkdtemp()
-fails = []
-n = 0
+results = harness.Checks()
+check, fails = results.check, results.fails
 sarif_docs = []  # (name, document): every SARIF log the tests produce, validated at the end
 
 def sarif_doc(name, out):
@@ -27,12 +28,6 @@ def run(args, stdin=None, env=None):
     if env: e.update(env)
     p = subprocess.run([BIN] + args, input=stdin, capture_output=True, timeout=30, env=e)
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
 
 def write(name, text, mode="w"):
     p = os.path.join(tmp, name)
@@ -460,7 +455,6 @@ else:
     for (name, _), errs in zip(sarif_docs, mt):
         check("sarif multitool: " + name, not errs, *errs)
 
-for x in fails:
-    print("FAIL", *x)
-print(f"{n - len(fails)} passed, {len(fails)} failed")
-sys.exit(1 if fails else 0)
+results.print_fails()
+print(f"{results.passed} passed, {len(fails)} failed")
+results.exit()

@@ -7,16 +7,12 @@ The same holds for `boxlint policy` (its own --help).
 Usage: cli_usage_test.py PATH/TO/boxlint
 """
 import os, subprocess, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN = os.path.abspath(sys.argv[1])
-fails, n = [], 0
-
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 
 def run(args):
@@ -106,7 +102,6 @@ check("policy --help names every policy option", not missing, missing)
 for sub in ("lint", "policy", "render", "lsp", "rules", "explain", "version"):
     check("--help names the sub-command " + sub, names(usage, sub), sub)
 
-for x in fails:
-    print("FAIL", *x)
-print(f"usage: {n - len(fails)} passed, {len(fails)} failed")
-sys.exit(1 if fails else 0)
+results.print_fails()
+print(f"usage: {results.passed} passed, {len(fails)} failed")
+results.exit()

@@ -14,18 +14,14 @@ then, file by file against BuildKit's own split (EXPECTED.jsonl):
 Usage: contract_corpus_test.py PATH/TO/boxlint CORPUS_DIR (tests/data/corpus/real-dockerfiles)
 """
 import json, os, subprocess, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN, CORPUS = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 DENIED = {"from", "copy", "add", "cmd", "entrypoint"}
 LIMIT = 4096
-fails, n = [], 0
-
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 
 expected = [json.loads(line) for line in open(os.path.join(CORPUS, "EXPECTED.jsonl"))]
@@ -91,8 +87,7 @@ for e, path in zip(expected, paths):
 
 check("the corpus holds 246 files", len(expected) == 246, len(expected))
 check("26 instructions over 4096 bytes (docs/design.md §1)", too_long == 26, too_long)
-for x in fails[:30]:
-    print("FAIL", *x)
+results.print_fails(30)
 print(f"real corpus: {nfiles} files, {ninstr} instructions, {denied} denied, {too_long} too long")
-print(f"real corpus: {n - len(fails)} passed, {len(fails)} failed")
-sys.exit(1 if fails else 0)
+print(f"real corpus: {results.passed} passed, {len(fails)} failed")
+results.exit()

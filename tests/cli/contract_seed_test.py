@@ -11,17 +11,13 @@ wrong place, or a vague message, fails.
 Usage: contract_seed_test.py PATH/TO/boxlint
 """
 import json, os, subprocess, sys, tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN = os.path.abspath(sys.argv[1])
 tmp = tempfile.mkdtemp()
-fails, n = [], 0
-
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 
 def lint(cmds):
@@ -146,7 +142,6 @@ e = expect("every problem at once", ["pip install x", "COPY a b", "RUN ok", "CMD
             ("denied-instruction", 3, 1, 1, 4, "CMD")])
 check("every problem at once: nothing on RUN ok", all(d.get("command") != 2 for d in e), e)
 
-for x in fails:
-    print("FAIL", *x)
-print(f"seed behaviours: {n - len(fails)} passed, {len(fails)} failed")
-sys.exit(1 if fails else 0)
+results.print_fails()
+print(f"seed behaviours: {results.passed} passed, {len(fails)} failed")
+results.exit()

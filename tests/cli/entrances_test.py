@@ -25,6 +25,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN = os.path.abspath(sys.argv[1])
 SRC = os.path.abspath(sys.argv[2])
@@ -32,16 +34,8 @@ LIB = os.path.abspath(sys.argv[3])
 NODE = sys.argv[4] if len(sys.argv) > 4 else shutil.which("node")
 CORPUS = os.path.join(SRC, "tests", "data", "entrances", "tree")
 
-fails = []
-checks = 0
-
-
-def check(name, cond, info=""):
-    global checks
-    checks += 1
-    if not cond:
-        fails.append(name)
-        print("FAIL " + name + ("" if not info else ": " + str(info)))
+results = harness.Checks(echo=harness.say_failures)
+check, fails = results.check, results.fails
 
 
 # The rules each file of the corpus must report (and only those), by the tree walk. Files not
@@ -326,6 +320,6 @@ for name, ans in answers.items():
 
 total = sum(len(v) for v in tree.values())
 print("entrances: %d files (%d checked by the walk, %d findings), %d entrances, %d checks, %d failed"
-      % (len(FILES), len(OURS), total, len(answers), checks, len(fails)))
+      % (len(FILES), len(OURS), total, len(answers), results.n, len(fails)))
 shutil.rmtree(tmp, ignore_errors=True)
-sys.exit(1 if fails else 0)
+results.exit()

@@ -18,6 +18,8 @@ last check and the rename).
 Usage: fix_safety_test.py BOXLINT
 """
 import glob, os, shutil, signal, stat, struct, subprocess, sys, tempfile, time
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN = os.path.abspath(sys.argv[1])
 ROOT = os.getuid() == 0
@@ -27,16 +29,9 @@ EXE = os.path.join(tmp, "boxlint")  # a copy that nobody can reach and run
 shutil.copy(BIN, EXE)
 os.chmod(EXE, 0o755)
 NOBODY = 65534
-fails, n, skipped = [], 0, []
+results = harness.Checks(echo=harness.say_status)
+check, fails, skipped = results.check, results.fails, []
 BEFORE, AFTER = b"pip install x\n", b"RUN pip install x\n"
-
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    print("%s: %s" % ("ok" if cond else "FAIL", name))
-    if not cond:
-        fails.append((name,) + info)
 
 
 def skip(name, why):
@@ -320,8 +315,7 @@ check("link found in a walk: the tree's own file fixed",
       get(os.path.join(tree, "good.Dockerfile")) == AFTER, err)
 
 shutil.rmtree(tmp, ignore_errors=True)
-for f in fails:
-    print("FAIL:", *f, sep="\n  ")
+results.print_fails(sep="\n  ", prefix="FAIL:")
 print("fix_safety: %d checks, %d failed, %d skipped%s" % (
-    n, len(fails), len(skipped), (": " + "; ".join(skipped)) if skipped else ""))
-sys.exit(1 if fails else 0)
+    results.n, len(fails), len(skipped), (": " + "; ".join(skipped)) if skipped else ""))
+results.exit()

@@ -9,20 +9,15 @@ only what remains. Every fixed JSON file must still parse.
 Usage: fix_test.py BOXLINT [DIFF_TOOL]   (DIFF_TOOL: tests/cli/diff_tool.c, for the random diffs)
 """
 import json, os, shutil, stat, subprocess, sys, tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN = os.path.abspath(sys.argv[1])
 DIFF_TOOL = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
 tmp = tempfile.mkdtemp()
 os.chmod(tmp, 0o755)  # the unprivileged run below must reach its files
-fails = []
-n = 0
-
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 
 def run(args, cwd=None, stdin=None, as_nobody=False):
@@ -324,7 +319,6 @@ check("python: unsafe fix marked", len(awe) == 2 and all(x["fix"]["applicability
       x["fix"]["replacement"] == '"ALL_TRAFFIC"' for x in awe) and
       [(x["line"], x["column"]) for x in awe] == [(16, 55), (16, 67)], awe)
 rc, out, err = run(["--format", "sarif", "qs.py"], cwd=d)
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import sarif_check  # noqa: E402  (the schema, and Microsoft's validator when installed)
 try:
     (errs,) = sarif_check.validate_all([json.loads(out)])
@@ -518,8 +512,7 @@ if DIFF_TOOL:
           tool_diff("a\nb", "a\nb\n"))
     check("no diff for equal texts", tool_diff("a\n", "a\n") == "")
 
-for x in fails:
-    print("FAIL", *x)
-print(f"{n - len(fails)} passed, {len(fails)} failed")
+results.print_fails()
+print(f"{results.passed} passed, {len(fails)} failed")
 shutil.rmtree(tmp, ignore_errors=True)
-sys.exit(1 if fails else 0)
+results.exit()

@@ -9,19 +9,15 @@ quotes them, so that `git apply` and `patch -p1` take the patch.
 Usage: paths_test.py PATH/TO/boxlint
 """
 import json, os, shutil, subprocess, sys, tempfile, urllib.parse
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN = os.path.abspath(sys.argv[1])
 tmp = tempfile.mkdtemp()
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
 ENV.update(NO_COLOR="1", HOME=tmp, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
-fails, n = [], 0
-
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 
 def run(args, cwd):
@@ -111,7 +107,6 @@ if shutil.which("git"):
         check("--diff: patch -p1 takes the patch", p.returncode == 0, p.stdout, p.stderr)
 
 shutil.rmtree(tmp)
-for x in fails:
-    print("FAIL", *x)
-print(f"paths: {n - len(fails)} passed, {len(fails)} failed")
-sys.exit(1 if fails else 0)
+results.print_fails()
+print(f"paths: {results.passed} passed, {len(fails)} failed")
+results.exit()

@@ -6,10 +6,12 @@ import os
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN, DATA = sys.argv[1], sys.argv[2]
-fails = []
-checks = 0
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 
 def run(*args, stdin=None):
@@ -23,13 +25,6 @@ def policy_json(*args, stdin=None):
         return rc, json.loads(out), err
     except ValueError:
         return rc, None, err + out
-
-
-def check(name, cond, *info):
-    global checks
-    checks += 1
-    if not cond:
-        fails.append((name,) + info)
 
 
 def data(name):
@@ -398,7 +393,6 @@ if log:
 
 # Every SARIF log above, as consumers check it: the 2.1.0 schema and the artifact-location rules
 # (tests/support/sarif_check.py), and Microsoft's SARIF Multitool when it is installed.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 try:
     import sarif_check
 except ImportError:
@@ -561,7 +555,6 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run("policy", one)
     check("python: no policy said", rc == 0 and out == "" and "no NetworkPolicy in the file" in err, rc, err)
 
-for f in fails:
-    print("FAIL", *f)
-print("policy_cli_test: %d/%d checks hold" % (checks - len(fails), checks))
-sys.exit(1 if fails else 0)
+results.print_fails()
+print("policy_cli_test: %d/%d checks hold" % (results.passed, results.n))
+results.exit()

@@ -9,15 +9,12 @@ repository pre-commit installs from is a git repository made here holding this s
 rather than the whole tree on every run; the `boxlint` under test is first on PATH. Arguments:
 the boxlint binary, the source tree."""
 import json, os, re, shutil, subprocess, sys, tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-fails, n = [], 0
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 tool = shutil.which("pre-commit")
 if not tool:
@@ -194,7 +191,6 @@ check("--force-exclude from a subdirectory: only build.steps",
       set(findings(p.stdout.decode())) == {"build.steps"}, p.stdout.decode(), p.stderr.decode())
 
 shutil.rmtree(tmp, ignore_errors=True)
-for f in fails:
-    print("FAIL", *f, sep="\n  ")
-print("pre-commit: %d passed, %d failed" % (n - len(fails), len(fails)))
-sys.exit(1 if fails else 0)
+results.print_fails(sep="\n  ")
+print("pre-commit: %d passed, %d failed" % (results.passed, len(fails)))
+results.exit()

@@ -7,16 +7,12 @@ Arguments: the boxlint binary, the tests/data directory."""
 import ast, json, os, shutil, subprocess, sys, tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import sarif_check
+import harness  # noqa: E402  (the checks, counted)
 
 BIN, DATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 tmp = tempfile.mkdtemp()
-fails, n = [], 0
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 def run(args, stdin=None, cwd=None):
     p = subprocess.run([BIN] + args, input=stdin, capture_output=True, timeout=60, cwd=cwd,
@@ -142,7 +138,6 @@ check("--fix twice: nothing changes", open(f, "rb").read() == before and
       os.stat(f).st_mtime_ns == mtime, rc, out, err)
 
 shutil.rmtree(tmp, ignore_errors=True)
-for x in fails:
-    print("FAIL", *x, sep="\n  ")
-print("python cli: %d passed, %d failed" % (n - len(fails), len(fails)))
-sys.exit(1 if fails else 0)
+results.print_fails(sep="\n  ")
+print("python cli: %d passed, %d failed" % (results.passed, len(fails)))
+results.exit()

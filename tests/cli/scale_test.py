@@ -16,18 +16,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN = sys.argv[1]
 RUN_TIMEOUT = 150  # seconds, per run: the guard, with ctest's TIMEOUT
-failures = 0
+results = harness.Checks(echo=harness.say_each)
+check = results.check
 tmp = tempfile.mkdtemp()
-
-
-def check(name, cond, info=None):
-    global failures
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond or info is None else ": %r" % (info,)))
-    sys.stdout.flush()
-    failures += not cond
 
 
 def put(name, text):
@@ -180,5 +176,5 @@ try:
         case()
 finally:
     shutil.rmtree(tmp)
-print("scale: %d failed" % failures)
-sys.exit(1 if failures else 0)
+print("scale: %d failed" % results.failed)
+results.exit()

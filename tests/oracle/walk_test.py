@@ -8,6 +8,8 @@ git as the oracle (`git check-ignore --no-index -v`) on randomly generated repos
 Usage: walk_test.py PATH/TO/boxlint PATH/TO/gitignore_probe
 """
 import json, os, random, shutil, subprocess, sys, tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN, PROBE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 if not shutil.which("git"):
@@ -17,14 +19,8 @@ tmp = tempfile.mkdtemp()
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
 ENV.update(NO_COLOR="1", HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "xdg"),
            GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
-fails, n = [], 0
-
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 
 os.chmod(tmp, 0o755)  # the unprivileged runs below must reach their files
@@ -560,7 +556,6 @@ check("adversarial fragments glob: quick and right", rc == 1 and paths(out) ==
        "advwalk/" + "a" * 35 + "b.Dockerfile"], rc, paths(out), err)
 
 shutil.rmtree(tmp)
-for x in fails:
-    print("FAIL", *x)
-print(f"walk: {n - len(fails)} passed, {len(fails)} failed ({pairs} paths compared with git)")
-sys.exit(1 if fails else 0)
+results.print_fails()
+print(f"walk: {results.passed} passed, {len(fails)} failed ({pairs} paths compared with git)")
+results.exit()
