@@ -16,17 +16,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN, README = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "editors")
-fails, n = [], 0
-
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 
 def section(text, title):
@@ -159,7 +155,6 @@ elif start_client:
         check("the page's Neovim 0.7 snippet shows boxlint's finding", "SHOWN\n" in out and "NOT SHOWN" not in out,
               p.returncode, out[-600:])
 
-for f in fails:
-    print("FAIL", *f)
-print("editors: %d JSON and %d Lua snippets checked; %d/%d checks hold" % (len(jsons), len(luas), n - len(fails), n))
-sys.exit(1 if fails else 0)
+results.print_fails()
+print("editors: %d JSON and %d Lua snippets checked; %d/%d checks hold" % (len(jsons), len(luas), results.passed, results.n))
+results.exit()

@@ -7,15 +7,12 @@ and at the same place: for each finding, the text its range covers and the text 
 its literal are decoded on both sides (Python's own tokenize and eval; json) and must be equal.
 Arguments: the boxlint binary, the tests/data directory."""
 import glob, io, json, os, re, subprocess, sys, tokenize
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN, DATA = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-fails, n = [], 0
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
+results = harness.Checks()
+check, fails = results.check, results.fails
 
 def lint(path):
     p = subprocess.run([BIN, "--format", "json", "--fail-on", "info", path], capture_output=True,
@@ -148,7 +145,6 @@ for py in sorted(glob.glob(os.path.join(DATA, "python", "docs", "*.py")) +
     check(base + ": not-static where the value is known only at run time", statics == expect,
           statics, expect)
 
-for f in fails:
-    print("FAIL", *f, sep="\n  ")
-print("python docs: %d passed, %d failed" % (n - len(fails), len(fails)))
-sys.exit(1 if fails else 0)
+results.print_fails(sep="\n  ")
+print("python docs: %d passed, %d failed" % (results.passed, len(fails)))
+results.exit()

@@ -13,19 +13,15 @@ import re
 import shlex
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN, README = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 ROOT = os.path.dirname(README)
-fails, n = [], 0
+results = harness.Checks()
+check, fails = results.check, results.fails
 PATH_EXT = (".json", ".py", ".c", ".h", ".md", ".lua", ".toml", ".yaml", ".yml", ".Dockerfile",
             ".dockerfrag", ".mjs", ".js")
-
-
-def check(name, cond, *info):
-    global n
-    n += 1
-    if not cond:
-        fails.append((name,) + info)
 
 
 def blocks(text):
@@ -107,8 +103,7 @@ for argv, shown in policy:
           "\n".join(x for x in __import__("difflib").unified_diff(shown, out.splitlines(), "README", "boxlint",
                                                                   lineterm=""))[:2000])
 
-for f in fails:
-    print("FAIL", *f)
+results.print_fails()
 print("readme_examples: %d pages; %d files named by commands, %d linked or named, %d policy examples "
-      "run; %d/%d checks hold" % (len(PAGES), len(named), len(linked), len(policy), n - len(fails), n))
-sys.exit(1 if fails else 0)
+      "run; %d/%d checks hold" % (len(PAGES), len(named), len(linked), len(policy), results.passed, results.n))
+results.exit()
