@@ -17,7 +17,9 @@ import sys
 
 def say_each(name, cond, info):
     """`ok   NAME` or `FAIL NAME: INFO` (repr of the info, when there is one)."""
-    shown = "" if cond or not info or info == (None,) else ": %r" % (info[0] if len(info) == 1 else info,)
+    shown = ""
+    if not cond and info and info != (None,):
+        shown = ": %r" % (info[0] if len(info) == 1 else info,)
     print(("ok   " if cond else "FAIL ") + name + shown)
     sys.stdout.flush()
 

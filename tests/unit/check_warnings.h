@@ -96,8 +96,8 @@ static inline size_t count_rule(const char *rule) {
  * severity `sev` and a message containing `msg`. */
 #define EXPECT(rule, sev, cmd, l, c, el, ec, msg) expect_at(__LINE__, rule, sev, cmd, l, c, el, ec, msg)
 static inline const boxlint_diag *expect_at(int at, const char *rule, boxlint_severity sev,
-                                            int32_t cmd, uint32_t l, uint32_t c, uint32_t el, uint32_t ec,
-                                            const char *msg) {
+                                            int32_t cmd, uint32_t l, uint32_t c, uint32_t el,
+                                            uint32_t ec, const char *msg) {
   const boxlint_diag *d = NULL;
   for (size_t i = 0; i < boxlint_report_diag_count(R) && !d; i++) {
     const boxlint_diag *x = boxlint_report_diag(R, i);
