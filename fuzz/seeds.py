@@ -202,7 +202,7 @@ def main():
         c.add("fragment", b"\x00" + b"\n".join(g))
         c.add("template", b"\x0f\x01\x02\x00\x00\x10" + SEP.join([b"my-template", b"", b""] + g))
 
-    # 2. Smuggling vectors of §12, as lists, as fragments after a base, and as bases.
+    # 2. The smuggling vectors (fuzz/smuggling-vectors.txt), as lists, as fragments after a base, and as bases.
     for v in smuggling_vectors(os.path.join("fuzz", "smuggling-vectors.txt")):
         c.add("commands", commands_input(v))
         c.add("commands", commands_input(v, bits=2))  # with a config

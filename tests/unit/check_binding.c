@@ -1,7 +1,7 @@
 /*
  * Unit tests of boxlint_check_binding (lib/src/lint/binding.c): the arguments of
- * `agents.add_code_interpreter` (seeds/code-interpreter-templates.txt, "Attach Code
- * Interpreter"; docs/design.md §6). Each rule has a case that fires and a near case that must not,
+ * `agents.add_code_interpreter` (the SDK's "Attach Code Interpreter"
+ * call; docs/design.md §6). Each rule has a case that fires and a near case that must not,
  * pinned to its rule id, severity, path, message and hint; the boundaries of version (>= 1) and
  * lifespan_seconds (> 0; unusual under 60 or over 86400); values that are not integers as
  * `text` spells them; the rule table's entries; out of memory through a failing allocator.

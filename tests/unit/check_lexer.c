@@ -2,7 +2,7 @@
 #include "check_lexer.h"
 
 /*==============================================================================================
- * Splitting: instructions, lines, continuations, comments (§2, §3, §4)
+ * Splitting: instructions, lines, continuations, comments (as BuildKit splits a file)
  *============================================================================================*/
 
 /* The byte classifier's vector paths (32, 16, an overlapping tail load, 8 at a time) and the
@@ -109,13 +109,13 @@ START_TEST(test_split_basic) {
 END_TEST
 
 START_TEST(test_split_continuations) {
-  /* comment lines inside a continuation are skipped, their own escape does not matter (§3) */
+  /* comment lines inside a continuation are skipped, their own escape does not matter */
   SPLIT("RUN a \\\n# comment \\\n  b\nRUN c");
   NINSTR(2);
   const boxlint_instruction *in = INSTR(0, BOXLINT_KW_RUN, 1, 3, 0, 24);
   SPAN_EQ(in->logical, "RUN a   b");
   INSTR(1, BOXLINT_KW_RUN, 4, 4, 24, 29);
-  /* blank and white-space-only continuation lines are skipped (§4) */
+  /* blank and white-space-only continuation lines are skipped */
   SPLIT("RUN a \\\n\n   \n\t\n  b\nRUN c");
   NINSTR(2);
   in = INSTR(0, BOXLINT_KW_RUN, 1, 5, 0, 19);
@@ -131,11 +131,11 @@ START_TEST(test_split_continuations) {
   NINSTR(1);
   in = INSTR(0, BOXLINT_KW_FROM, 1, 2, 0, 11);
   SPAN_EQ(in->logical, "FROM evil");
-  /* a lone escape line contributes nothing: the keyword comes from the next line (§4) */
+  /* a lone escape line contributes nothing: the keyword comes from the next line */
   SPLIT("\\\nCOPY . /");
   NINSTR(1);
   INSTR(0, BOXLINT_KW_COPY, 1, 2, 0, 10);
-  /* only space and tab may follow the escape; two escapes never continue (§4) */
+  /* only space and tab may follow the escape; two escapes never continue */
   SPLIT("RUN a \\ \t\n b\nRUN c \\\\\nRUN d \\\\\\\nRUN e");
   NINSTR(4);
   INSTR(0, BOXLINT_KW_RUN, 1, 2, 0, 13);
@@ -154,11 +154,11 @@ START_TEST(test_split_continuations) {
   NINSTR(1);
   in = INSTR(0, BOXLINT_KW_FROM, 1, 2, 0, 14);
   SPAN_EQ(in->logical, "FROM evil");
-  /* a top-level comment never starts a continuation (§3) */
+  /* a top-level comment never starts a continuation */
   SPLIT("# note \\\nFROM evil");
   NINSTR(1);
   INSTR(0, BOXLINT_KW_FROM, 2, 2, 9, 18);
-  /* continuation lines keep their leading white space (§2) */
+  /* continuation lines keep their leading white space */
   SPLIT("RUN a \\\n    && b");
   in = INSTR(0, BOXLINT_KW_RUN, 1, 2, 0, 16);
   SPAN_EQ(in->logical, "RUN a     && b");
@@ -166,7 +166,7 @@ START_TEST(test_split_continuations) {
 END_TEST
 
 START_TEST(test_split_eof_inside_continuation) {
-  /* §4: reaching EOF inside a continuation is allowed: what was collected is the instruction */
+  /* reaching EOF inside a continuation is allowed: what was collected is the instruction */
   SPLIT("RUN a\nRUN b \\");
   NINSTR(2);
   const boxlint_instruction *in = INSTR(1, BOXLINT_KW_RUN, 2, 2, 6, 13);
@@ -186,14 +186,14 @@ START_TEST(test_split_escape_directive) {
   SPAN_EQ(in->logical, "RUN a   b");
   INSTR(1, BOXLINT_KW_RUN, 4, 4, 23, 31);
   INSTR(2, BOXLINT_KW_RUN, 5, 5, 31, 36);
-  /* the key is case-insensitive and blanks are allowed (§5) */
+  /* the key is case-insensitive and blanks are allowed */
   SPLIT("#  ESCAPE = `\nRUN a `\nb");
   NINSTR(1);
   INSTR(0, BOXLINT_KW_RUN, 2, 3, 14, 23);
   /* after a syntax directive it still counts */
   SPLIT("# syntax=docker/dockerfile:1\n# escape=`\nRUN a `\nb");
   NINSTR(1);
-  /* a directive after an instruction, a blank line or a comment is an ordinary comment (§5) */
+  /* a directive after an instruction, a blank line or a comment is an ordinary comment */
   SPLIT("# hello\n# escape=`\nRUN a `\nRUN b");
   NINSTR(2);
   SPLIT("\n# escape=`\nRUN a `\nRUN b");
@@ -212,7 +212,7 @@ START_TEST(test_split_escape_directive) {
 END_TEST
 
 START_TEST(test_split_bom) {
-  /* §2: a BOM at the start of the file is dropped */
+  /* a BOM at the start of the file is dropped */
   SPLIT("\xef\xbb\xbfRUN a\nRUN b");
   NINSTR(2);
   const boxlint_instruction *in = INSTR(0, BOXLINT_KW_RUN, 1, 1, 3, 9);
@@ -221,7 +221,7 @@ START_TEST(test_split_bom) {
   /* and a directive may follow it */
   SPLIT("\xef\xbb\xbf# escape=`\nRUN a `\nb");
   NINSTR(1);
-  /* anywhere else U+FEFF is part of the keyword, which is unknown (§2) */
+  /* anywhere else U+FEFF is part of the keyword, which is unknown */
   SPLIT("RUN a\n\xef\xbb\xbfRUN b");
   NINSTR(2);
   in = INSTR(1, BOXLINT_KW_NONE, 2, 2, 6, 14);
@@ -230,7 +230,7 @@ START_TEST(test_split_bom) {
 END_TEST
 
 START_TEST(test_split_line_breaks) {
-  /* §2: only LF splits lines; a bare CR and U+2028 are text inside the line */
+  /* only LF splits lines; a bare CR and U+2028 are text inside the line */
   SPLIT("RUN a\rb\nRUN c\xe2\x80\xa8" "d");
   NINSTR(2);
   INSTR(0, BOXLINT_KW_RUN, 1, 1, 0, 8);
@@ -243,7 +243,7 @@ START_TEST(test_split_line_breaks) {
 END_TEST
 
 /*==============================================================================================
- * Heredocs (§6, V6, V7, §14)
+ * Heredocs
  *============================================================================================*/
 
 START_TEST(test_heredoc_basic) {
@@ -252,7 +252,7 @@ START_TEST(test_heredoc_basic) {
   INSTR(0, BOXLINT_KW_RUN, 1, 3, 0, 22);
   HEREDOC(0, 0, "EOF", "echo hi\n", 0, 1, 2, 3);
   INSTR(1, BOXLINT_KW_RUN, 4, 4, 22, 30);
-  /* bodies are raw: comments, escapes and instructions inside are body (§6) */
+  /* bodies are raw: comments, escapes and instructions inside are body */
   SPLIT("RUN cat <<EOF\n# not a comment \\\nFROM evil\n\nEOF\nUSER x");
   NINSTR(2);
   HEREDOC(0, 0, "EOF", "# not a comment \\\nFROM evil\n\n", 0, 1, 2, 5);
@@ -261,7 +261,7 @@ START_TEST(test_heredoc_basic) {
   SPLIT("RUN <<EOF\nEOF\nRUN x");
   NINSTR(2);
   HEREDOC(0, 0, "EOF", "", 0, 1, 2, 2);
-  /* a CRLF terminator ends it (§2: trailing CR/LF stripped) */
+  /* a CRLF terminator ends it (trailing CR/LF stripped) */
   SPLIT("RUN <<EOF\r\nx\r\nEOF\r\nRUN y");
   NINSTR(2);
   HEREDOC(0, 0, "EOF", "x\r\n", 0, 1, 2, 3);
@@ -286,14 +286,14 @@ START_TEST(test_heredoc_exact_terminator) {
   SPLIT("RUN <<EOF\n\tEOF\nEOF");
   NINSTR(1);
   HEREDOC(0, 0, "EOF", "\tEOF\n", 0, 1, 2, 3);
-  /* heredoc bodies never continue (§4) */
+  /* heredoc bodies never continue */
   SPLIT("RUN <<EOF\nline \\\nEOF\nRUN y");
   NINSTR(2);
 }
 END_TEST
 
 START_TEST(test_heredoc_names) {
-  /* §6: quotes are removed from the name; expand is false when a quote was removed */
+  /* quotes are removed from the name; expand is false when a quote was removed */
   SPLIT("RUN <<'EOF'\n$x\nEOF\nRUN <<\"EOF\"\n$x\nEOF\nRUN <<E\"O\"F\n$x\nEOF\nRUN <<E\\OF\n$x\nEOF");
   NINSTR(4);
   HEREDOC(0, 0, "EOF", "$x\n", 0, 0, 2, 3);
@@ -313,7 +313,7 @@ START_TEST(test_heredoc_names) {
 END_TEST
 
 START_TEST(test_heredoc_openers) {
-  /* << EOF and <<\tEOF are heredocs (§6) */
+  /* << EOF and <<\tEOF are heredocs */
   SPLIT("RUN cat << EOF\nFROM x\nEOF\nRUN cat <<\tEND\nFROM y\nEND");
   NINSTR(2);
   HEREDOC(0, 0, "EOF", "FROM x\n", 0, 1, 2, 3);
@@ -333,7 +333,7 @@ START_TEST(test_heredoc_openers) {
   HEREDOC(0, 0, "EOF", "FROM x\n", 0, 1, 2, 3);
   const boxlint_heredoc *h = HEREDOC(1, 0, "EOF", "FROM y\n", 0, 1, 5, 6);
   ck_assert_uint_eq(h->fd, 3);
-  /* $(( 1 <<2 )) opens a heredoc named 2; a shell comment does not hide one (§6) */
+  /* $(( 1 <<2 )) opens a heredoc named 2; a shell comment does not hide one */
   SPLIT("RUN echo $(( 1 <<2 ))\nFROM x\n2\nRUN echo hi # <<EOF\nFROM y\nEOF");
   NINSTR(2);
   HEREDOC(0, 0, "2", "FROM x\n", 0, 1, 2, 3);
@@ -343,7 +343,7 @@ START_TEST(test_heredoc_openers) {
         "RUN x");
   NINSTR(6);
   for (size_t i = 0; i < 6; i++) NHEREDOCS(i, 0);
-  /* non-ASCII white space splits shell words: cat\u00a0<<EOF is a heredoc (§6) */
+  /* non-ASCII white space splits shell words: cat\u00a0<<EOF is a heredoc */
   SPLIT("RUN cat\xc2\xa0<<EOF\nFROM x\nEOF");
   NINSTR(1);
   HEREDOC(0, 0, "EOF", "FROM x\n", 0, 1, 2, 3);
@@ -354,7 +354,7 @@ START_TEST(test_heredoc_openers) {
 END_TEST
 
 START_TEST(test_heredoc_several_and_continued) {
-  /* several heredocs on one line are read one after another (§6) */
+  /* several heredocs on one line are read one after another */
   SPLIT("RUN cat <<A - <<'B' >f\nalpha\nA\nbeta\nB\nRUN z");
   NINSTR(2);
   INSTR(0, BOXLINT_KW_RUN, 1, 5, 0, 38);
@@ -381,7 +381,7 @@ START_TEST(test_heredoc_several_and_continued) {
 END_TEST
 
 START_TEST(test_heredoc_lexer_error_disables) {
-  /* a single stray quote anywhere on the line, even in a comment, disables heredocs (§14) */
+  /* a single stray quote anywhere on the line, even in a comment, disables heredocs */
   SPLIT("RUN cat <<EOF # it's\nRUN x\nEOF");
   NINSTR(3);
   NHEREDOCS(0, 0);
@@ -403,7 +403,7 @@ START_TEST(test_heredoc_lexer_error_disables) {
 END_TEST
 
 START_TEST(test_heredoc_which_instructions) {
-  /* exec form never opens a heredoc (§6) */
+  /* exec form never opens a heredoc */
   SPLIT("RUN [\"cat\", \"<<EOF\"]\nFROM x");
   NINSTR(2);
   NHEREDOCS(0, 0);
@@ -427,7 +427,7 @@ START_TEST(test_heredoc_which_instructions) {
   NINSTR(2);
   HEREDOC(0, 0, "A", "\tx\n", 1, 0, 2, 3);
   HEREDOC(0, 1, "B", "y\n", 0, 1, 4, 5);
-  /* ONBUILD RUN/COPY heredocs (§6, V7) */
+  /* ONBUILD RUN/COPY heredocs */
   SPLIT("ONBUILD RUN <<EOF\nFROM x\nEOF\nonbuild copy <<EOF /y\nFROM z\nEOF\nRUN y");
   NINSTR(3);
   const boxlint_instruction *in = INSTR(0, BOXLINT_KW_ONBUILD, 1, 3, 0, 29);
@@ -442,7 +442,7 @@ START_TEST(test_heredoc_which_instructions) {
 }
 END_TEST
 
-/* §5: the heredoc lexer always uses backslash, even under # escape=` */
+/* the heredoc lexer always uses backslash, even under # escape=` */
 START_TEST(test_heredoc_backtick_escape) {
   SPLIT("# escape=`\nRUN cat <<E\\OF\nbody\nEOF\nRUN x");
   NINSTR(2);
@@ -455,7 +455,7 @@ START_TEST(test_heredoc_backtick_escape) {
 END_TEST
 
 START_TEST(test_heredoc_unterminated_split) {
-  /* §6: a missing terminator rejects the file; split reports it */
+  /* a missing terminator rejects the file; split reports it */
   SPLIT("RUN a\nRUN cat <<EOF\nbody\nmore");
   NINSTR(2);
   INSTR(1, BOXLINT_KW_RUN, 2, 4, 6, 29);

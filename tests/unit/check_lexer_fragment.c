@@ -67,7 +67,7 @@ START_TEST(test_fragment_no_command_limit) {
 END_TEST
 
 START_TEST(test_fragment_directive_errors) {
-  /* §5: a repeated directive and a bad escape token */
+  /* a repeated directive and a bad escape token */
   CHECKF("# escape=`\n# escape=\\\nRUN x");
   ck_assert_uint_ge(nerrors(), 1);
   ck_assert_ptr_nonnull(strstr(boxlint_report_diag(R, 0)->message, "only one"));

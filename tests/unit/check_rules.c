@@ -11,7 +11,7 @@ START_TEST(test_denied_from) {
   EXPECT("denied-instruction", 0, 1, 1, 1, 5, 0, 4, "FROM", "base image");
   const boxlint_diag *d = find("denied-instruction", 0);
   ck_assert(contains(d->message, "base image") || contains(d->message, "systemd"));
-  /* lower case is the same keyword (§1) */
+  /* lower case is the same keyword */
   CHECK1("  from ubuntu");
   EXPECT("denied-instruction", 0, 1, 3, 1, 7, 2, 6, "FROM", NULL);
 }
@@ -115,7 +115,7 @@ START_TEST(test_unknown_did_you_mean) {
   ck_assert_str_eq(d->fix->text, "WORKDIR");
   ck_assert_uint_eq(d->fix->length, 6);
 
-  /* The suggestion keeps lower case when the keyword was not all upper case (§9). */
+  /* The suggestion keeps lower case when the keyword was not all upper case. */
   CHECK1("Runn x");
   EXPECT("unknown-instruction", 0, 1, 1, 1, 5, 0, 4, "Runn", "did you mean run?");
   CHECK1("ARGS x");
@@ -164,7 +164,7 @@ START_TEST(test_unknown_forgot_run) {
   ck_assert_uint_eq(d->fix->length, 0);
   ck_assert_str_eq(d->fix->text, "RUN ");
 
-  /* beyond distance 2 there is no suggestion (§9: XYZZY, ENTRY) */
+  /* beyond distance 2 there is no suggestion (XYZZY, ENTRY) */
   CHECK1("XYZZY");
   EXPECT("unknown-instruction", 0, 1, 1, 1, 6, 0, 5, "XYZZY", "did you forget RUN?");
   CHECK1("ENTRY x");
@@ -188,7 +188,7 @@ START_TEST(test_unknown_close_cases) {
     const boxlint_instruction *in = boxlint_report_instruction(R, 0);
     ck_assert_int_ne(in->keyword, BOXLINT_KW_NONE);
   }
-  /* VT and FF separate the keyword like spaces (§1) but are control characters */
+  /* VT and FF separate the keyword like spaces but are control characters */
   CHECK1("RUN\vx");
   EXPECT_NONE("unknown-instruction");
   EXPECT("control-character", 0, 1, 4, 1, 5, 3, 4, "0x0b", NULL);
@@ -212,7 +212,7 @@ START_TEST(test_empty_command) {
   CHECK1("# install deps");
   EXPECT_COUNT(1);
   EXPECT("empty-command", 0, 1, 1, 1, 15, 0, 14, "comment", NULL);
-  /* a comment never continues (§3), even if it ends with the escape character */
+  /* a comment never continues, even if it ends with the escape character */
   CHECK1("  # note \\");
   EXPECT_COUNT(1);
   EXPECT("empty-command", 0, 1, 1, 1, 11, 0, 10, "comment", NULL);
@@ -229,8 +229,8 @@ END_TEST
 
 START_TEST(test_empty_close_cases) {
   ACCEPT("RUN true");
-  ACCEPT("RUN");          /* RUN with no arguments is accepted (§11) */
-  ACCEPT("RUN # not a comment: there are no inline comments (§3)");
+  ACCEPT("RUN");          /* RUN with no arguments is accepted */
+  ACCEPT("RUN # not a comment: there are no inline comments");
   ACCEPT("   RUN x");
 }
 END_TEST
@@ -442,7 +442,7 @@ START_TEST(test_nonascii_keyword_folding) {
   /* and in a trigger's keyword */
   CHECK1("ONBUILD R\xc4\xb0N x");
   EXPECT("non-ascii-syntax", 0, 1, 9, 1, 12, 8, 12, NULL, NULL);
-  /* §10: ONBUILD ONBUİLD passes BuildKit's chaining check, but boxlint still rejects it */
+  /* ONBUILD ONBUİLD passes BuildKit's chaining check, but boxlint still rejects it */
   CHECK1("ONBUILD ONBU\xc4\xb0LD RUN x");
   EXPECT("non-ascii-syntax", 0, 1, 9, 1, 16, 8, 16, "ONBUILD", NULL);
   /* non-ASCII in the arguments is fine */

@@ -95,7 +95,7 @@ START_TEST(test_instruction_list) {
   ck_assert_int_eq(in->keyword, BOXLINT_KW_ENV);
   ck_assert_uint_eq(in->line, 1);
   ck_assert_uint_eq(in->end_line, 2);
-  /* continuation lines keep their leading white space (§2, §4 joining) */
+  /* continuation lines keep their leading white space */
   ck_assert_uint_eq(in->logical.len, strlen("ENV A=1     B=2"));
   ck_assert(memcmp(in->logical.ptr, "ENV A=1     B=2", in->logical.len) == 0);
   ck_assert(memcmp(in->args.ptr, "A=1     B=2", in->args.len) == 0);
@@ -131,7 +131,7 @@ START_TEST(test_instruction_list) {
   ck_assert_int_eq(in->keyword, BOXLINT_KW_SHELL);
   ck_assert_int_eq(in->json, 1);
 
-  /* flags are unquoted as BuildKit does (§8) */
+  /* flags are unquoted as BuildKit does */
   in = boxlint_report_instruction(R, 5);
   ck_assert_uint_eq(in->nflags, 1);
   ck_assert_uint_eq(in->flags[0].len, strlen("--mount=type=cache,target=/a b"));
@@ -221,7 +221,7 @@ START_TEST(test_invalid_arguments_einval) {
 }
 END_TEST
 
-/* Every rule id of §2.1 is in the rule table as an error, with texts. */
+/* Every rule id of docs/design.md §2.1 is in the rule table as an error, with texts. */
 START_TEST(test_rule_table) {
   static const char *const ids[] = {
       "denied-instruction", "unknown-instruction", "empty-command", "too-many-commands",
@@ -392,7 +392,7 @@ START_TEST(test_guard_page_inputs) {
   EXPECT_CLEAN();
   unguard(&g);
   GUARD1("RUN cat <<'EOF", g);
-  EXPECT_CLEAN(); /* unterminated quote: lexer error, no heredoc (§6) */
+  EXPECT_CLEAN(); /* unterminated quote: lexer error, no heredoc */
   unguard(&g);
   GUARD1("ONBUILD RUN <<E\\", g);
   unguard(&g);
@@ -521,7 +521,7 @@ START_TEST(bug_warm_report_allocates) {
 }
 END_TEST
 
-/* §9: the "did you mean" distance is Levenshtein on runes; `\u200bFROM` -> FROM. boxlint
+/* the "did you mean" distance is Levenshtein on runes; `\u200bFROM` -> FROM. boxlint
  * measures bytes, so a zero-width space (3 bytes) pushes FROM out of reach and the hint says
  * "did you forget RUN?" with a fix that inserts `RUN ` before an invisible-character keyword. */
 START_TEST(bug_suggestion_distance_in_runes) {
@@ -532,7 +532,7 @@ START_TEST(bug_suggestion_distance_in_runes) {
 }
 END_TEST
 
-/* §8 and BuildKit's commands_runnetwork.go / commands_runsecurity.go: the allowed values are
+/* BuildKit's commands_runnetwork.go / commands_runsecurity.go: the allowed values are
  * looked up in a map, case-sensitively. `--network=HOST` fails the build with
  * `invalid network mode "HOST"`; boxlint compares case-insensitively and accepts it. */
 START_TEST(bug_network_security_case_sensitive) {
@@ -567,7 +567,7 @@ END_TEST
 
 /* BuildKit (I/parse.go parseHealthcheck / parseOptInterval) skips empty values:
  * `if s == "" { return 0, nil }` and `if flRetries.Value != "" {...}`. So `--interval=` and
- * `--retries=` are accepted (the flags have a value, an empty one: §8 bflag), but boxlint reports
+ * `--retries=` are accepted (the flags have a value, an empty one, as BuildKit's bflag reads them), but boxlint reports
  * `time: invalid duration ""` and `invalid value for --retries`. */
 START_TEST(bug_healthcheck_empty_values) {
   ACCEPT("HEALTHCHECK --interval= --timeout= --start-period= --start-interval= CMD true");

@@ -51,7 +51,7 @@ START_TEST(test_multiple_close_cases) {
 END_TEST
 
 /*==============================================================================================
- * dangling-continuation (§4, V2, V4, V5)
+ * dangling-continuation
  *============================================================================================*/
 
 START_TEST(test_dangling_continuation) {
@@ -97,10 +97,10 @@ START_TEST(test_dangling_continuation) {
 END_TEST
 
 START_TEST(test_dangling_close_cases) {
-  /* two or more escape characters never continue (§4) */
+  /* two or more escape characters never continue */
   ACCEPT("RUN echo \\\\");
   ACCEPT("RUN echo \\\\\\");
-  /* text after the escape stops it (§4: "RUN x \\ # c") */
+  /* text after the escape stops it ("RUN x \\ # c") */
   ACCEPT("RUN x \\ # c");
   /* a backtick is not the default escape (V4) */
   ACCEPT("RUN echo `");
@@ -133,7 +133,7 @@ START_TEST(test_dangling_backtick_escape) {
 END_TEST
 
 /*==============================================================================================
- * Heredocs: unterminated-heredoc, ambiguous-heredoc (§6, V6, V7)
+ * Heredocs: unterminated-heredoc, ambiguous-heredoc
  *============================================================================================*/
 
 START_TEST(test_unterminated_heredoc) {
@@ -168,7 +168,7 @@ START_TEST(test_unterminated_heredoc) {
   CHECK1("COPY <<EOF /x\nbody");
   EXPECT("denied-instruction", 0, 1, 1, 1, 5, 0, 4, NULL, NULL);
   EXPECT("unterminated-heredoc", 0, 1, 6, 1, 8, 5, 7, NULL, NULL);
-  /* RUN ["cat"] <<EOF is not valid JSON: shell form with a heredoc (§6) */
+  /* RUN ["cat"] <<EOF is not valid JSON: shell form with a heredoc */
   CHECK1("RUN [\"cat\"] <<EOF");
   EXPECT("unterminated-heredoc", 0, 1, 13, 1, 15, 12, 14, NULL, NULL);
 }
@@ -245,7 +245,7 @@ START_TEST(test_ambiguous_heredoc) {
 END_TEST
 
 /*==============================================================================================
- * invalid-onbuild (§10, §11)
+ * invalid-onbuild
  *============================================================================================*/
 
 START_TEST(test_invalid_onbuild) {
@@ -266,7 +266,7 @@ START_TEST(test_invalid_onbuild) {
   EXPECT_COUNT(1);
   EXPECT("invalid-onbuild", 0, 1, 9, 1, 19, 8, 18,
          "MAINTAINER isn't allowed as an ONBUILD trigger", NULL);
-  /* flags on ONBUILD itself: unknown flag (§10) */
+  /* flags on ONBUILD itself: unknown flag */
   CHECK1("ONBUILD --x RUN y");
   EXPECT("invalid-flag", 0, 1, 9, 1, 12, 8, 11, "unknown flag: --x", NULL);
 }
@@ -288,7 +288,7 @@ START_TEST(test_onbuild_close_cases) {
 END_TEST
 
 /*==============================================================================================
- * missing-arguments / invalid-arguments (§7, §11)
+ * missing-arguments / invalid-arguments
  *============================================================================================*/
 
 START_TEST(test_args_env_label) {
@@ -367,7 +367,7 @@ START_TEST(test_args_exactly_one) {
     EXPECT_COUNT(1);
     EXPECT("missing-arguments", 0, 1, 1, 1, rows[i].ec, 0, rows[i].ec - 1, rows[i].msg, NULL);
   }
-  /* "exactly one" only fires when the argument is missing (§11 notes) */
+  /* "exactly one" only fires when the argument is missing */
   ACCEPT("USER a b");
   ACCEPT("WORKDIR /a b");
   ACCEPT("STOPSIGNAL SIGTERM");
@@ -411,7 +411,7 @@ START_TEST(test_args_shell) {
   EXPECT_COUNT(1);
   EXPECT("invalid-arguments", 0, 1, 7, 1, 19, 6, 18, "SHELL requires the arguments to be in JSON form",
          "[\"/bin/bash\"");
-  /* single quotes are not JSON (§7 fallback), so not JSON form */
+  /* single quotes are not JSON, so not JSON form */
   CHECK1("SHELL ['/bin/bash', '-c']");
   EXPECT("invalid-arguments", 0, 1, 7, 1, 26, 6, 25, "JSON form", NULL);
   ACCEPT("SHELL [\"/bin/bash\", \"-o\", \"pipefail\", \"-c\"]");
@@ -419,7 +419,7 @@ START_TEST(test_args_shell) {
 }
 END_TEST
 
-/* A valid JSON array with a non-string element is a hard error (§7). */
+/* A valid JSON array with a non-string element is a hard error. */
 START_TEST(test_args_json_nonstring) {
   CHECK1("RUN [\"echo\", 1]");
   EXPECT_COUNT(1);
@@ -442,7 +442,7 @@ START_TEST(test_args_json_nonstring) {
   /* CMD is denied; whatever else is said, it is rejected */
   CHECK1("CMD [1]");
   EXPECT("denied-instruction", 0, 1, 1, 1, 4, 0, 3, NULL, NULL);
-  /* not valid JSON: shell form, accepted (§7 fallback) */
+  /* not valid JSON: shell form, accepted */
   ACCEPT("RUN [\"echo\", 1] && true");
   ACCEPT("RUN ['echo', 1]");
   ACCEPT("RUN [\"echo\", 1");
@@ -453,7 +453,7 @@ START_TEST(test_args_json_nonstring) {
 END_TEST
 
 /*==============================================================================================
- * invalid-flag (§8, §11)
+ * invalid-flag
  *============================================================================================*/
 
 START_TEST(test_flag_unknown) {
@@ -466,7 +466,7 @@ START_TEST(test_flag_unknown) {
   EXPECT("invalid-flag", 0, 1, 13, 1, 25, 12, 24, "unknown flag: --intervl", "--interval");
   CHECK1("RUN --privileged true");
   EXPECT("invalid-flag", 0, 1, 5, 1, 17, 4, 16, "unknown flag: --privileged", NULL);
-  /* flags on instructions that take none (§8) */
+  /* flags on instructions that take none */
   CHECK1("ENV --foo=bar a=b");
   EXPECT_COUNT(1);
   EXPECT("invalid-flag", 0, 1, 5, 1, 14, 4, 13, "unknown flag: --foo", NULL);
@@ -505,7 +505,7 @@ START_TEST(test_flag_values) {
   CHECK1("RUN --mount=type=cache,targte=/x true");
   EXPECT_COUNT(1);
   EXPECT("invalid-flag", 0, 1, 5, 1, 33, 4, 32, "targte", NULL);
-  /* HEALTHCHECK limits (§11) */
+  /* HEALTHCHECK limits */
   CHECK1("HEALTHCHECK --interval=1ns CMD true");
   EXPECT_COUNT(1);
   EXPECT("invalid-flag", 0, 1, 13, 1, 27, 12, 26, "Interval \"interval\" cannot be less than 1ms",
@@ -529,7 +529,7 @@ START_TEST(test_flag_close_cases) {
   ACCEPT("RUN --mount=type=secret,id=tok,required cat /run/secrets/tok");
   ACCEPT("RUN --mount=type=bind,source=/a,target=/b,ro true");
   ACCEPT("RUN --device=/dev/fuse --device=/dev/kvm true");
-  ACCEPT("RUN -- --network=bad true");   /* a bare -- ends the flags (§8) */
+  ACCEPT("RUN -- --network=bad true");   /* a bare -- ends the flags */
   ACCEPT("RUN -x --network=bad");       /* -x is not a flag: the flags ended */
   ACCEPT("RUN echo --network=bad");
   ACCEPT("HEALTHCHECK --interval=1ms --retries=0 CMD true");
