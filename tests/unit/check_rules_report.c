@@ -567,8 +567,8 @@ END_TEST
 
 /* BuildKit (I/parse.go parseHealthcheck / parseOptInterval) skips empty values:
  * `if s == "" { return 0, nil }` and `if flRetries.Value != "" {...}`. So `--interval=` and
- * `--retries=` are accepted (the flags have a value, an empty one, as BuildKit's bflag reads them), but boxlint reports
- * `time: invalid duration ""` and `invalid value for --retries`. */
+ * `--retries=` are accepted (the flags have a value, an empty one, as BuildKit's bflag reads
+ * them), but boxlint reports `time: invalid duration ""` and `invalid value for --retries`. */
 START_TEST(bug_healthcheck_empty_values) {
   ACCEPT("HEALTHCHECK --interval= --timeout= --start-period= --start-interval= CMD true");
   ACCEPT("HEALTHCHECK --retries= CMD true");
