@@ -15,7 +15,11 @@ calls between the folders of cli/, and no room is too big to know at a glance.
 2. Sizes: no hand-written C file of lib/src or cli/ is over 800 lines, and no function in them is
    over 80 lines (a function: a definition that starts in column 0 and ends at the next `}` in
    column 0; tables are not functions; the re2c lexer's generated automaton is not in the source
-   tree, its hand-written actions in the .re file are checked like any other file).
+   tree, its hand-written actions in the .re file are checked like any other file). The same
+   limits hold for the bindings' Python and JavaScript sources (bindings/python/boxlint,
+   bindings/python/tests, bindings/node without node_modules): Python functions as `ast` sees
+   them, JavaScript functions, methods and arrow bodies from the line that opens them to the
+   brace that closes them.
 
 Usage: layering_test.py SOURCE_DIR BUILD_DIR [--graph]   (BUILD_DIR: a configured, built tree;
 --graph prints the edges between the folders of lib/src and of cli/)
@@ -256,8 +260,54 @@ for path in sources:
                 i = k
         i += 1
 
+# The bindings' hand-written sources: the same limits. Python functions as its own parser
+# sees them (ast: first to last line of each def), JavaScript functions by their braces (a line
+# that opens a `function`, a method or an arrow body, to the line that closes it).
+import ast
+
+JS_OPEN = re.compile(r"(\bfunction\b[^{]*|=>\s*|^\s*(?:async\s+|static\s+|get\s+|set\s+)*"
+                     r"[A-Za-z_$][\w$]*\s*\([^)]*\)\s*)\{\s*(//.*)?$")
+nbind_files = nbind_functions = 0
+for base, exts in ((os.path.join(SRC, "bindings", "python", "boxlint"), (".py",)),
+                   (os.path.join(SRC, "bindings", "python", "tests"), (".py",)),
+                   (os.path.join(SRC, "bindings", "node"), (".js",))):
+    for d, dirs, names in os.walk(base):
+        dirs[:] = [x for x in dirs if x not in ("node_modules", "prebuilds", "build")]
+        for n in sorted(names):
+            if not n.endswith(exts):
+                continue
+            path = os.path.join(d, n)
+            rel = os.path.relpath(path, SRC)
+            text = open(path, encoding="utf-8").read()
+            lines = text.split("\n")
+            nbind_files += 1
+            if len(lines) - 1 > MAX_FILE_LINES:
+                fails.append(("file over %d lines" % MAX_FILE_LINES, rel, len(lines) - 1))
+            if n.endswith(".py"):
+                for node in ast.walk(ast.parse(text)):
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        nbind_functions += 1
+                        size = node.end_lineno - node.lineno + 1
+                        if size > MAX_FUNCTION_LINES:
+                            fails.append(("function over %d lines" % MAX_FUNCTION_LINES,
+                                          f"{rel}:{node.lineno}", node.name, size))
+                continue
+            for i, line in enumerate(lines):
+                if not JS_OPEN.search(line):
+                    continue
+                depth, k = 0, i
+                for k in range(i, len(lines)):
+                    depth += lines[k].count("{") - lines[k].count("}")
+                    if depth <= 0:
+                        break
+                nbind_functions += 1
+                if k - i + 1 > MAX_FUNCTION_LINES:
+                    fails.append(("function over %d lines" % MAX_FUNCTION_LINES,
+                                  f"{rel}:{i + 1}", line.strip()[:40], k - i + 1))
+
 for f in fails:
     print("FAIL", *f)
+print(f"layering: bindings/: {nbind_files} files and {nbind_functions} functions measured")
 print(f"layering: {len(objects)} objects in {len(folders)} folders, {len(edges)} edges between "
       f"folders, {len(sources)} files and {nfunctions} functions measured")
 print(f"layering: cli/: {len(cli_objects)} objects in {len(cli_folders)} folders, {len(cli_edges)} "
