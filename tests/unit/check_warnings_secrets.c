@@ -337,9 +337,9 @@ END_TEST
  * <your-token> is where the author is about to paste the real one; the rule's advice (pass it
  * at run time) is what they need then. No form tells a placeholder from a weak secret. */
 START_TEST(test_secret_placeholders) {
-  /* /work/shared/seeds/sandbox-code-interpreter-guide.txt, "1. Packages and connecting to
-   * Buddy": export BUDDY_TOKEN="your-personal-access-token", export
-   * ANTHROPIC_API_KEY="your-anthropic-key", written as template commands. */
+  /* The platform's sandbox guide ("Packages and connecting to Buddy") tells users to write
+   * export BUDDY_TOKEN="your-personal-access-token", export
+   * ANTHROPIC_API_KEY="your-anthropic-key", here written as template commands. */
   CMD("RUN export BUDDY_TOKEN=\"your-personal-access-token\"");
   EXPECT("secret-in-command", W, 0, 1, 25, 1, 51, "a credential assigned literally");
   TOTAL(1);
