@@ -133,24 +133,12 @@ static void config_error(const cfg_src *src, size_t off, const char *msg) {
                "invalid config: %s", msg);
 }
 
+/* A severity word or an instruction as a .boxlint.json writes them: the library's words. */
 static int parse_severity(const char *s, boxlint_severity *out) {
-  if (!strcmp(s, "off")) *out = BOXLINT_SEVERITY_OFF;
-  else if (!strcmp(s, "info")) *out = BOXLINT_SEVERITY_INFO;
-  else if (!strcmp(s, "warning")) *out = BOXLINT_SEVERITY_WARNING;
-  else if (!strcmp(s, "error")) *out = BOXLINT_SEVERITY_ERROR;
-  else return -1;
-  return 0;
+  return boxlint_severity_parse(s, strlen(s), out) == BOXLINT_OK ? 0 : -1;
 }
 
-static boxlint_keyword keyword_of(const char *s) {
-  for (int k = 1; k <= BOXLINT_KW_WORKDIR; k++) {
-    const char *n = boxlint_keyword_name((boxlint_keyword)k);
-    size_t i = 0;
-    while (n[i] && s[i] && (s[i] == n[i] || s[i] == n[i] + 32)) i++;
-    if (!n[i] && !s[i]) return (boxlint_keyword)k;
-  }
-  return BOXLINT_KW_NONE;
-}
+static boxlint_keyword keyword_of(const char *s) { return boxlint_keyword_parse(s, strlen(s)); }
 
 /* The top level has "rules", "user_rules" and "fragments" only. */
 static int config_keys(const cfg_src *src, json_t *root) {
@@ -172,14 +160,13 @@ static int config_keys(const cfg_src *src, json_t *root) {
 
 /* A user rule's members are known and strings, and it has an id and a pattern. */
 static int user_rule_fields(const cfg_src *src, json_t *rule, size_t at) {
-  static const char *const fields[] = {"id", "severity", "instruction", "pattern", "message"};
   char msg[512];
   const char *key;
   json_t *fv;
   json_object_foreach(rule, key, fv) {
-    size_t k = 0;
-    while (k < 5 && strcmp(fields[k], key)) k++;
-    if (k == 5) {
+    size_t k = 0; /* the library's names of a user rule's members */
+    while (boxlint_user_rule_field(k) && strcmp(boxlint_user_rule_field(k), key)) k++;
+    if (!boxlint_user_rule_field(k)) {
       size_t ko = SIZE_MAX;
       jp_member(src->text, src->len, at, key, &ko);
       snprintf(msg, sizeof msg, "unknown key \"%s\" in a user rule (id, severity, instruction, pattern, message)", key);
@@ -210,7 +197,7 @@ static int user_rule(const cfg_src *src, boxlint_config *cfg, json_t *val, size_
   if (user_rule_fields(src, val, at)) return -1;
   json_t *id = json_object_get(val, "id"), *pat = json_object_get(val, "pattern");
   boxlint_user_rule r;
-  memset(&r, 0, sizeof r);
+  boxlint_user_rule_init(&r); /* the defaults: WARNING, every instruction */
   r.id.ptr = json_string_value(id);
   r.id.len = json_string_length(id);
   r.pattern.ptr = json_string_value(pat);
@@ -218,7 +205,6 @@ static int user_rule(const cfg_src *src, boxlint_config *cfg, json_t *val, size_
   json_t *m = json_object_get(val, "message");
   r.message.ptr = m ? json_string_value(m) : "";
   r.message.len = m ? json_string_length(m) : 0;
-  r.severity = BOXLINT_SEVERITY_WARNING;
   json_t *sv = json_object_get(val, "severity");
   if (sv && (parse_severity(json_string_value(sv), &r.severity) || r.severity == BOXLINT_SEVERITY_OFF)) {
     config_error(src, jp_member(text, len, at, "severity", NULL),
