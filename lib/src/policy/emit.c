@@ -336,8 +336,12 @@ static int nft_script(const boxlint_policy *p, const boxlint_emit_options *eo,
   if (eo->iifname) putf(o, "\t\tiifname != \"%s\" accept\n", eo->iifname);
   puts_(o, "\t\tct state established,related accept\n\t\toifname \"lo\" accept\n"
          "\t\ticmpv6 type { nd-neighbor-solicit, nd-neighbor-advert, nd-router-solicit } accept\n");
-  if (eo->proxy_user && !eo->iifname)
-    putf(o, "\t\tmeta skuid \"%s\" tcp dport { 80, 443 } accept\n", eo->proxy_user);
+  if (eo->proxy_user && !eo->iifname) /* redirected: the filter still sees the first route */
+    putf(o, "\t\tip daddr 127.0.0.1 tcp dport { %u, %u } accept\n"
+            "\t\tip6 daddr ::1 tcp dport { %u, %u } accept\n"
+            "\t\tmeta skuid \"%s\" tcp dport { 80, 443 } accept\n",
+         eo->proxy_http_port, eo->proxy_tls_port, eo->proxy_http_port, eo->proxy_tls_port,
+         eo->proxy_user);
   if (eo->proxy_user) puts_(o, "\t\tudp dport 443 drop\n");
   for (size_t i = 0; i < nres; i++)
     putf(o, "\t\t%s daddr %s meta l4proto { tcp, udp } th dport 53 accept\n",
