@@ -411,12 +411,7 @@ static void dnsmasq_conf(const boxlint_policy *p, const boxlint_emit_options *eo
 enum { PV_DENY = 0, PV_ALLOW = 1 };
 
 static int deny_covers_all(const boxlint_policy *p) {
-  int v4 = 0, v6 = 0;
-  for (size_t i = 0; i < p->n[1]; i++) {
-    const boxlint__pentry *e = &p->entries[1][i];
-    if (e->kind == BOXLINT_ENTRY_CIDR && e->plen == 0) *(e->family == 6 ? &v6 : &v4) = 1;
-  }
-  return p->all[1] >= 0 || (v4 && v6);
+  return p->all[1] >= 0; /* ALL_TRAFFIC, which `0.0.0.0/0` is read as; `::/0` is IPv6 only */
 }
 
 /* The entry that makes a name's verdict depend on its address, or -1 (*l its list). */
