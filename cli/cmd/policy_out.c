@@ -126,9 +126,11 @@ int pol_emit_rules(pol_cli *c, const unit *u, boxlint_report *r, const boxlint_p
   for (size_t i = before; !text && i < boxlint_report_diag_count(r); i++)
     no_resolver |= !strncmp(boxlint_report_diag(r, i)->message, "no resolver given", 17);
   if (!text && p && !c->eo.nresolvers && no_resolver) {
-    fprintf(c->err, "boxlint policy: %s: no %s written: the policy names hosts and drops every "
-                    "other address, DNS to the resolver too; give the resolver's address with "
-                    "--resolver ADDR\n", c->shown, what);
+    fprintf(c->err, "boxlint policy: %s: no %s written: %s; give the resolver's address with "
+                    "--resolver ADDR\n", c->shown, what,
+            c->emit == (int)BOXLINT_EMIT_NGINX
+                ? "the proxy connects to the names it allows, which it resolves through it"
+                : "the policy names hosts and drops every other address, DNS to the resolver too");
     return POL_EXIT_USAGE;
   }
   if (!text) {
