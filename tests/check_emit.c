@@ -322,6 +322,13 @@ START_TEST(test_emit_nginx_maps) {
   has_line("pypi.org allow;"); /* in both lists: allow wins */
   has_line("denied.test deny;");
   no_text("ssl_certificate"); /* never decrypts */
+  /* a one-label name that is a word of nginx's map: escaped, not taken as the default */
+  compile("filtered", L("default", "include"), L("ALL_TRAFFIC"), BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);
+  has_line("\\default allow;");
+  has_line("\\include allow;");
+  has_line("*.default deny;");
+  has_line("default deny;");
   /* wildcards at depth, unmatched deny */
   compile("filtered", L("*.a.example.test"), L("*.example.test"), BOXLINT_UNMATCHED_DENY);
   ck_assert_int_eq(emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);

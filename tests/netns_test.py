@@ -8,6 +8,16 @@ by address and by name, over TCP and UDP, and the outcome must be what `boxlint 
 --host/--ip` (boxlint_policy_decide) says; then the recipe's removal. A recipe that drifts from
 what works fails here.
 
+The proxy layer (the recipe's section 3: `--emit nginx`, nginx -t, the script written with
+`--proxy-user`, nginx started in the sandbox) runs with every policy it can express: each name
+is tried over TLS (curl, the name in SNI) and HTTP (the name in Host) at its own address; and
+PROXY_POLICIES, where an allowed and a denied name share an address, take the ATTACKS (a name
+in SNI or Host at another name's address, the request line against Host, no SNI, no Host, not
+HTTP on 80, QUIC). Each connection's outcome (which server address answered, and the name that
+server saw) is compared with the decision for the name it carries: an allowed name must reach
+one of its own addresses under its own name, a denied one (or none) nothing. The servers use a
+certificate the test makes (openssl req).
+
 Namespaces (all made here, removed at the end, also on failure), joined through a router:
   sb   the sandbox: the emitted nftables rules, dnsmasq with the emitted configuration on
        127.0.0.1 (the recipe's); no route but its veth to the router
@@ -98,6 +108,7 @@ POLICIES = [
     ("filtered", ["203.0.113.0/26", "pypi.org"], ["ALL_TRAFFIC"], "allow"),
 ]
 EXPECT_REFUSED = 3  # the last three
+EXPECT_PROXY_REFUSED = 16  # of the others: a name's verdict depends on its address
 
 FIXED_ADDRS = ["203.0.113.5", "203.0.113.7", "203.0.113.10", "203.0.113.20", "203.0.113.70",
                "203.0.113.130", "203.0.113.139", "2001:db8:0:3::7", "2001:db8:0:3::105",
@@ -548,6 +559,13 @@ def main():
             print("netns: FAIL: %d policies refused, %d expected" % (totals["refused"], EXPECT_REFUSED))
             failures += 1
         if totals["policies"] < 40:
+            failures += 1
+        if totals["proxy_refused"] != EXPECT_PROXY_REFUSED or totals["proxied"] != (
+                len(POLICIES) - EXPECT_REFUSED - EXPECT_PROXY_REFUSED + len(PROXY_POLICIES)):
+            print("netns: FAIL: %d policies refused for the proxy (%d expected), %d run through it"
+                  % (totals["proxy_refused"], EXPECT_PROXY_REFUSED, totals["proxied"]))
+            failures += 1
+        if len(totals["attacks"]) < len(ATTACKS) - 5:
             failures += 1
         print("netns: OK" if not failures else "netns: FAILED")
         return 1 if failures else 0

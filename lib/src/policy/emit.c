@@ -477,6 +477,14 @@ static int proxy_refusal(const boxlint_policy *p, size_t nres, boxlint_report *r
 
 static const char *const PV_WORD[] = {"deny", "allow"};
 
+/* A one-label name that is one of map's own parameters, written with a backslash before it. */
+static int map_keyword(const char *x, size_t n) {
+  static const char *const kw[] = {"default", "hostnames", "include", "volatile"};
+  for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
+    if (strlen(kw[i]) == n && !memcmp(kw[i], x, n)) return 1;
+  return 0;
+}
+
 /* One hostnames map from a name to "allow" or "deny", as boxlint_policy_decide decides it: a
  * line for each point's apex and subtree; nginx takes the exact name first, then the longest
  * `*.` suffix, whose class is the point's subtree class (sub_class), then the regular
@@ -497,7 +505,8 @@ static void nginx_map(obuf *o, const boxlint_policy *p, const char *var, const c
       const char *x = p->text + e->text_off + skip;
       size_t n = e->text_len - skip;
       if (first_point(p, x, n, l, i)) continue; /* written once, at its first entry */
-      putf(o, "\t\t%.*s %s;\n", (int)n, x, PV_WORD[pv_of(p, apex_class(p, x, n))]);
+      putf(o, "\t\t%s%.*s %s;\n", map_keyword(x, n) ? "\\" : "", (int)n, x,
+           PV_WORD[pv_of(p, apex_class(p, x, n))]);
       putf(o, "\t\t*.%.*s %s;\n", (int)n, x, PV_WORD[pv_of(p, sub_class(p, x, n))]);
     }
   }
