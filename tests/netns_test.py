@@ -551,9 +551,9 @@ def main():
               "nginx -t accepted %(nginx_checked)d configurations, %(proxy_refused)d policies "
               "refused for the proxy (unenforceable-entry)" % totals)
         for label, (n, ok) in sorted(totals["attacks"].items()):
-            print("netns: attack %-66s %s under %d of %d policies" % (
-                label + ":", "allowed by its name's decision" if "(allowed)" in label
-                else "refused", ok, n))
+            print("netns: attack %-66s %s: %d of %d policies" % (
+                label + ":", "reached its name's own address, under that name"
+                if "(allowed)" in label else "refused", ok, n))
         failures += totals["unload_failures"]
         if totals["refused"] != EXPECT_REFUSED:
             print("netns: FAIL: %d policies refused, %d expected" % (totals["refused"], EXPECT_REFUSED))
