@@ -145,6 +145,7 @@ ATTACKS = [
     ("allowed name in Host to the denied name's own address", "http", OWN, "allowed.test"),
     ("allowed name in the request line, denied name in Host", "absolute", SHARED,
      "allowed.test"),
+    ("an address in Host, the shared one", "http", SHARED, SHARED),
     ("TLS without SNI", "tls-nosni", SHARED, None),
     ("HTTP/1.0 without Host", "http-nohost", SHARED, None),
     ("not HTTP on port 80", "raw80", SHARED, None),
@@ -350,7 +351,7 @@ def web_probes(k, pol, pfile, addrs, attack, totals):
     tries = []  # (label, kind, addr, name, own addresses of the name)
     if attack:
         for label, kind, addr, name in ATTACKS:
-            tries.append((label, kind, addr, name, set(ATTACK_NAMES.get(name, ()))))
+            tries.append((label, kind, addr, name, set(ATTACK_NAMES.get(name, (name,)))))
     else:
         for n in names_of(allow, deny):
             v4 = addrs.of(n)[0]
