@@ -146,6 +146,9 @@ ATTACKS = [
     ("allowed name in the request line, denied name in Host", "absolute", SHARED,
      "allowed.test"),
     ("an address in Host, the shared one", "http", SHARED, SHARED),
+    ("honest TLS over IPv6, allowed name", "tls", SHARED6, "allowed.test"),
+    ("denied name in SNI to the shared IPv6 address", "tls", SHARED6, "denied.test"),
+    ("allowed name in Host to the denied name's own IPv6 address", "http", OWN6, "allowed.test"),
     ("TLS without SNI", "tls-nosni", SHARED, None),
     ("HTTP/1.0 without Host", "http-nohost", SHARED, None),
     ("not HTTP on port 80", "raw80", SHARED, None),
@@ -303,12 +306,13 @@ def web_attempt(kind, addr, name):
     """One client connection from the sandbox (curl, openssl s_client, bash, or a datagram for
     QUIC's port): which server address answered and the name it saw, or None (refused)."""
     sb = ("ip", "netns", "exec", NS["sb"])
+    at = "[%s]" % addr if ":" in addr else addr  # in --resolve
     get = "GET / HTTP/1.0\r\n\r\n"
     if kind == "tls":
-        cmd = sb + ("curl", "-sk", "--max-time", "6", "--resolve", "%s:443:%s" % (name, addr),
+        cmd = sb + ("curl", "-sk", "--max-time", "6", "--resolve", "%s:443:%s" % (name, at),
                     "https://%s/" % name)
     elif kind == "http":
-        cmd = sb + ("curl", "-s", "--max-time", "6", "--resolve", "%s:80:%s" % (name, addr),
+        cmd = sb + ("curl", "-s", "--max-time", "6", "--resolve", "%s:80:%s" % (name, at),
                     "http://%s/" % name)
     elif kind == "absolute":
         cmd = sb + ("curl", "-s", "--max-time", "6", "--request-target", "http://%s/" % name,
@@ -552,7 +556,7 @@ def main():
               "nginx -t accepted %(nginx_checked)d configurations, %(proxy_refused)d policies "
               "refused for the proxy (unenforceable-entry)" % totals)
         for label, (n, ok) in sorted(totals["attacks"].items()):
-            print("netns: attack %-66s %s: %d of %d policies" % (
+            print("netns: attack %-73s %s: %d of %d policies" % (
                 label + ":", "reached its name's own address, under that name"
                 if "(allowed)" in label else "refused", ok, n))
         failures += totals["unload_failures"]
