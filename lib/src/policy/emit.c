@@ -85,19 +85,6 @@ static const char *etext(const boxlint_policy *p, int l, int32_t i) {
   return p->text + p->entries[l][i].text_off;
 }
 
-/* Is entry (l, i) not the first entry naming the point x (exact or wildcard)? */
-static int first_point(const boxlint_policy *p, const char *x, size_t n, int l, size_t i) {
-  for (int k = 0; k <= l; k++) {
-    for (size_t j = 0; j < (k == l ? i : p->n[k]); j++) {
-      const boxlint__pentry *e = &p->entries[k][j];
-      if (e->kind != BOXLINT_ENTRY_DOMAIN && e->kind != BOXLINT_ENTRY_WILDCARD) continue;
-      size_t skip = e->kind == BOXLINT_ENTRY_WILDCARD ? 2 : 0;
-      if (e->text_len - skip == n && !memcmp(p->text + e->text_off + skip, x, n)) return 1;
-    }
-  }
-  return 0;
-}
-
 /* Does list l match a name under `y` through a wildcard on y or one of its ancestors
  * (`self`: y's own wildcard counts)? */
 static int wild_above(const boxlint_policy *p, int l, const char *y, size_t n, int self) {
@@ -202,7 +189,7 @@ static void refuse(boxlint_report *r, const boxlint_policy *p, const point *pt) 
  * (boxlint__free(&r->mem, *out)): a policy is shared by threads, and its own allocator, which
  * need not be thread-safe, is never called after boxlint_policy_new. Returns -1 out of memory,
  * 1 when refused (errors in r), 0. */
-static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size_t *np) {
+static int collect_points(const boxlint_policy *p, boxlint_report *r, point **out, size_t *np) {
   *out = NULL;
   *np = 0;
   if (p->type != BOXLINT_POLICY_FILTERED || p->all[0] >= 0) return 0; /* names decide nothing */
@@ -225,7 +212,17 @@ static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size
   size_t w = 0;
   for (size_t i = 0; i < n; i++)
     if (!w || point_cmp(&pts[w - 1], &pts[i])) pts[w++] = pts[i];
-  n = w;
+  *out = pts;
+  *np = w;
+  return 0;
+}
+
+/* The points and their lines (collect_points, then each point's classes). Returns -1 out of
+ * memory, 1 when refused (errors in r), 0. */
+static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size_t *np) {
+  if (collect_points(p, r, out, np) < 0) return -1;
+  point *pts = *out;
+  size_t n = *np;
   int refused = 0;
   for (size_t i = 0; i < n; i++) {
     point *pt = &pts[i];
@@ -245,8 +242,6 @@ static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size
       refused = 1;
     }
   }
-  *out = pts;
-  *np = n;
   return r->oom ? -1 : refused;
 }
 
@@ -489,7 +484,8 @@ static int map_keyword(const char *x, size_t n) {
  * line for each point's apex and subtree; nginx takes the exact name first, then the longest
  * `*.` suffix, whose class is the point's subtree class (sub_class), then the regular
  * expressions (IP literals), then the default: the class of a name under no point. */
-static void nginx_map(obuf *o, const boxlint_policy *p, const char *var, const char *out) {
+static void nginx_map(obuf *o, const boxlint_policy *p, const point *pts, size_t np,
+                      const char *var, const char *out) {
   putf(o, "\tmap %s %s {\n\t\thostnames;\n", var, out);
   int filtered = p->type == BOXLINT_POLICY_FILTERED, all = filtered && p->all[0] >= 0;
   int dflt = !filtered ? (p->type == BOXLINT_POLICY_OPEN) : all ? PV_ALLOW
@@ -497,24 +493,19 @@ static void nginx_map(obuf *o, const boxlint_policy *p, const char *var, const c
   int ipv = !filtered || all ? dflt : none_verdict(p);
   putf(o, "\t\tdefault %s;\n\t\t~^[0-9.]+$ %s;\n\t\t~^\\[ %s;\n", PV_WORD[dflt], PV_WORD[ipv],
        PV_WORD[ipv]);
-  for (int l = 0; filtered && !all && l < 2; l++) {
-    for (size_t i = 0; i < p->n[l]; i++) {
-      const boxlint__pentry *e = &p->entries[l][i];
-      if (e->kind != BOXLINT_ENTRY_DOMAIN && e->kind != BOXLINT_ENTRY_WILDCARD) continue;
-      size_t skip = e->kind == BOXLINT_ENTRY_WILDCARD ? 2 : 0;
-      const char *x = p->text + e->text_off + skip;
-      size_t n = e->text_len - skip;
-      if (first_point(p, x, n, l, i)) continue; /* written once, at its first entry */
-      putf(o, "\t\t%s%.*s %s;\n", map_keyword(x, n) ? "\\" : "", (int)n, x,
-           PV_WORD[pv_of(p, apex_class(p, x, n))]);
-      putf(o, "\t\t*.%.*s %s;\n", (int)n, x, PV_WORD[pv_of(p, sub_class(p, x, n))]);
-    }
+  for (size_t i = 0; filtered && !all && i < np; i++) { /* each point once, sorted */
+    const char *x = pts[i].name;
+    size_t n = pts[i].len;
+    putf(o, "\t\t%s%.*s %s;\n", map_keyword(x, n) ? "\\" : "", (int)n, x,
+         PV_WORD[pv_of(p, apex_class(p, x, n))]);
+    putf(o, "\t\t*.%.*s %s;\n", (int)n, x, PV_WORD[pv_of(p, sub_class(p, x, n))]);
   }
   puts_(o, "\t}\n");
 }
 
 static void nginx_resolver(obuf *o, const boxlint_policy_entry *res, size_t nres) {
-  puts_(o, "\tresolver");
+  /* room in the maps' hash for names of 253 bytes and every list at its largest */
+  puts_(o, "\tmap_hash_bucket_size 512;\n\tmap_hash_max_size 262144;\n\tresolver");
   for (size_t i = 0; i < nres; i++)
     putf(o, res[i].family == 6 ? " [%s]" : " %s", res[i].text);
   puts_(o, nres ? " ipv6=on;\n\tresolver_timeout 5s;\n" : " 127.0.0.1;\n");
@@ -529,7 +520,8 @@ static void nginx_listen(obuf *o, const boxlint_emit_options *eo, unsigned port,
 #define LDH_RE "~^[A-Za-z0-9.-]+$ 1;\n\t\t~^\\[[0-9A-Fa-f:.]+\\]$ 1;\n\t\tdefault 0;\n\t}\n"
 
 static void nginx_conf(const boxlint_policy *p, const boxlint_emit_options *eo,
-                       const boxlint_policy_entry *res, size_t nres, obuf *o) {
+                       const boxlint_policy_entry *res, size_t nres, const point *pts,
+                       size_t np, obuf *o) {
   const char *user = eo->proxy_user ? eo->proxy_user : "www-data";
   putf(o, "# boxlint %s: NetworkPolicy enforcement by name, for nginx 1.22 or later with its\n"
           "# stream module (Debian: nginx, libnginx-mod-stream), with the nftables script of\n"
@@ -544,7 +536,7 @@ static void nginx_conf(const boxlint_policy *p, const boxlint_emit_options *eo,
           "worker_processes 1;\nevents {\n}\nstream {\n", user);
   nginx_resolver(o, res, nres);
   puts_(o, "\tmap $ssl_preread_server_name $boxlint_tls_ldh {\n\t\t" LDH_RE);
-  nginx_map(o, p, "$ssl_preread_server_name", "$boxlint_tls_verdict");
+  nginx_map(o, p, pts, np, "$ssl_preread_server_name", "$boxlint_tls_verdict");
   puts_(o, "\tmap $boxlint_tls_ldh$boxlint_tls_verdict $boxlint_tls_upstream {\n"
            "\t\t1allow $ssl_preread_server_name:443;\n\t\tdefault boxlint_refused;\n\t}\n"
            "\tupstream boxlint_refused {\n\t\tserver 127.0.0.1:9 down;\n\t}\n\tserver {\n");
@@ -553,7 +545,7 @@ static void nginx_conf(const boxlint_policy *p, const boxlint_emit_options *eo,
            "\taccess_log off;\n");
   nginx_resolver(o, res, nres);
   puts_(o, "\tmap $host $boxlint_http_ldh {\n\t\t" LDH_RE);
-  nginx_map(o, p, "$host", "$boxlint_http_verdict");
+  nginx_map(o, p, pts, np, "$host", "$boxlint_http_verdict");
   puts_(o, "\tmap $boxlint_http_ldh$boxlint_http_verdict $boxlint_http_upstream {\n"
            "\t\t1allow $host;\n\t\tdefault \"\";\n\t}\n\tserver {\n");
   nginx_listen(o, eo, eo->proxy_http_port, " default_server");
@@ -650,7 +642,8 @@ boxlint_status boxlint__policy_emit(const boxlint_policy *p, boxlint_emit_format
   size_t n = 0;
   int a = fmt == BOXLINT_EMIT_NGINX ? proxy_refusal(p, eo->nresolvers, r)
                                      : resolver_refusal(p, eo->nresolvers, r);
-  if (a == 0 && fmt != BOXLINT_EMIT_NGINX) a = analyse(p, r, &pts, &n);
+  if (a == 0)
+    a = fmt == BOXLINT_EMIT_NGINX ? collect_points(p, r, &pts, &n) : analyse(p, r, &pts, &n);
   boxlint_status st = BOXLINT_OK;
   if (a < 0) {
     st = BOXLINT_ENOMEM;
@@ -659,7 +652,7 @@ boxlint_status boxlint__policy_emit(const boxlint_policy *p, boxlint_emit_format
     boxlint__mem_init(&m, alloc);
     obuf o = {&m, NULL, 0, 0, 0};
     if (fmt == BOXLINT_EMIT_NFTABLES) nft_script(p, eo, res, eo->nresolvers, &o);
-    else if (fmt == BOXLINT_EMIT_NGINX) nginx_conf(p, eo, res, eo->nresolvers, &o);
+    else if (fmt == BOXLINT_EMIT_NGINX) nginx_conf(p, eo, res, eo->nresolvers, pts, n, &o);
     else dnsmasq_conf(p, eo, res, eo->nresolvers, pts, n, &o);
     if (o.oom) {
       boxlint__free(&m, o.b);
