@@ -450,6 +450,8 @@ START_TEST(test_emit_nftables_proxy) {
   has_line("tcp dport 80 redirect to :15080");
   has_line("tcp dport 443 redirect to :15443");
   has_line("ip daddr 127.0.0.1 tcp dport { 15080, 15443 } accept");
+  has_line("ip6 daddr ::1 tcp dport { 15080, 15443 } accept");
+  has_line("# TCP 80 and 443 go to the proxy (boxlint policy --emit nginx) on ports 15080 and 15443,");
   has_line("meta skuid \"www-data\" tcp dport { 80, 443 } accept");
   has_line("udp dport 443 drop");
   o.iifname = "veth1";
