@@ -7,7 +7,7 @@
  *   and gitignore rules, libc only, no knowledge of `cli`)
  *
  * A folder includes another's one header (cmd/cmd.h, lsp/lsp.h, fix/fix.h, output/output.h,
- * input/input.h, walk/walk.h) and nothing else of it; tests/layering_test.py checks it. Every
+ * input/input.h, walk/walk.h) and nothing else of it; tests/repo/layering_test.py checks it. Every
  * file uses the library's public API only, plus jansson for JSON. */
 #ifndef BOXLINT_CLI_H
 #define BOXLINT_CLI_H

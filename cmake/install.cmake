@@ -147,5 +147,6 @@ endif()
 # Tests of the installed tree (and the embedding example)
 #----------------------------------------------------------------------------------------------
 if(BOXLINT_BUILD_TESTS)
-  add_subdirectory("${PROJECT_SOURCE_DIR}/tests/install" "${PROJECT_BINARY_DIR}/tests/install")
+  add_subdirectory("${PROJECT_SOURCE_DIR}/tests/packaging/install"
+                   "${PROJECT_BINARY_DIR}/tests/packaging/install")
 endif()

@@ -166,8 +166,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     boxlint_report *r;
     int syntax = check(s, n, &o, &po, &r);
     /* A tokenizer error makes the file an input error (which one CPython reports, the
-     * tokenizer's or the parser's, is tests/python_grammar_test.py's to compare), when the file
-     * is read as it is (a file decoded from another encoding is tokenized as its decoded
+     * tokenizer's or the parser's, is tests/oracle/python_grammar_test.py's to compare), when the
+     * file is read as it is (a file decoded from another encoding is tokenized as its decoded
      * text, or refused first). */
     boxlint__mem m;
     boxlint__mem_init(&m, NULL);

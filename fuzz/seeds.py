@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate the hand-made seeds of corpus/<target>/ (files named seed-*).
 
-Sources: the string literals of tests/check_*.c (command lists of the smuggling tests, single
+Sources: the string literals of tests/unit/check_*.c (command lists of the smuggling tests, single
 commands of the rule and lexer tests, policy entries of the policy tests), tests/data, the
 smuggling vectors of fuzz/smuggling-vectors.txt, and a sample of the real-world corpus
 tests/data/corpus/real-dockerfiles (instructions as commands, a few whole files as fragments).
@@ -180,7 +180,7 @@ def main():
 
     # 1. Tests: command lists and single commands; policy entries.
     cmd_groups, singles, entries = [], set(), set()
-    for path in sorted(glob.glob("tests/check_*.c")):
+    for path in sorted(glob.glob("tests/unit/check_*.c")):
         src = open(path, "rb").read()
         for g in literal_groups(src):
             if "policy" in os.path.basename(path):
@@ -202,7 +202,7 @@ def main():
         c.add("fragment", b"\x00" + b"\n".join(g))
         c.add("template", b"\x0f\x01\x02\x00\x00\x10" + SEP.join([b"my-template", b"", b""] + g))
 
-    # 2. Smuggling vectors of §12, as lists, as fragments after a base, and as bases.
+    # 2. The smuggling vectors (fuzz/smuggling-vectors.txt), as lists, as fragments after a base, and as bases.
     for v in smuggling_vectors(os.path.join("fuzz", "smuggling-vectors.txt")):
         c.add("commands", commands_input(v))
         c.add("commands", commands_input(v, bits=2))  # with a config

@@ -113,7 +113,7 @@ static int tmp_finish(sig_window *w, int dfd, const char *name, int keep) {
   return rc;
 }
 
-/* Test hook (tests/fix_safety_test.py): BOXLINT_TEST_PAUSE_BEFORE_RENAME=SECONDS sleeps inside
+/* Test hook (tests/cli/fix_safety_test.py): BOXLINT_TEST_PAUSE_BEFORE_RENAME=SECONDS sleeps inside
  * the write window, after the temporary file is complete and before the last check and the
  * rename, so that a test can change the file or send a signal at a known point. The command's
  * only; the library reads no environment. */

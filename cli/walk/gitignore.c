@@ -3,7 +3,7 @@
  * (gi_list: comments, trailing spaces, '!', trailing '/', anchoring), the order in which git
  * consults the patterns (the deepest .gitignore first, its last matching line wins; then
  * .git/info/exclude), and where a repository keeps info/exclude. Calls only libc. Used by walk.c
- * and tests/gitignore_probe.c (compared there with `git check-ignore`). */
+ * and tests/oracle/gitignore_probe.c (compared there with `git check-ignore`). */
 #define _XOPEN_SOURCE 700
 #include "walk/walk.h"
 #include <errno.h>

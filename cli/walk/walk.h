@@ -6,7 +6,7 @@
  * .gitignore's patterns (gi_list), and the patterns that apply to a directory being walked
  * (gi_stack: a frame per directory, deepest last, with the repository's .git/info/exclude under
  * its root's frame). The folder's whole interface: the command's input/dir.c and the tests'
- * probe (tests/gitignore_probe.c, which compares gitignore.c with `git check-ignore`). */
+ * probe (tests/oracle/gitignore_probe.c, which compares gitignore.c with `git check-ignore`). */
 #ifndef BOXLINT_CLI_WALK_H
 #define BOXLINT_CLI_WALK_H
 #include <stddef.h>

@@ -13,15 +13,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import harness  # noqa: E402  (tests/support: the checks, counted)
 
 BIN = sys.argv[1]
-failures = 0
-
-
-def check(name, cond, info=None):
-    global failures
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond or info is None else ": %r" % (info,)))
-    failures += not cond
+results = harness.Checks(echo=harness.say_each)
+check = results.check
 
 
 class Server:
@@ -269,5 +266,5 @@ with tempfile.TemporaryDirectory() as w:
     s.recv_id(30)
     s.send(method="exit")
     check("exit after shutdown: 0", s.p.wait(timeout=30) == 0)
-print("FAILED: %d" % failures if failures else "OK")
-sys.exit(1 if failures else 0)
+print("FAILED: %d" % results.failed if results.failed else "OK")
+results.exit()

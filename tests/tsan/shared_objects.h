@@ -6,7 +6,7 @@
  * many times. Each result is compared with the one the main thread computed before the threads
  * started, and every call of the shared objects' allocator is counted: from another thread, or
  * at all while the threads run. Used by tsan_shared_objects.c (built with -fsanitize=thread)
- * and by tests/check_shared_alloc.c (the normal suite, without TSan). */
+ * and by tests/unit/check_shared_alloc.c (the normal suite, without TSan). */
 #ifndef BOXLINT_TEST_SHARED_OBJECTS_H
 #define BOXLINT_TEST_SHARED_OBJECTS_H
 

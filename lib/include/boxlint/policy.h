@@ -114,7 +114,7 @@ typedef struct boxlint_policy_entry {
 } boxlint_policy_entry;
 
 /**
- * Parse and normalise one allow_out/deny_out entry (network-policy-semantics.md §3-§4).
+ * Parse and normalise one allow_out/deny_out entry (docs/design.md §3, docs/policy.md).
  * Strict: no trimming, no Unicode folding, no octal/hex/shorthand IPv4, no host bits.
  *
  * @param out receives the entry; required. Filled in every case.
@@ -331,7 +331,7 @@ BOXLINT_API int boxlint_policy_needs_resolver(const boxlint_policy *policy);
  * boxlint_policy_decide decides it (docs/design.md §9): the nftables script, or the dnsmasq
  * configuration whose `nftset=` lines fill the script's sets with the addresses of allowed and
  * denied names. Both are written from the same analysis: when the two together cannot say what
- * §3 says for a host name (dnsmasq matches a name with all its subdomains; a name and its
+ * docs/design.md §3 says for a host name (dnsmasq matches a name with all its subdomains; a name and its
  * subdomains that the policy treats differently are expressible only when one side can be
  * refused by the resolver), nothing is written and each entry that cannot be expressed gets an
  * error `unenforceable-entry` in `report`, naming the reason.

@@ -1,4 +1,4 @@
-/* NetworkPolicy entries: the strict lexer (network-policy-semantics.md §3-§4). One entry's bytes
+/* NetworkPolicy entries: the strict lexer (docs/design.md §3). One entry's bytes
  * become a parsed entry (kind, family, prefix, normalised text) or the reason it is invalid.
  * Used by everything above it in the folder; calls nothing of the folder (only internal.h's
  * ASCII helpers). Allocates nothing. */

@@ -21,7 +21,7 @@
  * codecs.lookup() gives it, and the iconv(3) name that decodes it (NULL: UTF-8, read in place).
  * Only the single-byte codecs for which glibc's iconv gives, for each of the 256 bytes, what
  * bytes([b]).decode(module) gives (or both fail) and that keep ASCII as ASCII are here
- * (tests/python_encoding_test.py checks both for each). Left out because they differ:
+ * (tests/oracle/python_encoding_test.py checks both for each). Left out because they differ:
  * mac_roman (0xC6, 0xF0), mac_iceland, mac_cyrillic, tis_620, cp856, cp864 (0x25 is not '%'),
  * the EBCDIC codecs (cp037, cp500, ...: not ASCII); multi-byte, stateful and non-text codecs
  * (utf-7, utf-16/32, shift_jis, gbk, iso2022_*, unicode_escape, punycode, idna, rot13) are

@@ -13,8 +13,8 @@
  * a comment), UTF-8 without one, UTF-8 after a UTF-8 byte order mark. The name is normalised as
  * the tokenizer's get_normal_name and the codec registry (encodings.aliases) do. UTF-8 and its
  * aliases are read in place; the single-byte codecs that glibc's iconv(3) decodes byte for byte
- * as CPython does (tests/python_encoding_test.py proves it for every byte) are decoded into a
- * UTF-8 copy; every other encoding is refused, since a reader that decodes it otherwise than
+ * as CPython does (tests/oracle/python_encoding_test.py proves it for every byte) are decoded
+ * into a UTF-8 copy; every other encoding is refused, since a reader that decodes it otherwise than
  * CPython could be shown a comment where CPython runs a call (`# coding: utf-7` and `+AAo-`).
  *--------------------------------------------------------------------------------------------*/
 

@@ -7,7 +7,8 @@
  * `update`, and the checks of the characters are on the raw form.
  *
  * libunistring answers both here; its Unicode version may differ from Python 3.11's (14.0).
- * What a difference could do (tests/python_encoding_test.py counts them over every code point):
+ * What a difference could do (tests/oracle/python_encoding_test.py counts them over every code
+ * point):
  * - validity: boxlint says valid where CPython says invalid: CPython refuses the file, so no call
  *   in it runs; boxlint says invalid where CPython says valid: boxlint refuses a file CPython
  *   runs, loudly (a syntax error, never a silent pass). Neither hides a call.

@@ -1,4 +1,4 @@
-"""A stub of the platform SDK for tests/python_oracle_test.py: the signatures of the real one
+"""A stub of the platform SDK for tests/oracle/python_oracle_test.py: the signatures of the real one
 (so that CPython itself raises TypeError on a bad call), no network. Each call of
 templates.create/.update, agents.add_code_interpreter and each NetworkPolicy(...) appends one
 JSON line to the file named by $BUDAI_ORACLE_OUT: its kind, the source span of the call
