@@ -400,7 +400,26 @@ def proxy_phase(k, blocks, placeholders, values, totals):
            check=False).returncode != 0:
         print("policy %2d: nft -c -f rejects the proxy layer's script" % k)
         return -1
+    # The router's form (--nft-iifname), not run here: the engines' own checks only.
+    fwd = [os.path.join(values["DIR"], f) for f in ("fwd.nft", "fwd-nginx.conf")]
+    for fmt, path in zip(("nftables", "nginx"), fwd):
+        with open(path, "w") as fh:
+            p = subprocess.run([BIN, "policy", values["POLICY"], "--unmatched",
+                                values["BOXLINT_OPTS"].split()[-1], "--resolver", RESOLVER,
+                                "--emit", fmt, "--proxy-user", PROXY_USER, "--nft-iifname",
+                                TAG + "b0"], stdout=fh, stderr=subprocess.PIPE, text=True,
+                               timeout=60)
+        if p.returncode != 0:
+            print("policy %2d: the router's %s form not written: %s" % (k, fmt, p.stderr[-300:]))
+            return -1
+    checks = (run("nft", "-c", "-f", fwd[0], ns=NS["rt"], check=False),
+              run("nginx", "-t", "-q", "-c", fwd[1], "-g", "pid %s.pid;" % fwd[1], check=False))
+    if any(c.returncode != 0 for c in checks):
+        print("policy %2d: the router's form rejected: %s" % (k, [c.stderr[-300:] for c in checks]))
+        return -1
+    totals["nginx_checked"] += 1
     return 1
+
 
 
 def one_policy(k, pol, addrs, tmp, totals, recipe, attack=False):
@@ -532,7 +551,8 @@ def main():
                 if n not in all_names:
                     all_names.append(n)
                 addrs.of(n)
-        dest = [a for a in FIXED_ADDRS if not a.startswith("::ffff:")] + [SHARED, OWN, SHARED6, OWN6]
+        dest = [a for a in FIXED_ADDRS if not a.startswith("::ffff:")]
+        dest += [SHARED, OWN, SHARED6, OWN6]
         dest += [a for n in all_names for a in addrs.of(n)]
         procs.append(servers(dest, tmp))
         procs.append(upstream(all_names, addrs, tmp))
@@ -553,7 +573,8 @@ def main():
         print("netns: proxy layer: %(proxied)d policies run through nginx, %(web_attempts)d "
               "connections from the sandbox (curl, openssl s_client, QUIC datagrams), "
               "%(web_disagreements)d disagreements with the decision for the name each carries; "
-              "nginx -t accepted %(nginx_checked)d configurations, %(proxy_refused)d policies "
+              "nginx -t accepted %(nginx_checked)d configurations (each policy's, and its "
+              "router form's), %(proxy_refused)d policies "
               "refused for the proxy (unenforceable-entry)" % totals)
         for label, (n, ok) in sorted(totals["attacks"].items()):
             print("netns: attack %-73s %s: %d of %d policies" % (
