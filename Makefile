@@ -20,7 +20,8 @@ WERROR    := $(if $(filter true 1 yes,$(CI)),ON,OFF)
 DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjansson-dev libidn2-dev \
                 clang libclang-rt-dev python3 python3-jsonschema git libunistring-dev pre-commit \
                 neovim dpkg-dev lintian man-db python3-pip python3-venv python3-setuptools \
-                python3-wheel python3-mypy unzip iproute2 nftables dnsmasq-base
+                python3-wheel python3-mypy unzip iproute2 nftables dnsmasq-base nginx \
+                libnginx-mod-stream curl openssl
 
 # Fuzzing (fuzz/, corpus/): new inputs go to FUZZ_WORK, never into the repository's corpus.
 FUZZ_DIR     ?= build/fuzz

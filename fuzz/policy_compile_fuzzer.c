@@ -166,6 +166,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       boxlint_report_free(er);
     }
     FZ_ASSERT(refused[0] == refused[1]);
+    /* The proxy layer: written whole with a resolver, or refused with unenforceable-entry
+     * errors only; a written configuration never holds a key or certificate. */
+    {
+      static const char *const res[] = {"198.51.100.53"};
+      boxlint_emit_options eo;
+      boxlint_emit_options_init(&eo);
+      eo.resolvers = res;
+      eo.nresolvers = 1;
+      boxlint_report *er;
+      if (boxlint_report_new(&er, NULL) != BOXLINT_OK) fz_fail("report_new");
+      char *out = NULL;
+      size_t n = 0;
+      boxlint_status es = boxlint_policy_emit(p, BOXLINT_EMIT_NGINX, &eo, er, &out, &n, NULL);
+      FZ_ASSERT(es == BOXLINT_OK || (alloc && es == BOXLINT_ENOMEM && !out));
+      FZ_ASSERT(es != BOXLINT_OK || (out == NULL) == (boxlint_report_diag_count(er) > 0));
+      for (size_t i = 0; i < boxlint_report_diag_count(er); i++)
+        FZ_ASSERT(!strcmp(boxlint_report_diag(er, i)->rule, "unenforceable-entry"));
+      FZ_ASSERT(!out || (strlen(out) == n && !strstr(out, "ssl_certificate")));
+      boxlint_buffer_free(out, NULL);
+      boxlint_report_free(er);
+    }
     /* Every entry's own text as a destination: the compiled engine agrees with itself. */
     for (size_t i = 0; i < na; i++) {
       boxlint_decision dh;

@@ -73,7 +73,8 @@ int main(void) {
   F(boxlint_policy_options, config); end();
   S(boxlint_emit_options); F(boxlint_emit_options, size); F(boxlint_emit_options, table);
   F(boxlint_emit_options, iifname); F(boxlint_emit_options, resolvers);
-  F(boxlint_emit_options, nresolvers); end();
+  F(boxlint_emit_options, nresolvers); F(boxlint_emit_options, proxy_user);
+  F(boxlint_emit_options, proxy_http_port); F(boxlint_emit_options, proxy_tls_port); end();
   S(boxlint_decision); F(boxlint_decision, verdict); F(boxlint_decision, reason);
   F(boxlint_decision, list); F(boxlint_decision, index); F(boxlint_decision, entry);
   F(boxlint_decision, by_name); end();

@@ -244,11 +244,12 @@ export class NetworkPolicy extends Owned {
   readonly compat: 'e2b' | null;
   readonly unmatched: 'allow' | 'deny';
   decide(destination: { host?: string | null; ip?: string | null }): Decision;
-  /** The nftables script or dnsmasq configuration that enforces the policy (the README's
-   *  "Enforcing a policy" says what they enforce and refuse).
+  /** The nftables script, dnsmasq configuration or nginx proxy layer that enforces the policy
+   *  (the README's "Enforcing a policy" says what they enforce and refuse).
    *  Throws PolicyError (unenforceable-entry) when none enforces it exactly. */
-  emit(format: 'nftables' | 'dnsmasq',
-       opts?: { table?: string; iifname?: string | null; resolvers?: string[] }): string;
+  emit(format: 'nftables' | 'dnsmasq' | 'nginx',
+       opts?: { table?: string; iifname?: string | null; resolvers?: string[];
+                proxyUser?: string | null }): string;
 }
 
 /** Warning severities and user rules, compiled once; immutable afterwards. */

@@ -266,15 +266,18 @@ static int pol_set_option(pol_cli *c, enum pol_opt o, const char *v) {
     c->opts.max_entries = x;
     return 0;
   case O_EMIT:
-    if ((k = pol_pick(v, (const char *const[]){"nftables", "dnsmasq"}, 2)) < 0)
-      return pol_usage_error(c, "--emit takes nftables or dnsmasq, not ", v, "");
-    c->emit = k ? BOXLINT_EMIT_DNSMASQ : BOXLINT_EMIT_NFTABLES;
+    if ((k = pol_pick(v, (const char *const[]){"nftables", "dnsmasq", "nginx"}, 3)) < 0)
+      return pol_usage_error(c, "--emit takes nftables, dnsmasq or nginx, not ", v, "");
+    c->emit = (int)(k == 2 ? BOXLINT_EMIT_NGINX : k ? BOXLINT_EMIT_DNSMASQ : BOXLINT_EMIT_NFTABLES);
     return 0;
   case O_NFT_TABLE:
     c->eo.table = v;
     return 0;
   case O_NFT_IIF:
     c->eo.iifname = v;
+    return 0;
+  case O_PROXY_USER:
+    c->eo.proxy_user = v;
     return 0;
   case O_RESOLVER:
     if (c->eo.nresolvers == 16) return pol_usage_error(c, "at most 16 --resolver, not ", v, "");
@@ -326,9 +329,12 @@ static int pol_parse_args(pol_cli *c, int argc, char **argv) {
   if (c->emit >= 0 && (c->format == FMT_JSON || c->format == FMT_SARIF))
     return pol_usage_error(c, "--emit prints its findings as text or github, not json or sarif",
                            NULL, NULL);
-  if (c->emit < 0 && (c->eo.iifname || c->eo.nresolvers || strcmp(c->eo.table, "boxlint")))
-    return pol_usage_error(c, "--nft-table, --nft-iifname and --resolver go with --emit", NULL,
-                           NULL);
+  if (c->emit < 0 && (c->eo.iifname || c->eo.nresolvers || c->eo.proxy_user ||
+                      strcmp(c->eo.table, "boxlint")))
+    return pol_usage_error(c, "--nft-table, --nft-iifname, --proxy-user and --resolver go with "
+                              "--emit", NULL, NULL);
+  if (c->emit == (int)BOXLINT_EMIT_DNSMASQ && c->eo.proxy_user)
+    return pol_usage_error(c, "--proxy-user goes with --emit nftables or nginx", NULL, NULL);
   return 0;
 }
 

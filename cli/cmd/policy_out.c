@@ -103,9 +103,9 @@ int pol_emit_rules(pol_cli *c, const unit *u, boxlint_report *r, const boxlint_p
     boxlint_status st = boxlint_policy_emit(p, (boxlint_emit_format)c->emit, &c->eo, r, &text,
                                             &len, NULL);
     if (st == BOXLINT_EINVAL) {
-      fprintf(c->err, "boxlint policy: --nft-table and --nft-iifname take letters, digits, '_' "
-                      "and '-' (an interface name also '.', at most 15 bytes), --resolver an "
-                      "IPv4 or IPv6 address\n");
+      fprintf(c->err, "boxlint policy: --nft-table, --nft-iifname and --proxy-user take "
+                      "letters, digits, '_' and '-' (an interface name also '.', at most 15 "
+                      "bytes), --resolver an IPv4 or IPv6 address\n");
       return POL_EXIT_USAGE;
     }
     if (st != BOXLINT_OK) {
@@ -120,11 +120,17 @@ int pol_emit_rules(pol_cli *c, const unit *u, boxlint_report *r, const boxlint_p
     fprintf(c->err, "%s: error: %s [%s]\n", u->path, d->message, d->rule);
     if (d->hint) fprintf(c->err, "    hint: %s\n", d->hint);
   }
-  const char *what = c->emit ? "dnsmasq configuration" : "nftables script";
-  if (!text && p && !c->eo.nresolvers && boxlint_policy_needs_resolver(p)) {
-    fprintf(c->err, "boxlint policy: %s: no %s written: the policy names hosts and drops every "
-                    "other address, DNS to the resolver too; give the resolver's address with "
-                    "--resolver ADDR\n", c->shown, what);
+  const char *what = c->emit == (int)BOXLINT_EMIT_NGINX ? "nginx configuration"
+                     : c->emit ? "dnsmasq configuration" : "nftables script";
+  int no_resolver = 0; /* refused for want of a resolver: a usage error */
+  for (size_t i = before; !text && i < boxlint_report_diag_count(r); i++)
+    no_resolver |= !strncmp(boxlint_report_diag(r, i)->message, "no resolver given", 17);
+  if (!text && p && !c->eo.nresolvers && no_resolver) {
+    fprintf(c->err, "boxlint policy: %s: no %s written: %s; give the resolver's address with "
+                    "--resolver ADDR\n", c->shown, what,
+            c->emit == (int)BOXLINT_EMIT_NGINX
+                ? "the proxy connects to the names it allows, which it resolves through it"
+                : "the policy names hosts and drops every other address, DNS to the resolver too");
     return POL_EXIT_USAGE;
   }
   if (!text) {

@@ -488,6 +488,34 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run("policy", allow, "--emit", "nftables")
     check("emit: names, nothing dropped by default: no resolver needed", rc == 0 and out and err == "", rc, err)
 
+    # ---- the proxy layer: --emit nginx and --proxy-user ------------------------------------
+    json.dump({"type": "filtered", "allow_out": ["pypi.org"], "deny_out": ["ALL_TRAFFIC"]}, open(allow, "w"))
+    rc, out, err = run("policy", allow, "--emit", "nginx", "--resolver", "198.51.100.53")
+    check("emit nginx: written", rc == 0 and "ssl_preread on;" in out and "\t\tpypi.org allow;" in out
+          and "resolver 198.51.100.53 ipv6=on;" in out and err == "", rc, err)
+    rc, out, err = run("policy", allow, "--emit", "nginx")
+    check("emit nginx without a resolver: refused, exit 2", rc == 2 and out == ""
+          and (allow + ":1:10: error: no resolver given") in err
+          and err.rstrip().endswith("give the resolver's address with --resolver ADDR"), rc, err)
+    rc, out, err = run("policy", allow, "--emit", "nftables", "--resolver", "198.51.100.53",
+                       "--proxy-user", "www-data")
+    check("emit nftables --proxy-user: redirect, QUIC dropped", rc == 0 and
+          "tcp dport 443 redirect to :15443" in out and "udp dport 443 drop" in out, rc, err)
+    for args, words in ((["--proxy-user", "www-data"], "--proxy-user and --resolver go with --emit"),
+                        (["--emit", "dnsmasq", "--proxy-user", "www-data"],
+                         "--proxy-user goes with --emit nftables or nginx"),
+                        (["--emit", "squid"], "--emit takes nftables, dnsmasq or nginx, not 'squid'"),
+                        (["--emit", "nginx", "--proxy-user", "a b", "--resolver", "198.51.100.53"],
+                         "--proxy-user take letters, digits")):
+        rc, out, err = run("policy", allow, *args)
+        check("proxy usage: %s" % " ".join(args), rc == 2 and out == "" and words in err, rc, err)
+    json.dump({"type": "filtered", "allow_out": ["pypi.org", "203.0.113.0/26"], "deny_out": ["ALL_TRAFFIC"]},
+              open(allow, "w"))
+    rc, out, err = run("policy", allow, "--emit", "nginx", "--resolver", "198.51.100.53")
+    check("emit nginx: an allowed address refused at the entry, exit 1", rc == 1 and out == ""
+          and (allow + ":1:48: error: allow_out[1]: '203.0.113.0/26': allow_out allows an address") in err
+          and "[unenforceable-entry]" in err and "no nginx configuration written" in err, rc, err)
+
     # ---- a Python file: its policies read, validated, decided; labelled by line:column ------
     app = os.path.join(tmp, "app.py")
     open(app, "w").write(

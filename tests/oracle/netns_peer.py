@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """The processes of tests/oracle/netns_test.py that run inside its network namespaces.
 
-  netns_peer.py serve            (server namespace) TCP on [::]:8080 accepts and closes, UDP on
-                                 [::]:9090 echoes; dual-stack, so IPv4 too. Runs until killed.
+  netns_peer.py serve CERT KEY   (server namespace) TCP on [::]:8080 accepts and closes, UDP on
+                                 [::]:9090 and [::]:443 (QUIC's port) echoes; HTTP on [::]:80
+                                 and HTTPS on [::]:443 (CERT, KEY: the test's certificate)
+                                 answer every request with "srv ADDRESS sni=NAME host=HOST",
+                                 ADDRESS the one the client reached; dual-stack, so IPv4 too.
+                                 Runs until killed.
+  netns_peer.py udp ADDR PORT    (sandbox namespace) one datagram; prints "echo" or "none".
   netns_peer.py probe RESOLVER   (sandbox namespace) reads targets as JSON on stdin:
                                  [{"ip": A} | {"name": N, "family": 4|6}, ...]; connects to
                                  every address target first (the resolver's sets still empty),
@@ -21,7 +26,79 @@ import threading
 TCP_PORT, UDP_PORT, TIMEOUT = 8080, 9090, 1.0
 
 
-def serve():
+def answer(c, sni):
+    """Read one request (to its blank line, or what comes in 2 s), answer who was reached."""
+    c.settimeout(2.0)
+    data = b""
+    try:
+        while b"\r\n\r\n" not in data and len(data) < 65536:
+            got = c.recv(4096)
+            if not got:
+                break
+            data += got
+    except OSError:
+        pass
+    host = "-"
+    for line in data.split(b"\r\n")[1:]:
+        if line.lower().startswith(b"host:"):
+            host = line[5:].strip().decode("latin-1")
+    local = c.getsockname()[0]
+    if local.startswith("::ffff:"):
+        local = local[7:]
+    body = ("srv %s sni=%s host=%s\n" % (local, sni or "-", host)).encode()
+    try:
+        c.sendall(b"HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n"
+                  % len(body) + body)
+    except OSError:
+        pass
+    finally:
+        c.close()
+
+
+def web(port, ctx):
+    """HTTP (ctx None) or HTTPS on [::]:port, a thread per connection."""
+    s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("::", port))
+    s.listen(256)
+
+    def one(c):
+        if ctx is None:
+            return answer(c, None)
+        c.settimeout(3.0)
+        try:
+            t = ctx.wrap_socket(c, server_side=True)
+        except OSError:
+            c.close()
+            return
+        answer(t, getattr(t, "boxlint_sni", None))
+
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=one, args=(c,), daemon=True).start()
+
+
+def udp_echo(port):
+    u = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+    u.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+    u.bind(("::", port))
+    while True:
+        data, peer = u.recvfrom(512)
+        u.sendto(data, peer)
+
+
+def serve(cert, key):
+    import ssl
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+
+    def sni(sock, name, _ctx):
+        sock.boxlint_sni = name
+
+    ctx.sni_callback = sni
+    for target, args in ((web, (80, None)), (web, (443, ctx)), (udp_echo, (443,))):
+        threading.Thread(target=target, args=args, daemon=True).start()
     t = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
     t.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
     t.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -109,6 +186,19 @@ def attempt(ip):
     return ok_tcp, ok_udp
 
 
+def udp(ip, port):
+    fam = socket.AF_INET6 if ":" in ip else socket.AF_INET
+    u = socket.socket(fam, socket.SOCK_DGRAM)
+    u.settimeout(TIMEOUT)
+    try:
+        u.sendto(b"boxlint-quic", (ip, int(port)))
+        print("echo" if u.recvfrom(64)[0] == b"boxlint-quic" else "none")
+    except OSError:
+        print("none")
+    finally:
+        u.close()
+
+
 def probe(resolver):
     targets = json.load(sys.stdin)
     out = [None] * len(targets)
@@ -130,6 +220,8 @@ def probe(resolver):
 
 if __name__ == "__main__":
     if sys.argv[1] == "serve":
-        serve()
+        serve(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "udp":
+        udp(sys.argv[2], sys.argv[3])
     else:
         probe(sys.argv[2])

@@ -764,7 +764,8 @@ START_TEST(test_names_for_bindings) {
   ck_assert_ptr_null(boxlint_policy_compat_str((boxlint_policy_compat)2));
   ck_assert_str_eq(boxlint_emit_format_str(BOXLINT_EMIT_NFTABLES), "nftables");
   ck_assert_str_eq(boxlint_emit_format_str(BOXLINT_EMIT_DNSMASQ), "dnsmasq");
-  ck_assert_ptr_null(boxlint_emit_format_str((boxlint_emit_format)2));
+  ck_assert_str_eq(boxlint_emit_format_str(BOXLINT_EMIT_NGINX), "nginx");
+  ck_assert_ptr_null(boxlint_emit_format_str((boxlint_emit_format)3));
   const char *const pf[] = {"type", "allow_out", "deny_out"};
   for (size_t i = 0; i < 3; i++) ck_assert_str_eq(boxlint_policy_field(i), pf[i]);
   ck_assert_ptr_null(boxlint_policy_field(3));

@@ -295,13 +295,194 @@ END_TEST
 
 /* Allocation failure at every step: ENOMEM or a complete result, nothing leaks (ASan). */
 
+/* The proxy layer: one hostnames map per protocol whose lines give each name the verdict
+ * boxlint_policy_decide gives it (exact names, `*.` at any depth and never the apex, allow over
+ * deny, `*`, ALL_TRAFFIC, unmatched), the resolver, the user and the ports. */
+START_TEST(test_emit_nginx_maps) {
+  ck_assert_str_eq(boxlint_emit_format_str(BOXLINT_EMIT_NGINX), "nginx");
+  ck_assert_ptr_null(boxlint_emit_format_str((boxlint_emit_format)3));
+  compile("filtered", L("allowed.test", "*.pythonhosted.org", "pypi.org"),
+          L("ALL_TRAFFIC", "denied.test", "pypi.org"), BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);
+  ck_assert_uint_eq(boxlint_report_diag_count(R), 0);
+  has_line("load_module /usr/lib/nginx/modules/ngx_stream_module.so;");
+  has_line("user www-data;");
+  has_line("resolver 198.51.100.53 ipv6=on;");
+  has_line("listen 127.0.0.1:15443;");
+  has_line("listen [::1]:15080 default_server;");
+  has_line("ssl_preread on;");
+  has_line("proxy_pass $boxlint_tls_upstream;");
+  has_line("1allow $ssl_preread_server_name:443;");
+  has_line("proxy_set_header Host $host;");
+  has_line("default deny;");
+  has_line("~^[0-9.]+$ deny;");
+  has_line("allowed.test allow;");
+  has_line("*.allowed.test deny;");
+  has_line("pythonhosted.org deny;");
+  has_line("*.pythonhosted.org allow;");
+  has_line("pypi.org allow;"); /* in both lists: allow wins */
+  has_line("denied.test deny;");
+  no_text("ssl_certificate"); /* never decrypts */
+  /* a one-label name that is a word of nginx's map: escaped, not taken as the default */
+  compile("filtered", L("default", "include"), L("ALL_TRAFFIC"), BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);
+  has_line("\\default allow;");
+  has_line("\\include allow;");
+  has_line("*.default deny;");
+  has_line("default deny;");
+  /* wildcards at depth, unmatched deny */
+  compile("filtered", L("*.a.example.test"), L("*.example.test"), BOXLINT_UNMATCHED_DENY);
+  ck_assert_int_eq(emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);
+  has_line("*.a.example.test allow;");
+  has_line("a.example.test deny;");
+  has_line("*.example.test deny;");
+  has_line("example.test deny;");
+  has_line("default deny;");
+  /* a deny-list: what it does not name is allowed, IP literals too */
+  compile("filtered", NONE, L("denied.test", "*.denied.test"), BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);
+  has_line("default allow;");
+  has_line("~^[0-9.]+$ allow;");
+  has_line("denied.test deny;");
+  has_line("*.denied.test deny;");
+  /* `*`: every name, not an IP literal */
+  compile("filtered", L("*"), L("ALL_TRAFFIC", "pypi.org"), BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);
+  has_line("default allow;");
+  has_line("~^[0-9.]+$ deny;");
+  has_line("pypi.org allow;");
+  /* ALL_TRAFFIC allowed, open, disabled */
+  compile("filtered", L("ALL_TRAFFIC"), L("pypi.org"), BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);
+  has_line("default allow;");
+  no_text("pypi.org");
+  compile("open", NONE, NONE, BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);
+  has_line("default allow;");
+  compile("disabled", NONE, NONE, BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK); /* no resolver needed */
+  has_line("default deny;");
+  has_line("resolver 127.0.0.1;");
+  /* options: user, ports, the forward hook's listeners, an IPv6 resolver */
+  static const char *const res6[] = {"2001:db8::53"};
+  boxlint_emit_options o;
+  boxlint_emit_options_init(&o);
+  o.resolvers = res6;
+  o.nresolvers = 1;
+  o.proxy_user = "boxlint-proxy";
+  o.proxy_http_port = 8081;
+  o.proxy_tls_port = 8443;
+  o.iifname = "veth1";
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NGINX, &o), BOXLINT_OK);
+  has_line("user boxlint-proxy;");
+  has_line("resolver [2001:db8::53] ipv6=on;");
+  has_line("listen 8443;");
+  has_line("listen [::]:8081 default_server;");
+}
+END_TEST
+
+/* What the proxy cannot decide by the name alone is refused at the entry that makes a name's
+ * verdict depend on its address; without a resolver, allowed names are refused at the type. */
+START_TEST(test_emit_nginx_refused) {
+  static const char *const cases[][5] = {
+      /* allow, deny, unmatched ("d": deny), path, message start ("" when written) */
+      {"pypi.org|203.0.113.0/26", "ALL_TRAFFIC", "", "network_policy.allow_out[1]",
+       "allow_out[1]: '203.0.113.0/26': allow_out allows an address whatever name"},
+      {"", "pypi.org|203.0.113.0/25", "", "network_policy.deny_out[1]",
+       "deny_out[1]: '203.0.113.0/25': deny_out names some addresses but not all"},
+      {"pypi.org", "0.0.0.0/0", "", "", ""}, /* as ALL_TRAFFIC: every address */
+      {"pypi.org", "::/0", "", "network_policy.deny_out[0]",
+       "deny_out[0]: '::/0': deny_out names some addresses but not all"},
+      {"pypi.org", "203.0.113.0/25", "d", "", ""},
+      {"ALL_TRAFFIC|203.0.113.7", "pypi.org", "", "", ""},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    const char *a[4] = {0}, *d[4] = {0};
+    char buf[2][64];
+    for (int l = 0; l < 2; l++) {
+      snprintf(buf[l], sizeof buf[l], "%s", cases[k][l]);
+      const char **dst = l ? d : a;
+      int n = 0;
+      for (char *t = strtok(buf[l], "|"); t; t = strtok(NULL, "|")) dst[n++] = t;
+    }
+    compile("filtered", a, d, *cases[k][2] ? BOXLINT_UNMATCHED_DENY : BOXLINT_UNMATCHED_ALLOW);
+    ck_assert_int_eq(emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);
+    if (!*cases[k][3]) {
+      ck_assert_msg(OUT != NULL, "case %zu refused", k);
+      ck_assert_uint_eq(boxlint_report_diag_count(R), 0);
+      continue;
+    }
+    ck_assert_msg(OUT == NULL, "case %zu written", k);
+    ck_assert_uint_eq(boxlint_report_diag_count(R), 1);
+    const boxlint_diag *dg = boxlint_report_diag(R, 0);
+    ck_assert_str_eq(dg->rule, "unenforceable-entry");
+    ck_assert_int_eq(dg->severity, BOXLINT_SEVERITY_ERROR);
+    ck_assert_str_eq(dg->path, cases[k][3]);
+    ck_assert_msg(!strncmp(dg->message, cases[k][4], strlen(cases[k][4])), "%s", dg->message);
+    ck_assert_ptr_nonnull(strstr(dg->message, "no nginx configuration enforces this policy"));
+    ck_assert_ptr_nonnull(dg->hint);
+  }
+  /* no resolver: allowed names cannot be connected to */
+  compile("filtered", NONE, L("pypi.org"), BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NGINX, NULL), BOXLINT_OK);
+  ck_assert_ptr_null(OUT);
+  ck_assert_uint_eq(boxlint_report_diag_count(R), 1);
+  ck_assert_str_eq(boxlint_report_diag(R, 0)->path, "network_policy.type");
+  ck_assert_ptr_nonnull(strstr(boxlint_report_diag(R, 0)->message, "no resolver given"));
+  ck_assert_ptr_nonnull(boxlint_report_diag(R, 0)->hint);
+}
+END_TEST
+
+/* The script's side of the proxy layer: TCP 80 and 443 redirected except the proxy's own, the
+ * proxy's connections accepted, QUIC dropped; nothing of it without proxy_user; bad options. */
+START_TEST(test_emit_nftables_proxy) {
+  compile("filtered", L("pypi.org"), L("ALL_TRAFFIC"), BOXLINT_UNMATCHED_ALLOW);
+  ck_assert_int_eq(emit(BOXLINT_EMIT_NFTABLES, NULL), BOXLINT_OK);
+  no_text("redirect");
+  no_text("udp dport 443");
+  boxlint_emit_options o;
+  boxlint_emit_options_init(&o);
+  o.resolvers = RESOLVER;
+  o.nresolvers = 1;
+  o.proxy_user = "www-data";
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NFTABLES, &o), BOXLINT_OK);
+  has_line("type nat hook output priority -100; policy accept;");
+  has_line("meta skuid \"www-data\" accept");
+  has_line("tcp dport 80 redirect to :15080");
+  has_line("tcp dport 443 redirect to :15443");
+  has_line("ip daddr 127.0.0.1 tcp dport { 15080, 15443 } accept");
+  has_line("ip6 daddr ::1 tcp dport { 15080, 15443 } accept");
+  has_line("# TCP 80 and 443 go to the proxy (boxlint policy --emit nginx) on ports 15080 and 15443,");
+  has_line("meta skuid \"www-data\" tcp dport { 80, 443 } accept");
+  has_line("udp dport 443 drop");
+  o.iifname = "veth1";
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NFTABLES, &o), BOXLINT_OK);
+  has_line("type nat hook prerouting priority -100; policy accept;");
+  has_line("iifname != \"veth1\" accept");
+  has_line("udp dport 443 drop");
+  no_text("skuid");
+  o.iifname = NULL;
+  o.proxy_user = "bad user";
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NFTABLES, &o), BOXLINT_EINVAL);
+  o.proxy_user = "www-data";
+  o.proxy_tls_port = 0;
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NGINX, &o), BOXLINT_EINVAL);
+  o.proxy_tls_port = 70000;
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NFTABLES, &o), BOXLINT_EINVAL);
+  o.proxy_tls_port = o.proxy_http_port;
+  ck_assert_int_eq(raw_emit(BOXLINT_EMIT_NFTABLES, &o), BOXLINT_EINVAL);
+  ck_assert_int_eq(raw_emit((boxlint_emit_format)3, NULL), BOXLINT_EINVAL);
+}
+END_TEST
+
+
 START_TEST(test_emit_oom) {
   compile("filtered", L("pypi.org", "*.pythonhosted.org", "203.0.113.0/24"), L("ALL_TRAFFIC"),
           BOXLINT_UNMATCHED_ALLOW);
   failer fa = {.left = 0};
   boxlint_alloc a = failer_alloc(&fa);
   int ok = 0;
-  for (int f = 0; f < 2; f++) {
+  for (int f = 0; f < 3; f++) {
     for (int k = 0; k < 40; k++) {
       fa.left = k;
       boxlint_report_clear(R);
@@ -332,6 +513,9 @@ int main(void) {
   tcase_add_test(t, test_emit_dnsmasq_classes);
   tcase_add_test(t, test_emit_refused);
   tcase_add_test(t, test_emit_needs_resolver);
+  tcase_add_test(t, test_emit_nginx_maps);
+  tcase_add_test(t, test_emit_nginx_refused);
+  tcase_add_test(t, test_emit_nftables_proxy);
   tcase_add_test(t, test_emit_oom);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);

@@ -67,7 +67,8 @@ T.boxlint_policy_options = koffi.struct('boxlint_policy_options', {
 });
 T.boxlint_emit_options = koffi.struct('boxlint_emit_options', {
   size: 'size_t', table: 'const char *', iifname: 'const char *', resolvers: 'const char **',
-  nresolvers: 'size_t',
+  nresolvers: 'size_t', proxy_user: 'const char *', proxy_http_port: 'uint',
+  proxy_tls_port: 'uint',
 });
 T.boxlint_decision = koffi.struct('boxlint_decision', {
   verdict: 'int', reason: 'int', list: 'int', index: 'int32_t', entry: T.boxlint_span,

@@ -151,16 +151,17 @@ class NetworkPolicy extends Owned {
 
   /**
    * The rules that enforce this policy (the README's "Enforcing a policy"): format 'nftables'
-   * (a script for nft -f) or 'dnsmasq' (the configuration whose nftset= lines fill the script's
-   * sets). iifname: filter what a host forwards from that interface; resolvers: upstream DNS servers kept reachable.
+   * (a script for nft -f), 'dnsmasq' (the configuration whose nftset= lines fill the script's
+   * sets) or 'nginx' (the proxy layer: TLS decided by SNI, HTTP by Host). proxyUser: with
+   * 'nftables', send TCP 80 and 443 to the proxy and drop UDP 443; with 'nginx', its user. iifname: filter what a host forwards from that interface; resolvers: upstream DNS servers kept reachable.
    * Throws PolicyError with the unenforceable-entry errors when no configuration enforces the
    * policy exactly, RangeError for a bad option.
    */
-  emit(format, { table = 'boxlint', iifname = null, resolvers = [] } = {}) {
+  emit(format, { table = 'boxlint', iifname = null, resolvers = [], proxyUser = null } = {}) {
     const fmt = Object.prototype.hasOwnProperty.call(EMIT_FORMATS, format) ? EMIT_FORMATS[format]
       : undefined;
     if (fmt === undefined || typeof format !== 'string') {
-      throw new RangeError(`format must be 'nftables' or 'dnsmasq', not ${JSON.stringify(format)}`);
+      throw new RangeError(`format must be 'nftables', 'dnsmasq' or 'nginx', not ${JSON.stringify(format)}`);
     }
     if (!Array.isArray(resolvers) || resolvers.some((r) => typeof r !== 'string')) {
       throw new TypeError('resolvers must be an array of address strings');
@@ -172,6 +173,7 @@ class NetworkPolicy extends Owned {
     o.iifname = iifname;
     o.resolvers = resolvers.length ? resolvers : null;
     o.nresolvers = resolvers.length;
+    o.proxy_user = proxyUser;
     const p = this._use();
     const out = [null];
     const outLen = [0];
@@ -181,7 +183,7 @@ class NetworkPolicy extends Owned {
       return collect(r);
     });
     if (st === EINVAL) {
-      throw new RangeError('emit: table and iifname take letters, digits, \'_\' and \'-\' (an ' +
+      throw new RangeError('emit: table, iifname and proxyUser take letters, digits, \'_\' and \'-\' (an ' +
         'interface name also \'.\', at most 15 bytes); resolvers, addresses');
     }
     checkStatus(st, 'boxlint_policy_emit');

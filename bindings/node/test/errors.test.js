@@ -57,11 +57,17 @@ test('error handling', async (t) => {
     const script = p.emit('nftables', { table: 'sandbox', iifname: 'veth0', resolvers: ['198.51.100.53'] });
     assert.ok(script.includes('table inet sandbox {') && script.includes('iifname != "veth0" accept'));
     assert.throws(() => p.emit('iptables'), RangeError);
+    const proxy = p.emit('nginx', { resolvers: ['198.51.100.53'], proxyUser: 'boxlint-proxy' }).split('\n');
+    assert.ok(proxy.includes('\t\tpypi.org allow;') && proxy.includes('user boxlint-proxy;'));
+    assert.ok(p.emit('nftables', { resolvers: ['198.51.100.53'], proxyUser: 'www-data' }).includes('\t\tudp dport 443 drop'));
+    assert.throws(() => p.emit('nginx', { resolvers: ['198.51.100.53'], proxyUser: 'two words' }), RangeError);
     assert.throws(() => p.emit('nftables', { table: 'two words' }), RangeError);
     p.close();
     const q = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org', '10.0.0.0/8'], deny_out: ['ALL_TRAFFIC'] });
     assert.throws(() => q.emit('nftables', { resolvers: ['198.51.100.53'] }), (e) => e instanceof boxlint.PolicyError &&
       e.errors.length === 1 && e.errors[0].rule === 'unenforceable-entry' && e.errors[0].path === 'network_policy.allow_out[0]');
+    assert.throws(() => q.emit('nginx', { resolvers: ['198.51.100.53'] }), (e) => e instanceof boxlint.PolicyError &&
+      e.errors[0].path === 'network_policy.allow_out[1]');
     q.close();
     const r = new boxlint.NetworkPolicy({ type: 'filtered', allow_out: ['pypi.org'], deny_out: ['ALL_TRAFFIC'] });
     assert.throws(() => r.emit('nftables'), (e) => e instanceof boxlint.PolicyError && // no resolver: DNS would be cut

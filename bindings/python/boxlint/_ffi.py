@@ -128,7 +128,9 @@ class boxlint_policy_options(Structure):
 
 class boxlint_emit_options(Structure):
     _fields_ = [("size", c_size_t), ("table", c_char_p), ("iifname", c_char_p),
-                ("resolvers", POINTER(c_char_p)), ("nresolvers", c_size_t)]
+                ("resolvers", POINTER(c_char_p)), ("nresolvers", c_size_t),
+                ("proxy_user", c_char_p), ("proxy_http_port", c_uint),
+                ("proxy_tls_port", c_uint)]
 
 
 class boxlint_decision(Structure):

@@ -187,23 +187,26 @@ class NetworkPolicy(_Owned):
                         by_name=bool(out.by_name))
 
     def emit(self, format: str, *, table: str = "boxlint", iifname: Optional[str] = None,
-             resolvers: Sequence[str] = ()) -> str:
+             resolvers: Sequence[str] = (), proxy_user: Optional[str] = None) -> str:
         """The rules that enforce this policy (the README's "Enforcing a policy"): ``format``
-        "nftables" (a script for ``nft -f``) or "dnsmasq" (the configuration whose nftset= lines
-        fill the script's sets).
+        "nftables" (a script for ``nft -f``), "dnsmasq" (the configuration whose nftset= lines
+        fill the script's sets) or "nginx" (the proxy layer: TLS decided by SNI, HTTP by Host).
+        ``proxy_user``: with "nftables", send TCP 80 and 443 to the proxy, accept that user's
+        own connections and drop UDP 443; with "nginx", the user its workers run as.
         ``iifname``: filter what a host forwards from that interface instead of what the
         namespace sends; ``resolvers``: upstream DNS servers kept reachable (and dnsmasq's
         server= lines). Raises :class:`PolicyError` with the ``unenforceable-entry`` errors
         when no configuration enforces the policy exactly; ValueError for a bad option."""
         fmts = _ffi.EMIT_FORMATS
         if format not in fmts:
-            raise ValueError(f"format must be 'nftables' or 'dnsmasq', not {format!r}")
+            raise ValueError(f"format must be 'nftables', 'dnsmasq' or 'nginx', not {format!r}")
         if isinstance(resolvers, (str, bytes)):
             raise TypeError("resolvers must be a sequence of addresses, not one string")
         opts = _ffi.new_options(_ffi.boxlint_emit_options, lib.boxlint_emit_options_init)
-        keep = [table.encode(), iifname.encode() if iifname is not None else None]
+        keep = [table.encode(), iifname.encode() if iifname is not None else None,
+                proxy_user.encode() if proxy_user is not None else None]
         res = (ctypes.c_char_p * max(len(resolvers), 1))(*[r.encode() for r in resolvers])
-        opts.table, opts.iifname = keep[0], keep[1]
+        opts.table, opts.iifname, opts.proxy_user = keep[0], keep[1], keep[2]
         opts.resolvers = ctypes.cast(res, ctypes.POINTER(ctypes.c_char_p))
         opts.nresolvers = len(resolvers)
         out, out_len = ctypes.c_void_p(), ctypes.c_size_t()
@@ -212,8 +215,9 @@ class NetworkPolicy(_Owned):
                                          ctypes.byref(out_len), None)
             diags = _collect(r)
         if st == _ffi.BOXLINT_EINVAL:
-            raise ValueError("emit: table and iifname take letters, digits, '_' and '-' (an "
-                             "interface name also '.', at most 15 bytes); resolvers, addresses")
+            raise ValueError("emit: table, iifname and proxy_user take letters, digits, '_' and "
+                             "'-' (an interface name also '.', at most 15 bytes); resolvers, "
+                             "addresses")
         _check_status(st, "boxlint_policy_emit")
         if not out.value:
             raise PolicyError(diags)

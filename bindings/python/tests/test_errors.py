@@ -86,6 +86,13 @@ class ErrorHandling(unittest.TestCase):
             self.assertIn('iifname != "veth0" accept', script)
             self.assertIn("elements = { 0.0.0.0/0 }", script)
             self.assertRaises(ValueError, p.emit, "iptables")
+            proxy = p.emit("nginx", resolvers=["198.51.100.53"], proxy_user="boxlint-proxy")
+            self.assertIn("\t\tpypi.org allow;", proxy.splitlines())
+            self.assertIn("user boxlint-proxy;", proxy.splitlines())
+            script = p.emit("nftables", resolvers=["198.51.100.53"], proxy_user="www-data")
+            self.assertIn("\t\tudp dport 443 drop", script.splitlines())
+            self.assertRaises(ValueError, p.emit, "nginx", resolvers=["198.51.100.53"],
+                              proxy_user="two words")
             self.assertRaises(ValueError, p.emit, "nftables", table="two words")
             self.assertRaises(ValueError, p.emit, "dnsmasq", resolvers=["pypi.org"])
         with boxlint.NetworkPolicy("filtered", ["pypi.org", "10.0.0.0/8"], ["ALL_TRAFFIC"]) as p:
@@ -93,6 +100,9 @@ class ErrorHandling(unittest.TestCase):
                 p.emit("nftables", resolvers=["198.51.100.53"])
             self.assertEqual([d.rule for d in cm.exception.errors], ["unenforceable-entry"])
             self.assertEqual(cm.exception.errors[0].path, "network_policy.allow_out[0]")
+            with self.assertRaises(boxlint.PolicyError) as cm:  # an address: names cannot decide
+                p.emit("nginx", resolvers=["198.51.100.53"])
+            self.assertEqual(cm.exception.errors[0].path, "network_policy.allow_out[1]")
         with boxlint.NetworkPolicy("filtered", ["pypi.org"], ["ALL_TRAFFIC"]) as p:
             with self.assertRaises(boxlint.PolicyError) as cm:  # DNS would be cut: no resolver
                 p.emit("nftables")

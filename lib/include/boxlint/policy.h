@@ -272,10 +272,15 @@ BOXLINT_API boxlint_status boxlint_policy_decide(boxlint_decision *out,
 /** What boxlint_policy_emit writes. */
 typedef enum boxlint_emit_format {
   BOXLINT_EMIT_NFTABLES = 0, /**< an nftables script (`nft -f`) */
-  BOXLINT_EMIT_DNSMASQ = 1   /**< a dnsmasq configuration (nftset=, server=, address= lines) */
+  BOXLINT_EMIT_DNSMASQ = 1,  /**< a dnsmasq configuration (nftset=, server=, address= lines) */
+  BOXLINT_EMIT_NGINX = 2     /**< an nginx configuration (`nginx -c`, Debian's nginx and
+                                  libnginx-mod-stream): the proxy layer that decides TLS by its
+                                  SNI (stream, ssl_preread, never decrypting) and HTTP by its
+                                  Host, and connects by that name through `resolvers`; with the
+                                  nftables script written with `proxy_user` */
 } boxlint_emit_format;
 
-/** "nftables", "dnsmasq": the words of `boxlint policy --emit` and of the bindings' `emit`;
+/** "nftables", "dnsmasq", "nginx": the words of `boxlint policy --emit` and of the bindings' `emit`;
  *  NULL for other values. Static storage. */
 BOXLINT_API const char *boxlint_emit_format_str(boxlint_emit_format format);
 
@@ -290,8 +295,18 @@ typedef struct boxlint_emit_options {
                                  this interface (the sandbox's veth or bridge port) */
   const char *const *resolvers; /**< `nresolvers` upstream resolver addresses (IPv4 or IPv6
                                      text): kept reachable on port 53 by the script, and the
-                                     `server=` lines of the dnsmasq configuration */
+                                     `server=` lines of the dnsmasq configuration, and the
+                                     resolver the nginx proxy connects by name through */
   size_t nresolvers;
+  const char *proxy_user;   /**< the proxy layer (docs/enforcement.md): the user the nginx
+                                 workers run as (default "www-data" for BOXLINT_EMIT_NGINX). Set,
+                                 the nftables script sends the sandbox's TCP 80 and 443 to the
+                                 proxy's ports (redirect), accepts the proxy's own TCP 80 and 443
+                                 (output hook: by this user, `meta skuid`) and drops UDP 443
+                                 (QUIC), so that names decide those ports; NULL: no proxy layer.
+                                 [A-Za-z0-9_-], 1-32 bytes */
+  unsigned proxy_http_port; /**< where the proxy takes HTTP (default 15080) */
+  unsigned proxy_tls_port;  /**< where the proxy takes TLS (default 15443) */
 } boxlint_emit_options;
 
 /** Fill `opts` with the defaults. NULL is a no-op. */
@@ -330,14 +345,24 @@ BOXLINT_API int boxlint_policy_needs_resolver(const boxlint_policy *policy);
  * its rules are written without one.
  *
  * @param policy the compiled policy; required.
- * @param format BOXLINT_EMIT_NFTABLES or BOXLINT_EMIT_DNSMASQ.
+ * BOXLINT_EMIT_NGINX writes the proxy layer: each TLS connection decided by its SNI and each
+ * HTTP request by its Host as boxlint_policy_decide decides that name, then connected to by the
+ * name (never to the address the client chose), through `opts->resolvers`. A name without SNI,
+ * with bytes other than letters, digits, '.' and '-', or not HTTP, is refused. The proxy sees
+ * names, not the addresses they resolve to: a policy under which a name's verdict depends on
+ * its address (allow_out has addresses or networks; deny_out has some but not every address
+ * while unmatched destinations are allowed) is refused, `unenforceable-entry` at that entry, as
+ * is a policy that allows names when no resolver is given.
+ *
+ * @param format BOXLINT_EMIT_NFTABLES, BOXLINT_EMIT_DNSMASQ or BOXLINT_EMIT_NGINX.
  * @param opts NULL for the defaults.
  * @param report receives `unenforceable-entry` errors; required.
  * @param out receives the text (NUL-terminated, `*out_len` bytes; free it with
  *            boxlint_buffer_free and the same `alloc`), or NULL when the policy was refused.
  * @param alloc allocator of `*out`; NULL for libc.
  * @return BOXLINT_OK (also when refused: see the report), BOXLINT_EINVAL (a NULL argument, an
- *         unknown format, a bad table or interface name, a resolver that is not an address),
+ *         unknown format, a bad table, interface or proxy user name, a proxy port 0 or above
+ *         65535 or both the same, a resolver that is not an address),
  *         BOXLINT_ENOMEM.
  * @note Re-entrant; the policy is only read.
  */

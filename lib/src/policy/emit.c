@@ -189,7 +189,7 @@ static void refuse(boxlint_report *r, const boxlint_policy *p, const point *pt) 
  * (boxlint__free(&r->mem, *out)): a policy is shared by threads, and its own allocator, which
  * need not be thread-safe, is never called after boxlint_policy_new. Returns -1 out of memory,
  * 1 when refused (errors in r), 0. */
-static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size_t *np) {
+static int collect_points(const boxlint_policy *p, boxlint_report *r, point **out, size_t *np) {
   *out = NULL;
   *np = 0;
   if (p->type != BOXLINT_POLICY_FILTERED || p->all[0] >= 0) return 0; /* names decide nothing */
@@ -212,7 +212,17 @@ static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size
   size_t w = 0;
   for (size_t i = 0; i < n; i++)
     if (!w || point_cmp(&pts[w - 1], &pts[i])) pts[w++] = pts[i];
-  n = w;
+  *out = pts;
+  *np = w;
+  return 0;
+}
+
+/* The points and their lines (collect_points, then each point's classes). Returns -1 out of
+ * memory, 1 when refused (errors in r), 0. */
+static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size_t *np) {
+  if (collect_points(p, r, out, np) < 0) return -1;
+  point *pts = *out;
+  size_t n = *np;
   int refused = 0;
   for (size_t i = 0; i < n; i++) {
     point *pt = &pts[i];
@@ -232,8 +242,6 @@ static int analyse(const boxlint_policy *p, boxlint_report *r, point **out, size
       refused = 1;
     }
   }
-  *out = pts;
-  *np = n;
   return r->oom ? -1 : refused;
 }
 
@@ -275,6 +283,11 @@ static void nft_header(obuf *o, const boxlint_policy *p, const boxlint_emit_opti
          p->unmatched == BOXLINT_UNMATCHED_DENY ? "denied" : "allowed");
   if (eo->iifname) putf(o, ".\n# Decides the traffic forwarded from interface %s.\n", eo->iifname);
   else puts_(o, ".\n# Decides the traffic this network namespace originates (output hook).\n");
+  if (eo->proxy_user)
+    putf(o, "# TCP 80 and 443 go to the proxy (boxlint policy --emit nginx) on ports %u and %u,\n"
+            "# which decides them by name; its own connections (user %s) are accepted; UDP 443\n"
+            "# (QUIC, which the proxy cannot read) is dropped, so clients fall back to TCP.\n",
+         eo->proxy_http_port, eo->proxy_tls_port, eo->proxy_user);
   puts_(o, "# Always accepted: loopback, packets of established connections, IPv6 neighbour "
          "discovery");
   for (size_t i = 0; i < nres; i++) putf(o, "%s%s", i ? ", " : ", and DNS (port 53) to ", res[i].text);
@@ -283,6 +296,17 @@ static void nft_header(obuf *o, const boxlint_policy *p, const boxlint_emit_opti
     puts_(o, "# allow4/allow6 and deny4/deny6 hold the addresses that the resolver's answers give\n"
            "# for names the policy allows or denies (boxlint policy --emit dnsmasq, nftset=);\n"
            "# they never expire. none4/none6 take the answers for names the address decides.\n");
+}
+
+/* The proxy layer's redirect: the sandbox's TCP 80 and 443 to the proxy's ports, except the
+ * proxy's own connections (output hook) and loopback. */
+static void nft_proxy_chain(obuf *o, const boxlint_emit_options *eo) {
+  putf(o, "\tchain proxy {\n\t\ttype nat hook %s priority -100; policy accept;\n",
+       eo->iifname ? "prerouting" : "output");
+  if (eo->iifname) putf(o, "\t\tiifname != \"%s\" accept\n", eo->iifname);
+  else putf(o, "\t\tmeta skuid \"%s\" accept\n\t\toifname \"lo\" accept\n", eo->proxy_user);
+  putf(o, "\t\ttcp dport 80 redirect to :%u\n\t\ttcp dport 443 redirect to :%u\n\t}\n",
+       eo->proxy_http_port, eo->proxy_tls_port);
 }
 
 static int nft_script(const boxlint_policy *p, const boxlint_emit_options *eo,
@@ -301,11 +325,19 @@ static int nft_script(const boxlint_policy *p, const boxlint_emit_options *eo,
       puts_(o, "\t}\n");
     }
   }
+  if (eo->proxy_user) nft_proxy_chain(o, eo);
   putf(o, "\tchain egress {\n\t\ttype filter hook %s priority filter; policy accept;\n",
        eo->iifname ? "forward" : "output");
   if (eo->iifname) putf(o, "\t\tiifname != \"%s\" accept\n", eo->iifname);
   puts_(o, "\t\tct state established,related accept\n\t\toifname \"lo\" accept\n"
          "\t\ticmpv6 type { nd-neighbor-solicit, nd-neighbor-advert, nd-router-solicit } accept\n");
+  if (eo->proxy_user && !eo->iifname) /* redirected: the filter still sees the first route */
+    putf(o, "\t\tip daddr 127.0.0.1 tcp dport { %u, %u } accept\n"
+            "\t\tip6 daddr ::1 tcp dport { %u, %u } accept\n"
+            "\t\tmeta skuid \"%s\" tcp dport { 80, 443 } accept\n",
+         eo->proxy_http_port, eo->proxy_tls_port, eo->proxy_http_port, eo->proxy_tls_port,
+         eo->proxy_user);
+  if (eo->proxy_user) puts_(o, "\t\tudp dport 443 drop\n");
   for (size_t i = 0; i < nres; i++)
     putf(o, "\t\t%s daddr %s meta l4proto { tcp, udp } th dport 53 accept\n",
          res[i].family == 6 ? "ip6" : "ip", res[i].text);
@@ -359,6 +391,169 @@ static void dnsmasq_conf(const boxlint_policy *p, const boxlint_emit_options *eo
     if (pt->block_sub) putf(o, "address=/*.%.*s/\n", (int)pt->len, pt->name);
     else putf(o, "server=/*.%.*s/#\n", (int)pt->len, pt->name);
   }
+}
+
+/*==============================================================================================
+ * MARK: The proxy layer: an nginx configuration
+ *============================================================================================*/
+
+/* The proxy decides a connection by the name it carries (TLS's SNI, HTTP's Host) and connects
+ * by that name, so a name's verdict must not depend on its address: it is the verdict of its
+ * class (apex_class/sub_class) when allow_out has no address (a denied name is then denied at
+ * every address) and the names of no class meet one verdict at every address: no deny_out
+ * address, or deny_out covers every address, or unmatched destinations are denied. An IP
+ * literal carried as the name meets that same verdict (no name entry matches it). */
+enum { PV_DENY = 0, PV_ALLOW = 1 };
+
+static int deny_covers_all(const boxlint_policy *p) {
+  return p->all[1] >= 0; /* ALL_TRAFFIC, which `0.0.0.0/0` is read as; `::/0` is IPv6 only */
+}
+
+/* The entry that makes a name's verdict depend on its address, or -1 (*l its list). */
+static int32_t proxy_blocker(const boxlint_policy *p, int *l) {
+  if (p->type != BOXLINT_POLICY_FILTERED || p->all[0] >= 0) return -1;
+  for (*l = 0; *l < 2; (*l)++) {
+    if (*l == 1 && (deny_covers_all(p) || p->unmatched == BOXLINT_UNMATCHED_DENY)) break;
+    for (size_t i = 0; i < p->n[*l]; i++) {
+      int k = p->entries[*l][i].kind;
+      if (k == BOXLINT_ENTRY_ADDRESS || k == BOXLINT_ENTRY_CIDR || k == BOXLINT_ENTRY_ALL_TRAFFIC)
+        return (int32_t)i;
+    }
+  }
+  return -1;
+}
+
+static int none_verdict(const boxlint_policy *p) {
+  if (p->has_ip[1]) return PV_DENY; /* every address (proxy_blocker) */
+  return p->unmatched == BOXLINT_UNMATCHED_DENY ? PV_DENY : PV_ALLOW;
+}
+
+static int pv_of(const boxlint_policy *p, int cls) {
+  return cls == CLS_ALLOW ? PV_ALLOW : cls == CLS_DENY ? PV_DENY : none_verdict(p);
+}
+
+/* Does the proxy allow any name? Then it must resolve, and needs a resolver. */
+static int proxy_allows_names(const boxlint_policy *p) {
+  if (p->type != BOXLINT_POLICY_FILTERED) return p->type == BOXLINT_POLICY_OPEN;
+  return p->all[0] >= 0 || p->has_name[0] || none_verdict(p) == PV_ALLOW;
+}
+
+/* Returns 1 refused (errors in r), 0, -1 out of memory. */
+static int proxy_refusal(const boxlint_policy *p, size_t nres, boxlint_report *r) {
+  int l;
+  int32_t at = proxy_blocker(p, &l);
+  if (at < 0 && (nres || !proxy_allows_names(p))) return 0;
+  boxlint_diag *d = boxlint__report_add(r, BL_R_UNENFORCEABLE_ENTRY, BOXLINT_SEVERITY_ERROR, -1);
+  if (!d) return -1;
+  if (at < 0) {
+    d->path = "network_policy.type";
+    d->message = "no resolver given: the proxy connects to an allowed name by the name, which it "
+                 "resolves through the policy's resolver, so no nginx configuration is written";
+    d->hint = "give the sandbox's upstream resolver: boxlint policy --resolver ADDR";
+    return r->oom ? -1 : 1;
+  }
+  const char *list = l ? "deny_out" : "allow_out";
+  const boxlint__pentry *e = &p->entries[l][at];
+  d->path = boxlint__rprintf(r, "network_policy.%s[%d]", list, (int)at);
+  d->message = boxlint__rmsg(
+      r, "%s[%d]: '%s': %s, so a name's verdict depends on the address it resolves to; the "
+         "proxy decides by the name alone (it connects by the name and never sees the address "
+         "first), so no nginx configuration enforces this policy exactly",
+      list, (int)at, e->kind == BOXLINT_ENTRY_ALL_TRAFFIC ? "ALL_TRAFFIC" : etext(p, l, at),
+      l ? "deny_out names some addresses but not all while unmatched destinations are allowed"
+        : "allow_out allows an address whatever name a connection to it carries");
+  d->hint = l ? "decide names by name: add ALL_TRAFFIC to deny_out (an allow-list) or remove the "
+                "address entries; or enforce without the proxy layer (--emit nftables and "
+                "dnsmasq only)"
+              : "allow names rather than addresses, or enforce without the proxy layer "
+                "(--emit nftables and dnsmasq only)";
+  return r->oom ? -1 : 1;
+}
+
+static const char *const PV_WORD[] = {"deny", "allow"};
+
+/* A one-label name that is one of map's own parameters, written with a backslash before it. */
+static int map_keyword(const char *x, size_t n) {
+  static const char *const kw[] = {"default", "hostnames", "include", "volatile"};
+  for (size_t i = 0; i < sizeof kw / sizeof *kw; i++)
+    if (strlen(kw[i]) == n && !memcmp(kw[i], x, n)) return 1;
+  return 0;
+}
+
+/* One hostnames map from a name to "allow" or "deny", as boxlint_policy_decide decides it: a
+ * line for each point's apex and subtree; nginx takes the exact name first, then the longest
+ * `*.` suffix, whose class is the point's subtree class (sub_class), then the regular
+ * expressions (IP literals), then the default: the class of a name under no point. */
+static void nginx_map(obuf *o, const boxlint_policy *p, const point *pts, size_t np,
+                      const char *var, const char *out) {
+  putf(o, "\tmap %s %s {\n\t\thostnames;\n", var, out);
+  int filtered = p->type == BOXLINT_POLICY_FILTERED, all = filtered && p->all[0] >= 0;
+  int dflt = !filtered ? (p->type == BOXLINT_POLICY_OPEN) : all ? PV_ALLOW
+             : pv_of(p, cls_of(p->any[0] >= 0, p->any[1] >= 0));
+  int ipv = !filtered || all ? dflt : none_verdict(p);
+  putf(o, "\t\tdefault %s;\n\t\t~^[0-9.]+$ %s;\n\t\t~^\\[ %s;\n", PV_WORD[dflt], PV_WORD[ipv],
+       PV_WORD[ipv]);
+  for (size_t i = 0; filtered && !all && i < np; i++) { /* each point once, sorted */
+    const char *x = pts[i].name;
+    size_t n = pts[i].len;
+    putf(o, "\t\t%s%.*s %s;\n", map_keyword(x, n) ? "\\" : "", (int)n, x,
+         PV_WORD[pv_of(p, apex_class(p, x, n))]);
+    putf(o, "\t\t*.%.*s %s;\n", (int)n, x, PV_WORD[pv_of(p, sub_class(p, x, n))]);
+  }
+  puts_(o, "\t}\n");
+}
+
+static void nginx_resolver(obuf *o, const boxlint_policy_entry *res, size_t nres) {
+  /* room in the maps' hash for names of 253 bytes and every list at its largest */
+  puts_(o, "\tmap_hash_bucket_size 512;\n\tmap_hash_max_size 262144;\n\tresolver");
+  for (size_t i = 0; i < nres; i++)
+    putf(o, res[i].family == 6 ? " [%s]" : " %s", res[i].text);
+  puts_(o, nres ? " ipv6=on;\n\tresolver_timeout 5s;\n" : " 127.0.0.1;\n");
+}
+
+static void nginx_listen(obuf *o, const boxlint_emit_options *eo, unsigned port,
+                         const char *extra) {
+  if (eo->iifname) putf(o, "\t\tlisten %u%s;\n\t\tlisten [::]:%u%s;\n", port, extra, port, extra);
+  else putf(o, "\t\tlisten 127.0.0.1:%u%s;\n\t\tlisten [::1]:%u%s;\n", port, extra, port, extra);
+}
+
+#define LDH_RE "~^[A-Za-z0-9.-]+$ 1;\n\t\t~^\\[[0-9A-Fa-f:.]+\\]$ 1;\n\t\tdefault 0;\n\t}\n"
+
+static void nginx_conf(const boxlint_policy *p, const boxlint_emit_options *eo,
+                       const boxlint_policy_entry *res, size_t nres, const point *pts,
+                       size_t np, obuf *o) {
+  const char *user = eo->proxy_user ? eo->proxy_user : "www-data";
+  putf(o, "# boxlint %s: NetworkPolicy enforcement by name, for nginx 1.22 or later with its\n"
+          "# stream module (Debian: nginx, libnginx-mod-stream), with the nftables script of\n"
+          "# boxlint policy --emit nftables --proxy-user %s (table inet %s), which sends the\n"
+          "# sandbox's TCP 443 here on port %u and TCP 80 on port %u.\n"
+          "# TLS is decided by its SNI (ssl_preread: never decrypted), HTTP by its Host, as\n"
+          "# boxlint_policy_decide decides the name; an allowed connection is made to the name\n"
+          "# (resolved here), never to the address the client chose. Refused: no SNI, a name\n"
+          "# with bytes other than letters, digits, '.' and '-', a request that is not HTTP.\n",
+       BOXLINT_VERSION_STRING, user, eo->table, eo->proxy_tls_port, eo->proxy_http_port);
+  putf(o, "load_module /usr/lib/nginx/modules/ngx_stream_module.so;\nuser %s;\n"
+          "worker_processes 1;\nevents {\n}\nstream {\n", user);
+  nginx_resolver(o, res, nres);
+  puts_(o, "\tmap $ssl_preread_server_name $boxlint_tls_ldh {\n\t\t" LDH_RE);
+  nginx_map(o, p, pts, np, "$ssl_preread_server_name", "$boxlint_tls_verdict");
+  puts_(o, "\tmap $boxlint_tls_ldh$boxlint_tls_verdict $boxlint_tls_upstream {\n"
+           "\t\t1allow $ssl_preread_server_name:443;\n\t\tdefault boxlint_refused;\n\t}\n"
+           "\tupstream boxlint_refused {\n\t\tserver 127.0.0.1:9 down;\n\t}\n\tserver {\n");
+  nginx_listen(o, eo, eo->proxy_tls_port, "");
+  puts_(o, "\t\tssl_preread on;\n\t\tproxy_pass $boxlint_tls_upstream;\n\t}\n}\nhttp {\n"
+           "\taccess_log off;\n");
+  nginx_resolver(o, res, nres);
+  puts_(o, "\tmap $host $boxlint_http_ldh {\n\t\t" LDH_RE);
+  nginx_map(o, p, pts, np, "$host", "$boxlint_http_verdict");
+  puts_(o, "\tmap $boxlint_http_ldh$boxlint_http_verdict $boxlint_http_upstream {\n"
+           "\t\t1allow $host;\n\t\tdefault \"\";\n\t}\n\tserver {\n");
+  nginx_listen(o, eo, eo->proxy_http_port, " default_server");
+  puts_(o, "\t\tserver_name \"\";\n\t\tlocation / {\n"
+           "\t\t\tif ($boxlint_http_upstream = \"\") {\n\t\t\t\treturn 403;\n\t\t\t}\n"
+           "\t\t\tproxy_pass http://$boxlint_http_upstream;\n"
+           "\t\t\tproxy_set_header Host $host;\n\t\t\tproxy_http_version 1.1;\n"
+           "\t\t\tproxy_buffering off;\n\t\t\tproxy_request_buffering off;\n\t\t}\n\t}\n}\n");
 }
 
 /*==============================================================================================
@@ -431,7 +626,10 @@ boxlint_status boxlint__policy_emit(const boxlint_policy *p, boxlint_emit_format
                                     const boxlint_emit_options *eo, boxlint_report *r,
                                     char **out, size_t *out_len, const boxlint_alloc *alloc) {
   if (!name_ok(eo->table, 64, 0) || (eo->iifname && !name_ok(eo->iifname, 15, 1)) ||
-      (eo->nresolvers && !eo->resolvers) || eo->nresolvers > 16)
+      (eo->nresolvers && !eo->resolvers) || eo->nresolvers > 16 ||
+      (eo->proxy_user && !name_ok(eo->proxy_user, 32, 0)) || !eo->proxy_http_port ||
+      !eo->proxy_tls_port || eo->proxy_http_port > 65535 || eo->proxy_tls_port > 65535 ||
+      eo->proxy_http_port == eo->proxy_tls_port)
     return BOXLINT_EINVAL;
   boxlint_policy_entry res[16];
   for (size_t i = 0; i < eo->nresolvers; i++) {
@@ -442,8 +640,10 @@ boxlint_status boxlint__policy_emit(const boxlint_policy *p, boxlint_emit_format
   }
   point *pts = NULL;
   size_t n = 0;
-  int a = resolver_refusal(p, eo->nresolvers, r);
-  if (a == 0) a = analyse(p, r, &pts, &n);
+  int a = fmt == BOXLINT_EMIT_NGINX ? proxy_refusal(p, eo->nresolvers, r)
+                                     : resolver_refusal(p, eo->nresolvers, r);
+  if (a == 0)
+    a = fmt == BOXLINT_EMIT_NGINX ? collect_points(p, r, &pts, &n) : analyse(p, r, &pts, &n);
   boxlint_status st = BOXLINT_OK;
   if (a < 0) {
     st = BOXLINT_ENOMEM;
@@ -452,6 +652,7 @@ boxlint_status boxlint__policy_emit(const boxlint_policy *p, boxlint_emit_format
     boxlint__mem_init(&m, alloc);
     obuf o = {&m, NULL, 0, 0, 0};
     if (fmt == BOXLINT_EMIT_NFTABLES) nft_script(p, eo, res, eo->nresolvers, &o);
+    else if (fmt == BOXLINT_EMIT_NGINX) nginx_conf(p, eo, res, eo->nresolvers, pts, n, &o);
     else dnsmasq_conf(p, eo, res, eo->nresolvers, pts, n, &o);
     if (o.oom) {
       boxlint__free(&m, o.b);

@@ -109,6 +109,8 @@ void boxlint_emit_options_init(boxlint_emit_options *opts) {
   memset(opts, 0, sizeof *opts);
   opts->size = sizeof *opts;
   opts->table = "boxlint";
+  opts->proxy_http_port = 15080;
+  opts->proxy_tls_port = 15443;
 }
 
 size_t boxlint_emit_options_size(void) { return sizeof(boxlint_emit_options); }
@@ -117,6 +119,7 @@ const char *boxlint_emit_format_str(boxlint_emit_format format) {
   switch (format) {
   case BOXLINT_EMIT_NFTABLES: return "nftables";
   case BOXLINT_EMIT_DNSMASQ: return "dnsmasq";
+  case BOXLINT_EMIT_NGINX: return "nginx";
   }
   return NULL;
 }
@@ -127,7 +130,8 @@ boxlint_status boxlint_policy_emit(const boxlint_policy *policy, boxlint_emit_fo
   if (out) *out = NULL;
   if (out_len) *out_len = 0;
   if (!policy || !report || !out || !out_len ||
-      (format != BOXLINT_EMIT_NFTABLES && format != BOXLINT_EMIT_DNSMASQ))
+      (format != BOXLINT_EMIT_NFTABLES && format != BOXLINT_EMIT_DNSMASQ &&
+       format != BOXLINT_EMIT_NGINX))
     return BOXLINT_EINVAL;
   boxlint_emit_options o;
   boxlint_emit_options_init(&o);
