@@ -140,21 +140,35 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
   return 0;
 }
 
+int cli_format_word(const char *word, enum format *out) {
+  static const char *const words[] = {"text", "json", "sarif", "github"};
+  static const enum format fmt[] = {FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB};
+  for (size_t k = 0; k < sizeof words / sizeof *words; k++)
+    if (!strcmp(word, words[k])) {
+      *out = fmt[k];
+      return 0;
+    }
+  return -1;
+}
+
+int cli_fail_on_word(const char *word, boxlint_severity *out) {
+  boxlint_severity s = BOXLINT_SEVERITY_OFF;
+  if (boxlint_severity_parse(word, strlen(word), &s) != BOXLINT_OK || s == BOXLINT_SEVERITY_OFF)
+    return -1;
+  *out = s;
+  return 0;
+}
+
 /* One valued option. Returns CLI_ARGS_GO, or the usage exit code (the message printed). */
 static int set_option(cli *c, lint_args *a, enum lint_opt o, const char *val) {
   switch (o) {
   case OPT_FORMAT:
-    if (!strcmp(val, "text")) c->format = FMT_TEXT;
-    else if (!strcmp(val, "json")) c->format = FMT_JSON;
-    else if (!strcmp(val, "sarif")) c->format = FMT_SARIF;
-    else if (!strcmp(val, "github")) c->format = FMT_GITHUB;
-    else return cli_usage_error(c, "unknown format (--format takes text, json, sarif or github):", val);
+    if (cli_format_word(val, &c->format))
+      return cli_usage_error(c, "unknown format (--format takes text, json, sarif or github):", val);
     break;
   case OPT_FAIL_ON:
-    if (!strcmp(val, "error")) c->fail_on = BOXLINT_SEVERITY_ERROR;
-    else if (!strcmp(val, "warning")) c->fail_on = BOXLINT_SEVERITY_WARNING;
-    else if (!strcmp(val, "info")) c->fail_on = BOXLINT_SEVERITY_INFO;
-    else return cli_usage_error(c, "--fail-on takes error, warning or info, not", val);
+    if (cli_fail_on_word(val, &c->fail_on))
+      return cli_usage_error(c, "--fail-on takes error, warning or info, not", val);
     break;
   case OPT_BASE: a->base = val; break;
   case OPT_CONFIG: c->config_path = val; break;

@@ -59,6 +59,11 @@ void cli_usage(FILE *f);
 /* A usage error: one line on c->err naming what was wrong (and `arg`, quoted, unless NULL) and
  * where the usage is. Returns EXIT_USAGE. */
 int cli_usage_error(cli *c, const char *what, const char *arg);
+/* The words of --format and --fail-on, for every sub-command that takes them: 0 with *out
+ * set, or -1 for any other word (*out unchanged). --fail-on takes the library's severity
+ * words but "off". */
+int cli_format_word(const char *word, enum format *out);
+int cli_fail_on_word(const char *word, boxlint_severity *out);
 
 /*==============================================================================================
  * MARK: lint_print.c: one input checked, then its findings out through output/

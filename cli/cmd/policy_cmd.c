@@ -94,7 +94,8 @@ static int pol_load_json(pol_cli *c, loaded_json *l, boxlint_policy_spec *spec,
 /* The policy object's keys that a NetworkPolicy does not have: unknown-field warnings, with the
  * nearest field as the hint (the library's one edit distance, boxlint_nearest_word). */
 static void pol_unknown_fields(pol_cli *c, json_t *np) {
-  static const char *const known[] = {"type", "allow_out", "deny_out"};
+  const char *const known[] = {boxlint_policy_field(0), boxlint_policy_field(1),
+                               boxlint_policy_field(2)}; /* the library's: type, allow_out, deny_out */
   const char *key;
   json_t *v;
   if (!json_is_object(np)) return;
@@ -230,12 +231,9 @@ static int pol_pick(const char *v, const char *const *names, size_t n) {
 
 /* One valued option (not --host, --ip). Returns 0 or the usage exit code. */
 static int pol_set_option(pol_cli *c, enum pol_opt o, const char *v) {
-  static const char *const unmatched[] = {"allow", "deny"};
-  static const char *const formats[] = {"text", "json", "sarif", "github"};
-  static const char *const fail_on[] = {"info", "warning", "error"};
-  static const enum format fmt[] = {FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB};
-  static const boxlint_severity sev[] = {BOXLINT_SEVERITY_INFO, BOXLINT_SEVERITY_WARNING,
-                                         BOXLINT_SEVERITY_ERROR};
+  /* the library's words of --unmatched */
+  const char *const unmatched[] = {boxlint_policy_unmatched_str(BOXLINT_UNMATCHED_ALLOW),
+                                   boxlint_policy_unmatched_str(BOXLINT_UNMATCHED_DENY)};
   int k;
   char *end = NULL;
   unsigned long x;
@@ -250,14 +248,12 @@ static int pol_set_option(pol_cli *c, enum pol_opt o, const char *v) {
     c->opts.unmatched = k ? BOXLINT_UNMATCHED_DENY : BOXLINT_UNMATCHED_ALLOW;
     return 0;
   case O_FORMAT:
-    if ((k = pol_pick(v, formats, 4)) < 0)
+    if (cli_format_word(v, &c->format))
       return pol_usage_error(c, "--format takes text, json, sarif or github, not ", v, "");
-    c->format = fmt[k];
     return 0;
   case O_FAIL_ON:
-    if ((k = pol_pick(v, fail_on, 3)) < 0)
+    if (cli_fail_on_word(v, &c->fail_on))
       return pol_usage_error(c, "--fail-on takes error, warning or info, not ", v, "");
-    c->fail_on = sev[k];
     return 0;
   case O_MAX_ENTRIES:
     x = strtoul(v, &end, 10);
@@ -266,9 +262,11 @@ static int pol_set_option(pol_cli *c, enum pol_opt o, const char *v) {
     c->opts.max_entries = x;
     return 0;
   case O_EMIT:
-    if ((k = pol_pick(v, (const char *const[]){"nftables", "dnsmasq", "nginx"}, 3)) < 0)
+    for (k = 0; boxlint_emit_format_str((boxlint_emit_format)k); k++) /* the library's words */
+      if (!strcmp(v, boxlint_emit_format_str((boxlint_emit_format)k))) break;
+    if (!boxlint_emit_format_str((boxlint_emit_format)k))
       return pol_usage_error(c, "--emit takes nftables, dnsmasq or nginx, not ", v, "");
-    c->emit = (int)(k == 2 ? BOXLINT_EMIT_NGINX : k ? BOXLINT_EMIT_DNSMASQ : BOXLINT_EMIT_NFTABLES);
+    c->emit = k;
     return 0;
   case O_NFT_TABLE:
     c->eo.table = v;

@@ -13,8 +13,8 @@
  *     missing list is added as a member after the policy's last one, in the same style.
  * Each edit carries the safety of the finding's fix (boxlint_fix_safety) and how many findings
  * propose it (identical edits of several findings are one edit); fix_run.c chooses which to
- * apply and counts them. Findings switched off by the config carry no edit. Called by
- * fix_run.c; calls jsonpos.c, the library's config lookup and jansson (decoding a literal). */
+ * apply and counts them. Only the findings the output shows carry an edit (cli_each_shown).
+ * Called by fix_run.c; calls jsonpos.c, output/ and jansson (decoding a literal). */
 #include <stdlib.h>
 #include <string.h>
 #include "fix/fix.h"
@@ -478,20 +478,22 @@ int cli_fix_edits(const unit *u, fix_edits *e) {
   return rc ? -1 : edits_ptr(e);
 }
 
-/* Every shown finding's edit, into `e`. Returns 0, or -1 out of memory. */
+typedef struct edits_ctx {
+  fix_edits *e;
+  int failed;
+} edits_ctx;
+
+static void one_edit(const unit *u, const boxlint_diag *d, boxlint_severity sev, void *ctx) {
+  edits_ctx *x = ctx;
+  (void)sev;
+  if (x->failed || !d->fix || (!d->fix->text && d->fix->text_len)) return;
+  if (diag_edit(u, d, x->e)) x->failed = 1;
+}
+
+/* Every shown finding's edit (the output's own choice of what is shown), into `e`. Returns 0,
+ * or -1 out of memory. */
 static int all_edits(const unit *u, fix_edits *e) {
-  for (int k = 0; k < 3; k++) { /* the two reports, then the unit's own findings */
-    const boxlint_report *r = k < 2 ? u->reports[k] : NULL;
-    size_t n = r ? boxlint_report_diag_count(r) : k == 2 ? u->nextra : 0;
-    for (size_t i = 0; i < n; i++) {
-      const boxlint_diag *d = r ? boxlint_report_diag(r, i) : &u->extra[i];
-      if (!d->fix || (!d->fix->text && d->fix->text_len)) continue;
-      if (d->severity != BOXLINT_SEVERITY_ERROR &&
-          boxlint_config_get_severity(u->config, d->rule, strlen(d->rule), d->severity) ==
-              BOXLINT_SEVERITY_OFF)
-        continue;
-      if (diag_edit(u, d, e)) return -1;
-    }
-  }
-  return 0;
+  edits_ctx x = {e, 0};
+  cli_each_shown(u, one_edit, &x);
+  return x.failed ? -1 : 0;
 }

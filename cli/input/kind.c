@@ -69,19 +69,29 @@ static int has_template_key(json_t *o) {
   return 0;
 }
 
+/* Is `key` one of the library's NetworkPolicy fields (0 type, 1 allow_out, 2 deny_out)? */
+static int policy_field(const char *key) {
+  for (size_t i = 0; boxlint_policy_field(i); i++)
+    if (!strcmp(key, boxlint_policy_field(i))) return 1;
+  return 0;
+}
+
 /* Are the object's keys, at least one, only a NetworkPolicy's? */
 static int only_policy_keys(json_t *o) {
   const char *key;
   json_t *v;
   json_object_foreach(o, key, v) {
-    if (strcmp(key, "type") && strcmp(key, "allow_out") && strcmp(key, "deny_out")) return 0;
+    if (!policy_field(key)) return 0;
   }
   return json_object_size(o) > 0;
 }
 
+/* Is `t` a type the library knows ("disabled", "open", "filtered")? */
 static int known_policy_type(json_t *t) {
   const char *s = json_string_value(t);
-  return s && (!strcmp(s, "disabled") || !strcmp(s, "open") || !strcmp(s, "filtered"));
+  for (int k = BOXLINT_POLICY_DISABLED; s && k <= BOXLINT_POLICY_FILTERED; k++)
+    if (!strcmp(s, boxlint_policy_type_str((boxlint_policy_type)k))) return 1;
+  return 0;
 }
 
 cli_kind cli_json_kind(json_t *root, int walk) {
@@ -94,8 +104,9 @@ cli_kind cli_json_kind(json_t *root, int walk) {
   if (!json_is_object(root)) return walk ? CLI_KIND_NONE : CLI_KIND_TEMPLATE;
   if (json_object_get(root, boxlint_binding_field(0))) return CLI_KIND_BINDING; /* template_id */
   if (only_policy_keys(root) &&
-      (!walk || json_object_get(root, "allow_out") || json_object_get(root, "deny_out") ||
-       known_policy_type(json_object_get(root, "type"))))
+      (!walk || json_object_get(root, boxlint_policy_field(1)) || /* allow_out, deny_out */
+       json_object_get(root, boxlint_policy_field(2)) ||
+       known_policy_type(json_object_get(root, boxlint_policy_field(0)))))
     return CLI_KIND_POLICY;
   return !walk || has_template_key(root) ? CLI_KIND_TEMPLATE : CLI_KIND_NONE;
 }
@@ -103,16 +114,21 @@ cli_kind cli_json_kind(json_t *root, int walk) {
 /* Does a text that is not valid JSON name a key only boxlint's documents have? Then it is a
  * broken template, binding or policy, which its loader reports; other invalid JSON (a
  * tsconfig.json with comments) is passed over. */
-static int names_our_key(const char *text, size_t len) {
-  static const char *const keys[] = {"\"commands\"", "\"template_id\"", "\"network_policy\"",
-                                     "\"allow_out\"", "\"deny_out\"", "\"cpu_count\"",
-                                     "\"memory_mb\""};
-  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-    size_t n = strlen(keys[k]);
-    for (size_t i = 0; i + n <= len; i++)
-      if (text[i] == '"' && !memcmp(text + i, keys[k], n)) return 1;
-  }
+static int quoted_in(const char *text, size_t len, const char *key) {
+  size_t n = strlen(key);
+  for (size_t i = 0; i + n + 2 <= len; i++)
+    if (text[i] == '"' && !memcmp(text + i + 1, key, n) && text[i + n + 1] == '"') return 1;
   return 0;
+}
+
+static int names_our_key(const char *text, size_t len) {
+  /* the library's fields: a template's but "name" (every package.json has one), a binding's
+   * template_id, a policy's lists */
+  for (size_t i = 1; boxlint_template_field(i); i++)
+    if (quoted_in(text, len, boxlint_template_field(i))) return 1;
+  return quoted_in(text, len, boxlint_binding_field(0)) ||
+         quoted_in(text, len, boxlint_policy_field(1)) ||
+         quoted_in(text, len, boxlint_policy_field(2));
 }
 
 /* The first byte of `text` that is not white space, or -1. */

@@ -170,8 +170,7 @@ static void md_rule(FILE *f, const char *id) {
     fprintf(f, "**%s**\n\n", id);
     return;
   }
-  static const char *const sev[] = {"off", "info", "warning", "error"};
-  fprintf(f, "**%s** (%s): %s\n\n%s\n\n", ri->id, sev[ri->severity & 3], ri->summary,
+  fprintf(f, "**%s** (%s): %s\n\n%s\n\n", ri->id, boxlint_severity_str(ri->severity), ri->summary,
           ri->description);
   if (ri->bad && *ri->bad) fprintf(f, "Fires on:\n```\n%s\n```\n", ri->bad);
   if (ri->good && *ri->good) fprintf(f, "Instead:\n```\n%s\n```\n", ri->good);

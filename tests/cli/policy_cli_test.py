@@ -213,6 +213,7 @@ for args, want in (
         (["--unmatched", "maybe", data("seed.json")], "boxlint policy: --unmatched takes allow or deny, not 'maybe'" + SEE),
         (["--compat", "e3b", data("seed.json")], "boxlint policy: --compat takes e2b, not 'e3b'" + SEE),
         (["--fail-on=notice", data("seed.json")], "boxlint policy: --fail-on takes error, warning or info, not 'notice'" + SEE),
+        (["--fail-on=off", data("seed.json")], "boxlint policy: --fail-on takes error, warning or info, not 'off'" + SEE),
         (["--max-entries", "-3", data("seed.json")], "boxlint policy: --max-entries takes a number from 1 to 65535, not '-3'" + SEE),
         ([data("seed.json"), data("seed.json")], "boxlint policy: one FILE only; extra argument '%s'" % data("seed.json") + SEE),
         (["--bogus", data("seed.json")], "boxlint policy: unknown option '--bogus'" + SEE),
