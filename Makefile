@@ -66,7 +66,8 @@ build: deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DBOXLINT_WERROR=$(WERROR)
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# Debian packages (cmake/package.cmake): boxlint, libboxlint0, libboxlint-dev in $(PKG_DIR).
+# Debian packages (cmake/package.cmake): boxlint, libboxlint0, libboxlint-dev in $(PKG_DIR); then
+# the Python wheel and the npm tarball, self-contained (BOXLINT_STATIC_DEPS), beside them.
 PKG_DIR ?= build/package
 package: deps
 	cmake -S . -B $(PKG_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
@@ -77,7 +78,14 @@ package: deps
 	      "-DCMAKE_SHARED_LINKER_FLAGS=$$(dpkg-buildflags --get LDFLAGS)"
 	cmake --build $(PKG_DIR) -j $(JOBS)
 	cd $(PKG_DIR) && cpack -G DEB
-	@ls -l $(PKG_DIR)/*.deb
+	@# The wheel and the npm package beside the .deb files: each builds the self-contained library
+	@# and command (BOXLINT_STATIC_DEPS) in a CMake tree of its own under $(PKG_DIR).
+	rm -f $(PKG_DIR)/boxlint-*.whl $(PKG_DIR)/boxlint-*.tgz
+	BOXLINT_WHEEL_BUILD_DIR=$(abspath $(PKG_DIR))/wheel-cmake /usr/bin/python3 -m pip wheel \
+	  --no-build-isolation --no-deps --no-index -q -w $(PKG_DIR) ./bindings/python
+	cd bindings/node && BOXLINT_NPM_BUILD_DIR=$(abspath $(PKG_DIR))/npm-cmake \
+	  npm pack --pack-destination $(abspath $(PKG_DIR))
+	@ls -l $(PKG_DIR)/*.deb $(PKG_DIR)/boxlint-*.whl $(PKG_DIR)/boxlint-*.tgz
 
 run: build
 	@echo "== boxlint examples/template.json"
