@@ -3,9 +3,9 @@
 # the command (prepack: scripts/prebuild.js, the project's CMake) into
 # prebuilds/linux-x64-glibc/, self-contained (BOXLINT_STATIC_DEPS: only the C library, checked
 # against the manylinux policy table as the wheel is); the tarball is installed into an empty
-# project and used there with no environment variable: require('boxlint') on the Quick Start file, `npx boxlint` compared
-# with the command (outputs and exit codes), the TypeScript types under tsc --strict, and the
-# error another platform gets (simulated: the prebuilds renamed).
+# project and used there with no environment variable: require('boxlint') on the Quick Start
+# file, `npx boxlint` compared with the command (outputs and exit codes), the TypeScript types
+# under tsc --strict, and the error another platform gets (simulated: the prebuilds renamed).
 #   usage: npm_test.sh SOURCE_DIR BOXLINT_CLI VERSION      (exit 77: no node or npm)
 set -uo pipefail
 source=$1 cli=$2 version=$3
