@@ -21,7 +21,7 @@ DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjans
                 clang libclang-rt-dev python3 python3-jsonschema git libunistring-dev pre-commit \
                 neovim dpkg-dev lintian man-db python3-pip python3-venv python3-setuptools \
                 python3-wheel python3-mypy unzip iproute2 nftables dnsmasq-base nginx \
-                libnginx-mod-stream curl openssl
+                libnginx-mod-stream curl openssl debootstrap
 
 # Fuzzing (fuzz/, corpus/): new inputs go to FUZZ_WORK, never into the repository's corpus.
 FUZZ_DIR     ?= build/fuzz
@@ -66,7 +66,8 @@ build: deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DBOXLINT_WERROR=$(WERROR)
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# Debian packages (cmake/package.cmake): boxlint, libboxlint0, libboxlint-dev in $(PKG_DIR).
+# Debian packages (cmake/package.cmake): boxlint, libboxlint0, libboxlint-dev in $(PKG_DIR); then
+# the Python wheel and the npm tarball, self-contained (BOXLINT_STATIC_DEPS), beside them.
 PKG_DIR ?= build/package
 package: deps
 	cmake -S . -B $(PKG_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
@@ -77,7 +78,14 @@ package: deps
 	      "-DCMAKE_SHARED_LINKER_FLAGS=$$(dpkg-buildflags --get LDFLAGS)"
 	cmake --build $(PKG_DIR) -j $(JOBS)
 	cd $(PKG_DIR) && cpack -G DEB
-	@ls -l $(PKG_DIR)/*.deb
+	@# The wheel and the npm package beside the .deb files: each builds the self-contained library
+	@# and command (BOXLINT_STATIC_DEPS) in a CMake tree of its own under $(PKG_DIR).
+	rm -f $(PKG_DIR)/boxlint-*.whl $(PKG_DIR)/boxlint-*.tgz
+	BOXLINT_WHEEL_BUILD_DIR=$(abspath $(PKG_DIR))/wheel-cmake /usr/bin/python3 -m pip wheel \
+	  --no-build-isolation --no-deps --no-index -q -w $(PKG_DIR) ./bindings/python
+	cd bindings/node && BOXLINT_NPM_BUILD_DIR=$(abspath $(PKG_DIR))/npm-cmake \
+	  npm pack --pack-destination $(abspath $(PKG_DIR))
+	@ls -l $(PKG_DIR)/*.deb $(PKG_DIR)/boxlint-*.whl $(PKG_DIR)/boxlint-*.tgz
 
 run: build
 	@echo "== boxlint examples/template.json"

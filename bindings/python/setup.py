@@ -7,12 +7,15 @@ up) compiles libboxlint and the boxlint command in release mode, and both go int
 ``python -m boxlint`` runs). The version is CMake's ``project(VERSION)``, read from the top-level
 CMakeLists.txt, the one place it is written.
 
-The wheel is tagged for the platform it was built on (``linux_x86_64`` here): libboxlint links
-the system's libpcre2-8, libidn2 and libunistring (and the command libjansson), which no
-manylinux policy allows a wheel to expect, so a manylinux tag would claim what the wheel does
-not do. Install those libraries (Debian: libpcre2-8-0 libidn2-0 libunistring2 libjansson4).
+The build links libpcre2-8, libidn2 and libunistring (and the command's libjansson) statically
+(``BOXLINT_STATIC_DEPS=ON``): both files need only the C library. The wheel is then tagged
+``manylinux_X_Y_<arch>`` (PEP 600), X.Y being the highest ``GLIBC_X.Y`` symbol version the two
+files use, read here from ``objdump -T``; a file that needs any shared library other than libc
+and libm stops the build rather than claim a tag it does not meet.
+``tests/packaging/wheel_test.sh`` checks the built wheel against auditwheel's policy for the tag.
 """
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -46,7 +49,7 @@ class BuildWithLibrary(build_py):
         jobs = str(os.cpu_count() or 2)
         subprocess.check_call(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
                                "-DBOXLINT_BUILD_TESTS=OFF", "-DBOXLINT_BUILD_BENCH=OFF",
-                               "-DBOXLINT_INSTALL=OFF"])
+                               "-DBOXLINT_INSTALL=OFF", "-DBOXLINT_STATIC_DEPS=ON"])
         subprocess.check_call(["cmake", "--build", build, "-j", jobs, "--target", "boxlint",
                                "boxlint_cli"])
         pkg = os.path.join(self.build_lib, "boxlint")
@@ -56,6 +59,32 @@ class BuildWithLibrary(build_py):
         shutil.copy2(os.path.realpath(lib), os.path.join(pkg, "libboxlint.so.0"))
         os.makedirs(os.path.join(pkg, "bin"), exist_ok=True)
         shutil.copy2(os.path.join(build, "cli", "boxlint"), os.path.join(pkg, "bin", "boxlint"))
+        self.distribution.platform_tag = manylinux_tag(
+            [os.path.join(pkg, "libboxlint.so.0"), os.path.join(pkg, "bin", "boxlint")])
+
+
+# Every manylinux policy lets a wheel need these (auditwheel's lib_whitelist holds more, but
+# the self-contained build needs no more than these).
+C_LIBRARY = {"libc.so.6", "libm.so.6"}
+
+
+def manylinux_tag(paths):
+    """manylinux_X_Y_<arch> for ELF files that need only the C library, X.Y the highest GLIBC_X.Y
+    symbol version they use (PEP 600: such a wheel works on any distribution with glibc >= X.Y)."""
+    highest = (2, 5)
+    for path in paths:
+        dynamic = subprocess.run(["readelf", "-d", "-W", path], check=True, text=True,
+                                 stdout=subprocess.PIPE).stdout
+        needed = set(re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", dynamic))
+        if needed - C_LIBRARY:
+            sys.exit("boxlint: %s needs %s beyond the C library: built without "
+                     "BOXLINT_STATIC_DEPS? A manylinux tag would claim what the wheel does not do"
+                     % (path, ", ".join(sorted(needed - C_LIBRARY))))
+        symbols = subprocess.run(["objdump", "-T", path], check=True, text=True,
+                                 stdout=subprocess.PIPE).stdout
+        for major, minor in re.findall(r"\*UND\*\s+\S+\s+\(?GLIBC_(\d+)\.(\d+)", symbols):
+            highest = max(highest, (int(major), int(minor)))
+    return "manylinux_%d_%d_%s" % (highest[0], highest[1], platform.machine())
 
 
 class BinaryDistribution(Distribution):
@@ -71,7 +100,8 @@ try:
     class PlatformWheel(bdist_wheel):
         def get_tag(self):
             _, _, plat = super().get_tag()
-            return "py3", "none", plat  # ctypes: any Python 3, no ABI, this platform
+            # ctypes: any Python 3, no ABI; the manylinux tag build_py derived from the files
+            return "py3", "none", getattr(self.distribution, "platform_tag", plat)
 
     extra = {"bdist_wheel": PlatformWheel}
 except ImportError:  # building an sdist or installing without the wheel package

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # npm: the npm package carries the library. `npm pack` in bindings/node builds libboxlint and
 # the command (prepack: scripts/prebuild.js, the project's CMake) into
-# prebuilds/linux-x64-glibc/; the tarball is installed into an empty project and used there with
-# no environment variable: require('boxlint') on the Quick Start file, `npx boxlint` compared
-# with the command (outputs and exit codes), the TypeScript types under tsc --strict, and the
-# error another platform gets (simulated: the prebuilds renamed).
+# prebuilds/linux-x64-glibc/, self-contained (BOXLINT_STATIC_DEPS: only the C library, checked
+# against the manylinux policy table as the wheel is); the tarball is installed into an empty
+# project and used there with no environment variable: require('boxlint') on the Quick Start
+# file, `npx boxlint` compared with the command (outputs and exit codes), the TypeScript types
+# under tsc --strict, and the error another platform gets (simulated: the prebuilds renamed).
 #   usage: npm_test.sh SOURCE_DIR BOXLINT_CLI VERSION      (exit 77: no node or npm)
 set -uo pipefail
 source=$1 cli=$2 version=$3
 me=npm
 . "$(dirname "$0")/install_checks.sh"
+. "$(dirname "$0")/manylinux_policy.sh"
 for t in node npm; do
   command -v $t >/dev/null || { echo "SKIPPED: $t is not installed (make deps installs it)"; exit 77; }
 done
@@ -29,6 +31,22 @@ tar -tzf "$tgz" >"$tmp/list"
 for f in package/prebuilds/linux-x64-glibc/libboxlint.so.0 package/prebuilds/linux-x64-glibc/boxlint \
          package/index.d.ts package/bin/boxlint.js package/platform.js; do
   grep -qx "$f" "$tmp/list" && ok "the tarball holds ${f#package/}" || bad "the tarball lacks ${f#package/}"
+done
+
+# The prebuilds are the wheel's self-contained build: only the C library, checked against the
+# manylinux policy table as the wheel is (manylinux_policy.sh): any glibc as new as that tag's.
+mkdir -p "$tmp/unpacked" && tar -xzf "$tgz" -C "$tmp/unpacked"
+elfs=("$tmp/unpacked/package/prebuilds/linux-x64-glibc/libboxlint.so.0"
+      "$tmp/unpacked/package/prebuilds/linux-x64-glibc/boxlint")
+lowest=$(manylinux_lowest "${elfs[@]}")
+if [ -n "$lowest" ] && manylinux_meets "$lowest" "${elfs[@]}"; then
+  ok "the prebuilds meet $lowest's policy, as the wheel's files do"
+else
+  bad "the prebuilds meet no manylinux policy of the table (a shared library beyond the C library?)"
+fi
+for lib in libjansson libpcre2 libidn2 libunistring; do
+  if readelf -d -W "${elfs[@]}" | grep -q "NEEDED.*\[$lib"; then bad "the prebuilds need $lib"
+  else ok "no prebuild needs $lib (linked in statically)"; fi
 done
 
 proj=$tmp/project

@@ -3,7 +3,7 @@
 # checks that every other place says the same: the library (boxlint_version(), through the
 # command), the command, the man page the build generates, the headers' BOXLINT_VERSION_STRING,
 # the Python wheel's version (setup.py reads CMakeLists.txt), the npm package.json, and the
-# Debian packages when `make package` has built them.
+# Debian packages, the wheel and the npm tarball when `make package` has built them.
 #   usage: version_test.sh VERSION BOXLINT_CLI BUILD_DIR SOURCE_DIR PKG_DIR
 set -uo pipefail
 version=$1 cli=$2 build=$3 source=$4 pkgdir=$5
@@ -23,6 +23,15 @@ say "Debian changelog (packaging/debian/changelog.in)" "$(sed -n '1s/^boxlint (\
 for d in "$pkgdir"/*.deb; do
   [ -f "$d" ] || { echo "version: (no .deb in $pkgdir: the packages test checks them after make package)"; break; }
   v=$(dpkg-deb -f "$d" Version); say "$(basename "$d") Version" "${v%-*}"
+done
+for w in "$pkgdir"/boxlint-*.whl; do
+  [ -f "$w" ] || break
+  v=$(basename "$w"); v=${v#boxlint-}; say "$(basename "$w") (make package)" "${v%%-*}"
+done
+for t in "$pkgdir"/boxlint-*.tgz; do
+  [ -f "$t" ] || break
+  say "$(basename "$t") package.json (make package)" \
+      "$(tar -xzOf "$t" package/package.json | sed -n 's/^  "version": "\(.*\)",$/\1/p')"
 done
 [ $fails = 0 ] && { echo "version: OK"; exit 0; }
 echo "version: FAILED: $fails"; exit 1

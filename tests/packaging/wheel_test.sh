@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # wheel: the Python wheel carries the library. `pip wheel bindings/python` (Debian's pip and
 # setuptools, --no-build-isolation: only Debian's packages are reachable here) compiles
-# libboxlint and the command with the project's CMake into the wheel; the wheel is installed
+# libboxlint and the command with the project's CMake into the wheel, linked statically with their
+# dependencies (BOXLINT_STATIC_DEPS) and tagged manylinux, a tag checked here against auditwheel's
+# policy (manylinux_policy.sh); the wheel is installed
 # into a new virtual environment with --no-index, and used there with no BOXLINT_LIBRARY and no
 # system libboxlint: the Quick Start file checked, `python -m boxlint` compared with the command
 # (output formats and exit codes), mypy on a typed client, the version.
@@ -11,6 +13,7 @@ source=$1 cli=$2 version=$3
 py=/usr/bin/python3
 me=wheel
 . "$(dirname "$0")/install_checks.sh"
+. "$(dirname "$0")/manylinux_policy.sh"
 if ! $py -m pip --version >/dev/null 2>&1 || ! $py -c 'import venv, setuptools, wheel' 2>/dev/null; then
   echo "SKIPPED: Debian's python3-pip, python3-venv, python3-setuptools or python3-wheel is missing (make deps installs them)"
   exit 77
@@ -25,11 +28,32 @@ else
   tail -n 30 "$tmp/build.log"; bad "pip wheel failed"; exit 1
 fi
 whl=$(ls "$tmp"/dist/boxlint-*.whl)
-tag=$($py -c "import platform; print('linux_' + platform.machine())")
-case $(basename "$whl") in
-  "boxlint-$version-py3-none-$tag.whl") ok "tag py3-none-$tag: any Python 3 (ctypes), this platform (system libraries, see setup.py)" ;;
-  *) bad "wheel name $(basename "$whl"), not boxlint-$version-py3-none-$tag.whl" ;;
-esac
+# The tag: manylinux, and met by what the wheel holds (auditwheel's check, manylinux_policy.sh):
+# the library and the command linked with BOXLINT_STATIC_DEPS need only the C library.
+arch=$($py -c "import platform; print(platform.machine())")
+name=$(basename "$whl")
+tag=${name#"boxlint-$version-py3-none-"}; tag=${tag%.whl}
+if [[ $name == "boxlint-$version-py3-none-manylinux_"*"_$arch.whl" ]]; then
+  ok "tag py3-none-$tag: any Python 3 (ctypes), manylinux (PEP 600)"
+else
+  bad "wheel name $name, not boxlint-$version-py3-none-manylinux_X_Y_$arch.whl"
+fi
+grep -qx "Tag: py3-none-$tag" <<<"$(unzip -p "$whl" "boxlint-$version.dist-info/WHEEL")" \
+  && ok "WHEEL says Tag: py3-none-$tag" || bad "WHEEL's Tag line is not py3-none-$tag"
+mkdir -p "$tmp/unzipped" && (cd "$tmp/unzipped" && unzip -q "$whl")
+elfs=("$tmp/unzipped/boxlint/libboxlint.so.0" "$tmp/unzipped/boxlint/bin/boxlint")
+if manylinux_meets "$tag" "${elfs[@]}"; then
+  ok "the wheel's contents meet $tag's policy (allowed libraries, highest GLIBC symbol version)"
+else
+  bad "the wheel is tagged $tag but its contents do not meet that policy"
+fi
+lowest=$(manylinux_lowest "${elfs[@]}")
+[ "$lowest" = "$tag" ] && ok "$tag is the oldest tag of the policy table the contents meet" \
+  || bad "the contents meet ${lowest:-no tag of the table}, the wheel says $tag"
+for lib in libjansson libpcre2 libidn2 libunistring; do
+  if readelf -d -W "${elfs[@]}" | grep -q "NEEDED.*\[$lib"; then bad "the wheel's files need $lib"
+  else ok "no file of the wheel needs $lib (linked in statically)"; fi
+done
 grep -q '^Root-Is-Purelib: false' <<<"$(unzip -p "$whl" "boxlint-$version.dist-info/WHEEL")" \
   && ok "Root-Is-Purelib: false" || bad "the wheel says it is pure"
 for f in boxlint/libboxlint.so.0 boxlint/bin/boxlint boxlint/py.typed; do

@@ -2,7 +2,9 @@
 'use strict';
 // `npm pack` (prepack): build libboxlint and the boxlint command with the project's CMake (the
 // repository two levels up) and put them in prebuilds/<platform>-<arch>-<libc>/, the layout
-// native npm packages use for binaries carried inside the package. The version must be
+// native npm packages use for binaries carried inside the package. The same self-contained build
+// as the wheel's (BOXLINT_STATIC_DEPS: pcre2, idn2, unistring and jansson linked in statically),
+// so the prebuilds need only the C library. The version must be
 // CMake's project(VERSION), the one place it is written: a package.json that says otherwise
 // is refused here, before anything is packed.
 const { execFileSync } = require('child_process');
@@ -32,7 +34,7 @@ if (!dir) {
 const build = process.env.BOXLINT_NPM_BUILD_DIR || path.join(here, 'build', 'cmake');
 const run = (args) => execFileSync('cmake', args, { stdio: ['ignore', 'inherit', 'inherit'] });
 run(['-S', root, '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DBOXLINT_BUILD_TESTS=OFF',
-     '-DBOXLINT_BUILD_BENCH=OFF', '-DBOXLINT_INSTALL=OFF']);
+     '-DBOXLINT_BUILD_BENCH=OFF', '-DBOXLINT_INSTALL=OFF', '-DBOXLINT_STATIC_DEPS=ON']);
 run(['--build', build, '-j', String(require('os').cpus().length || 2), '--target', 'boxlint', 'boxlint_cli']);
 const out = path.join(here, 'prebuilds', dir);
 fs.rmSync(path.join(here, 'prebuilds'), { recursive: true, force: true });
