@@ -30,6 +30,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= commands fragment base policy_compile policy_decide config template python
 FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=25 -max_len=8192 -print_final_stats=1
 COV_DIR      ?= build/cov
+MINROOT_DIR  ?= build/minroot
 
 .PHONY: all run test build deps clean bench peers fuzz coverage package install
 
@@ -104,9 +105,12 @@ install: build
 	case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; \
 	  *) echo "   $(PREFIX)/bin is not on PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\")";; esac
 
+# The minroot test's Debian root is downloaded here, in the set-up, never by a test.
 test: deps package
+	tools/minroot.sh $(MINROOT_DIR)
 	cmake -S . -B $(TEST_DIR) -DCMAKE_BUILD_TYPE=Debug -DBOXLINT_SANITIZER=address,undefined \
-	      -DBOXLINT_WERROR=$(WERROR) -DBOXLINT_PACKAGE_DIR=$(abspath $(PKG_DIR))
+	      -DBOXLINT_WERROR=$(WERROR) -DBOXLINT_PACKAGE_DIR=$(abspath $(PKG_DIR)) \
+	      -DBOXLINT_MINROOT_DIR=$(abspath $(MINROOT_DIR))
 	cmake --build $(TEST_DIR) -j $(JOBS)
 	cd $(TEST_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 CK_FORK=no \

@@ -1,54 +1,47 @@
 #!/usr/bin/env bash
 # minroot: the wheel and the npm package run where libjansson, libpcre2, libidn2 and
-# libunistring are absent. A minimal Debian root (debootstrap --variant=minbase, the host's own
-# release and the mirror its apt configuration names) gets python3 and nodejs and nothing else;
-# minbase itself carries libpcre2-8-0 (grep's pre-dependency) and libidn2-0 and libunistring2
-# (apt's TLS library, libgnutls30), so those packages are then purged with dpkg, dependencies
-# forced: neither python3 nor node needs them, which the test shows by running both there. It
-# checks that no file of the four libraries is left in the root, installs the wheel (pip
-# --target, from outside, into the root python3's /usr/local site directory: the root has no pip) and the npm package (npm --prefix, from outside: no
-# npm there either), and runs both inside with chroot: the library's API on the Quick Start
-# file, `python -m boxlint` and `npx boxlint` (node bin/boxlint.js) against the command built
-# here, output and exit code, and ldd in the root on what each package carries.
-#   usage: minroot_test.sh SOURCE_DIR BOXLINT_CLI VERSION WORK_DIR
-#   exit 77 (SKIPPED, with the reason): not root, no debootstrap/chroot/pip/npm, no Debian mirror
-#   in the apt configuration, or debootstrap cannot fetch from it.
-#   BOXLINT_DEBIAN_MIRROR and BOXLINT_DEBIAN_SUITE override the mirror and the release.
+# libunistring are absent. The set-up (tools/minroot.sh, run by make test before ctest) made a
+# minimal Debian root (debootstrap --variant=minbase, the host's release) with python3 and nodejs
+# and nothing else, kept as ROOT_DIR/root.tar: this test uses no network. minbase itself carries
+# libpcre2-8-0 (grep's pre-dependency) and libidn2-0 and libunistring2 (apt's TLS library,
+# libgnutls30), so those packages are purged here with dpkg, dependencies forced: neither python3
+# nor node needs them, which the test shows by running both there. It checks that no file of the
+# four libraries is left in the root, installs the wheel (pip --target, from outside, into the
+# root python3's /usr/local site directory: the root has no pip) and the npm package (npm
+# --prefix, from outside: no npm there either), and runs both inside with chroot: the library's
+# API on the Quick Start file, `python -m boxlint` and `npx boxlint` (node bin/boxlint.js)
+# against the command built here, output and exit code, and ldd in the root on what each package
+# carries.
+#   usage: minroot_test.sh SOURCE_DIR BOXLINT_CLI VERSION ROOT_DIR
+#   exit 77 (SKIPPED, with the reason): not root, no chroot/pip/npm, or no root.tar in ROOT_DIR
+#   (ROOT_DIR/skip-reason says why the set-up made none).
 set -uo pipefail
-source=$1 cli=$2 version=$3 work=$4
+source=$1 cli=$2 version=$3 rootdir=${4:-}
 me=minroot
 . "$(dirname "$0")/install_checks.sh"
 skip() { echo "SKIPPED: $me: $*"; exit 77; }
 
-[ "$(id -u)" = 0 ] || skip "debootstrap and chroot need root (make test runs as root on the project's machines)"
-for t in debootstrap chroot dpkg; do
-  command -v $t >/dev/null || skip "$t is not installed (make deps installs debootstrap)"
+[ "$(id -u)" = 0 ] || skip "chroot needs root (make test runs as root on the project's machines)"
+for t in chroot dpkg tar; do
+  command -v $t >/dev/null || skip "$t is not installed"
 done
 py=/usr/bin/python3
 $py -m pip --version >/dev/null 2>&1 || skip "Debian's python3-pip is missing (make deps installs it)"
 command -v npm >/dev/null || skip "npm is missing (make deps installs it)"
+[ -n "$rootdir" ] || skip "no minimal root was prepared: run the tests with make test, whose set-up (tools/minroot.sh) makes it"
+if [ ! -s "$rootdir/root.tar" ]; then
+  [ -s "$rootdir/skip-reason" ] && skip "the set-up made no minimal root: $(cat "$rootdir/skip-reason")"
+  skip "no $rootdir/root.tar: run tools/minroot.sh $rootdir (make test does)"
+fi
 
-# The release and the mirror: the host's, so that the root's python3 is the one pip builds for.
-suite=${BOXLINT_DEBIAN_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME:-}")}
-[ -n "$suite" ] || skip "no VERSION_CODENAME in /etc/os-release: not a Debian release this test knows"
-mirror=${BOXLINT_DEBIAN_MIRROR:-$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 2>/dev/null \
-  | awk -v s="$suite" '$2 == s && $3 == "main" {print $1; exit}')}
-[ -n "$mirror" ] || skip "the apt configuration names no mirror serving $suite main (set BOXLINT_DEBIAN_MIRROR)"
-
-mkdir -p "$work/debs"
-work=$(cd "$work" && pwd)
 tmp=$(mktemp -d) && root=$tmp/root
 trap 'rm -rf "$tmp"' EXIT
 unset BOXLINT_LIBRARY
 
-# ---- the root: minbase, python3, nodejs (the .deb files kept in WORK_DIR for the next run) ----
-if debootstrap --variant=minbase --include=python3,nodejs --cache-dir="$work/debs" \
-     "$suite" "$root" "$mirror" >"$tmp/debootstrap.log" 2>&1; then
-  ok "debootstrap --variant=minbase --include=python3,nodejs $suite"
-else
-  tail -n 15 "$tmp/debootstrap.log"
-  skip "debootstrap could not make a $suite root from $mirror (log above): no mirror reachable?"
-fi
+# ---- the root: minbase, python3, nodejs, as the set-up made it ------------------------------------
+mkdir -p "$root" && tar -C "$root" -xf "$rootdir/root.tar" \
+  && ok "the minimal root ($(cat "$root/.boxlint-minroot" 2>/dev/null)): debootstrap --variant=minbase --include=python3,nodejs" \
+  || { bad "could not unpack $rootdir/root.tar"; finish; }
 present=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Package} ${Status}\n' \
             'libjansson*' 'libpcre2*' 'libidn2*' 'libunistring*' 2>/dev/null | awk '/ installed$/ {print $1}')
 echo "$me: minbase's own packages of the four libraries:" $present
