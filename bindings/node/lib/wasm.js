@@ -287,13 +287,13 @@ class WasmBoxlint {
           const [ipp, ipn] = ip === null ? [0, 0] : self.put(alloc, ip);
           self.status(self.x.boxlint_policy_decide(d, ptr, hp, hn, ipp, ipn), 'boxlint_policy_decide');
           const o = DECISION.off;
-          const list = self.i32(d + o.list);
+          const index = self.i32(d + o.index);
           const ep = self.u32(d + o.entry);
-          return {
+          return { // no deciding entry: list, index and entry null, as the native binding says
             verdict: self.str(self.x.boxlint_verdict_str(self.i32(d + o.verdict))),
             reason: self.str(self.x.boxlint_decision_reason_str(self.i32(d + o.reason))),
-            list: self.str(self.x.boxlint_policy_list_str(list)),
-            index: self.i32(d + o.index),
+            list: index < 0 ? null : self.str(self.x.boxlint_policy_list_str(self.i32(d + o.list))),
+            index: index < 0 ? null : index,
             entry: ep ? self.bytes(ep, self.u32(d + o.entry + 4)) : null,
             byName: self.i32(d + o.by_name) !== 0,
           };
