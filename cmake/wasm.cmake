@@ -1,8 +1,9 @@
 # The WebAssembly build of the library (wasm/CMakeLists.txt), as the target `wasm`: a project of
 # its own, configured and built in ${PROJECT_BINARY_DIR}/wasm with the wasm32-wasi toolchain
 # (wasm/wasi.cmake), giving ${PROJECT_BINARY_DIR}/wasm/boxlint.wasm.
-#   BOXLINT_WASM=AUTO (default): built with `all` when Debian's clang, lld, wasi-libc and
-#                     libclang-rt-14-dev-wasm32 are here, else left out with a message
+#   BOXLINT_WASM=AUTO (default): a target when Debian's clang, lld, wasi-libc and
+#                     libclang-rt-14-dev-wasm32 are here (in `all` with the tests), else
+#                     left out with a message
 #   BOXLINT_WASM=ON:  they must be here (configure stops naming what is missing)
 #   BOXLINT_WASM=OFF: no target
 # tests/oracle/wasm_test.js compares its findings with the native library's (ctest wasm_findings).
@@ -41,7 +42,12 @@ if(NOT BOXLINT_WASM STREQUAL "OFF")
   endif()
 endif()
 if(BOXLINT_WASM_ENABLED)
-  add_custom_target(wasm ALL
+  # Part of `all` where the tests are built (they compare it); else built on demand.
+  set(_bl_wasm_all "")
+  if(BOXLINT_BUILD_TESTS)
+    set(_bl_wasm_all ALL)
+  endif()
+  add_custom_target(wasm ${_bl_wasm_all}
     COMMAND ${CMAKE_COMMAND} -S ${PROJECT_SOURCE_DIR}/wasm -B ${PROJECT_BINARY_DIR}/wasm
             -DCMAKE_TOOLCHAIN_FILE=${PROJECT_SOURCE_DIR}/wasm/wasi.cmake
             -DCMAKE_C_COMPILER=${BOXLINT_WASM_CLANG} -DCMAKE_BUILD_TYPE=Release

@@ -205,12 +205,28 @@ for (const f of walk(path.join(dataDir, 'policy')).filter((p) => p.endsWith('.js
   }
 }
 
+// Probes of each left-out feature, so that its count says it was seen: inputs the corpora
+// above may lack, whose native findings the WebAssembly build is known not to give.
+const PROBES = [
+  ['secret-in-command', ['RUN curl -H "Authorization: token ghp_0123456789abcdefghijABCDEFGHIJ012345" https://x.example']],
+  ['secret in ENV', ['ENV API_TOKEN=s3cr3tvalue']],
+];
+for (const [name, commands] of PROBES) {
+  const [n, w] = both((b) => b.checkCommands(commands));
+  compare('probes', name, commands.join('\n'), n, w);
+}
+{
+  const src = 'client.code_interpreter.templates.update("t", commands=["RUN echo \\N{BLACK STAR}", "COPY a b"])\n';
+  const [n, w] = both((b) => b.checkPython(src));
+  compare('probes', '\\N{BLACK STAR}', src, n, w);
+}
+
 for (const s of shown) console.log(s);
 for (const [c, v] of Object.entries(corpora)) {
   console.log(`${c}: ${v.inputs} inputs, ${v.findings} native findings, ${v.differ} differences, ${v.leftOut} left out`);
 }
 console.log(`decisions compared: ${counts.decisions}`);
-for (const [n, k] of leftOut) console.log(`left out by the WebAssembly build: ${k} findings: ${n}`);
+for (const [n, k] of leftOut) console.log(`left out by the WebAssembly build: ${k} differences: ${n}`);
 console.log(`total: ${counts.inputs} inputs, ${counts.findings} native findings, ${counts.same} identical, ` +
   `${counts.differences} differences`);
 process.exit(counts.differences ? 1 : 0);
