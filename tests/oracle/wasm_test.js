@@ -1,8 +1,8 @@
 'use strict';
 // The WebAssembly build (wasm/, bindings/node/lib/wasm.js) against the native library (the Node
 // binding over libboxlint.so): the same inputs through the same C calls, the findings compared
-// as (rule, severity, line, column, message), and every policy's decisions on its own entries
-// and a few fixed destinations.
+// whole (rule, severity, line, column, message, hint, range, offsets, path, fix), and every
+// policy's decisions on its own entries and a few fixed destinations.
 //
 //   node tests/oracle/wasm_test.js LIBBOXLINT_SO BOXLINT_WASM DATA_DIR
 //
@@ -47,7 +47,11 @@ const LEFT_OUT = [
     (n, w) => w && /GNU libc's iconv/.test(w.message)],
 ];
 
-const key = (d) => JSON.stringify([d.rule, d.severity, d.line, d.column, d.message]);
+// Each finding whole: rule, severity, position, message, and also hint, range, offsets, path
+// and fix (where the native and the WebAssembly build could part: 32-bit size_t, another libc).
+const key = (d) => JSON.stringify([d.rule, d.severity, d.line, d.column, d.message, d.hint || null,
+  d.endLine, d.endColumn, d.offset, d.endOffset, d.path || null,
+  d.fix ? [d.fix.offset, d.fix.length, d.fix.text, d.fix.unsafe] : null]);
 const counts = { inputs: 0, findings: 0, decisions: 0, same: 0, differences: 0 };
 const leftOut = new Map(LEFT_OUT.map(([name]) => [name, 0]));
 const corpora = {};

@@ -336,7 +336,9 @@ function wasiImports(getMemory) {
         for (let i = 0; i < n; i++) {
           const p = dv.getUint32(iovs + i * 8, true);
           const l = dv.getUint32(iovs + i * 8 + 4, true);
-          process.stderr.write(Buffer.from(getMemory().buffer, p, l));
+          const bytes = new Uint8Array(getMemory().buffer, p, l);
+          if (typeof process !== 'undefined' && process.stderr) process.stderr.write(bytes);
+          else console.error(new TextDecoder().decode(bytes));
           total += l;
         }
         dv.setUint32(nwritten, total, true);
@@ -347,10 +349,9 @@ function wasiImports(getMemory) {
   };
 }
 
-/* Load boxlint.wasm: $BOXLINT_WASM, else `file`, else wasm/boxlint.wasm next to the package. */
-function load(file = null) {
-  const f = process.env.BOXLINT_WASM || file || path.join(__dirname, '..', 'wasm', 'boxlint.wasm');
-  const mod = new WebAssembly.Module(fs.readFileSync(f));
+/* The module's bytes instantiated (no file system: what a browser would call). */
+function instantiate(bytes) {
+  const mod = new WebAssembly.Module(bytes);
   let memory = null;
   const inst = new WebAssembly.Instance(mod, wasiImports(() => memory));
   memory = inst.exports.memory;
@@ -358,4 +359,10 @@ function load(file = null) {
   return new WasmBoxlint(inst);
 }
 
-module.exports = { load, layout };
+/* Load boxlint.wasm: $BOXLINT_WASM, else `file`, else wasm/boxlint.wasm next to the package. */
+function load(file = null) {
+  const f = process.env.BOXLINT_WASM || file || path.join(__dirname, '..', 'wasm', 'boxlint.wasm');
+  return instantiate(fs.readFileSync(f));
+}
+
+module.exports = { load, instantiate, layout };
