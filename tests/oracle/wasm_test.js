@@ -52,7 +52,7 @@ const LEFT_OUT = [
 const key = (d) => JSON.stringify([d.rule, d.severity, d.line, d.column, d.message, d.hint || null,
   d.endLine, d.endColumn, d.offset, d.endOffset, d.path || null,
   d.fix ? [d.fix.offset, d.fix.length, d.fix.text, d.fix.unsafe] : null]);
-const counts = { inputs: 0, findings: 0, decisions: 0, same: 0, differences: 0 };
+const counts = { inputs: 0, findings: 0, decisions: 0, fixed: 0, same: 0, differences: 0 };
 const leftOut = new Map(LEFT_OUT.map(([name]) => [name, 0]));
 const corpora = {};
 const shown = [];
@@ -116,6 +116,22 @@ function both(fn) {
   return out;
 }
 
+// The file each side's fixes make of the text (boxlint_apply_fixes on each side, safe fixes
+// and then all), where both sides found the same.
+function compareFixes(corpus, name, text, nd, wd) {
+  if (!nd.some((d) => d.fix) || JSON.stringify(nd.map(key)) !== JSON.stringify(wd.map(key))) return;
+  for (const unsafeFixes of [false, true]) {
+    const a = native.applyFixes(text, nd, { unsafeFixes });
+    const b = wasm.applyFixes(new Uint8Array(text), wd, { unsafeFixes });
+    counts.fixed++;
+    if (Buffer.compare(Buffer.from(a.text), Buffer.from(b.text)) ||
+        JSON.stringify(a.applied) !== JSON.stringify(b.applied)) {
+      counts.differences++;
+      shown.push(`DIFFERENCE: ${corpus}/${name}: the fixed text (unsafeFixes ${unsafeFixes})`);
+    }
+  }
+}
+
 function walk(dir) {
   const out = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -134,6 +150,7 @@ for (const sub of ['real-dockerfiles', 'buildkit-fixtures']) {
     const text = fs.readFileSync(f);
     const [n, w] = both((b) => b.checkFragment(text));
     compare(sub, path.relative(dataDir, f), text.toString('latin1'), n, w);
+    compareFixes(sub, path.relative(dataDir, f), text, n, w);
   }
 }
 
@@ -142,6 +159,7 @@ for (const f of walk(path.join(dataDir, 'python')).filter((p) => p.endsWith('.py
   const text = fs.readFileSync(f);
   const [n, w] = both((b) => b.checkPython(text));
   compare('python', path.relative(dataDir, f), text.toString('latin1'), n, w);
+  compareFixes('python', path.relative(dataDir, f), text, n, w);
 }
 
 // Policy cases: a bare NetworkPolicy (findings, then decisions), a template, a command list.
@@ -229,7 +247,7 @@ for (const s of shown) console.log(s);
 for (const [c, v] of Object.entries(corpora)) {
   console.log(`${c}: ${v.inputs} inputs, ${v.findings} native findings, ${v.differ} differences, ${v.leftOut} left out`);
 }
-console.log(`decisions compared: ${counts.decisions}`);
+console.log(`decisions compared: ${counts.decisions}; fixed texts compared: ${counts.fixed}`);
 for (const [n, k] of leftOut) console.log(`left out by the WebAssembly build: ${k} differences: ${n}`);
 console.log(`total: ${counts.inputs} inputs, ${counts.findings} native findings, ${counts.same} identical, ` +
   `${counts.differences} differences`);

@@ -306,6 +306,42 @@ class WasmBoxlint {
     };
   }
 
+  /* boxlint_apply_fixes, as the native applyFixes (lib/fixes.js): `fixes` are fixes or
+   * diagnostics; those without a fix, with offsets no buffer has, or unsafe without
+   * opts.unsafeFixes are skipped (NULL to the library). Returns {text, applied}. */
+  applyFixes(text, fixes, opts) {
+    const unsafeFixes = !!(opts && opts.unsafeFixes);
+    return this.scope((alloc) => {
+      const [tp, tn] = this.put(alloc, text);
+      const list = Array.from(fixes, (d) => (d && ('rule' in d || 'fix' in d) ? d.fix : d));
+      const arr = alloc(4 * Math.max(list.length, 1));
+      list.forEach((f, i) => {
+        if (!f || f.offset < 0 || f.length < 0 || f.offset > 0xffffffff || f.length > 0xffffffff) return;
+        if (f.unsafe === true && !unsafeFixes) return;
+        const fp = alloc(FIX.size);
+        const [xp, xn] = this.put(alloc, f.text);
+        this.dv.setUint32(fp + FIX.off.offset, f.offset, true);
+        this.dv.setUint32(fp + FIX.off.length, f.length, true);
+        this.dv.setUint32(fp + FIX.off.text, xn ? xp : 0, true);
+        this.dv.setUint32(fp + FIX.off.text_len, xn, true);
+        this.dv.setInt32(fp + FIX.off.safety, f.unsafe === true ? 1 : 0, true);
+        this.dv.setUint32(arr + 4 * i, fp, true);
+      });
+      const out = alloc(4);
+      const outLen = alloc(4);
+      const applied = alloc(Math.max(list.length, 1));
+      this.status(this.x.boxlint_apply_fixes(tp, tn, arr, list.length, out, outLen, applied, 0),
+        'boxlint_apply_fixes');
+      const op = this.u32(out);
+      const bytes = this.u8.slice(op, op + this.u32(outLen));
+      this.x.boxlint_buffer_free(op, 0);
+      return {
+        text: typeof text === 'string' ? this.dec.decode(bytes) : bytes,
+        applied: Array.from(this.u8.subarray(applied, applied + list.length), (x) => x !== 0),
+      };
+    });
+  }
+
   /* The rule table: [{id, severity, summary}]. */
   rules() {
     return this.scope((alloc) => {

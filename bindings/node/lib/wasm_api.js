@@ -17,6 +17,15 @@ function result(r) {
   };
 }
 
+/* A result whose fixes are edits of the checked text: fixed(text, opts), as lib/report.js. */
+function fileResult(w, r) {
+  const out = result(r);
+  Object.defineProperty(out, 'fixed', {
+    value: (text, opts) => w.applyFixes(text, out.diagnostics, opts).text, enumerable: false,
+  });
+  return out;
+}
+
 function notYet(name) {
   return () => {
     throw new BoxlintError(`boxlint: ${name} is not in the WebAssembly backend yet ` +
@@ -52,8 +61,9 @@ function api(w, why) {
     backendReason: why,
     version: w.version,
     checkCommands: (commands) => result(w.checkCommands(commands)),
-    checkFragment: (t) => result(w.checkFragment(text(t))),
-    checkPython: (t) => result(w.checkPython(text(t))),
+    checkFragment: (t) => fileResult(w, w.checkFragment(text(t))),
+    checkPython: (t) => fileResult(w, w.checkPython(text(t))),
+    applyFixes: (t, fixes, opts) => w.applyFixes(typeof t === 'string' ? t : text(t), fixes, opts),
     checkTemplate,
     validateTemplate(t) {
       const r = checkTemplate(t);
@@ -64,7 +74,6 @@ function api(w, why) {
     rules: () => w.rules(),
     checkBinding: notYet('checkBinding'),
     checkFile: notYet('checkFile'),
-    applyFixes: notYet('applyFixes'),
     rule: notYet('rule'),
     explain: notYet('explain'),
     Config: notYet('Config'),
