@@ -34,6 +34,24 @@ process.env.BOXLINT_LIBRARY = libPath;
 const native = require(bindingDir);
 const wasm = require(path.join(bindingDir, 'lib', 'wasm.js')).load(wasmPath);
 
+// The module exports the whole public C API: every BOXLINT_API function of the headers.
+{
+  const inc = path.join(__dirname, '..', '..', 'lib', 'include', 'boxlint');
+  const declared = new Set();
+  for (const h of fs.readdirSync(inc).filter((f) => f.endsWith('.h'))) {
+    const src = fs.readFileSync(path.join(inc, h), 'utf8');
+    for (const m of src.matchAll(/BOXLINT_API[^;(]*?\b(boxlint_\w+)\s*\(/g)) declared.add(m[1]);
+  }
+  const exported = new Set(WebAssembly.Module.exports(new WebAssembly.Module(fs.readFileSync(wasmPath)))
+    .map((e) => e.name));
+  const missing = [...declared].filter((n) => !exported.has(n));
+  console.log(`C API: ${declared.size} functions declared, ${declared.size - missing.length} exported by the module`);
+  if (missing.length || declared.size < 50) {
+    console.log(`DIFFERENCE: not exported: ${missing.join(', ') || '(too few declared: the header scan failed)'}`);
+    process.exitCode = 1;
+  }
+}
+
 // What a difference is put down to, when a left-out feature explains it: a function of the
 // native finding (n), the WebAssembly one (w, either may be null) and the input's text.
 const LEFT_OUT = [
@@ -251,4 +269,4 @@ console.log(`decisions compared: ${counts.decisions}; fixed texts compared: ${co
 for (const [n, k] of leftOut) console.log(`left out by the WebAssembly build: ${k} differences: ${n}`);
 console.log(`total: ${counts.inputs} inputs, ${counts.findings} native findings, ${counts.same} identical, ` +
   `${counts.differences} differences`);
-process.exit(counts.differences ? 1 : 0);
+process.exit(counts.differences || process.exitCode ? 1 : 0);
