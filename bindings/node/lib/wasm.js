@@ -53,7 +53,12 @@ const OPTIONS = layout([['size', 'size'], ['max_commands', 'size'], ['max_comman
   ['memory_min', 'i64'], ['memory_max', 'i64'], ['no_instructions', 'i32']]);
 const POLICY_OPTIONS = layout([['size', 'size'], ['max_entries', 'size'], ['unmatched', 'i32'],
   ['compat', 'u32'], ['path_prefix', SPAN], ['config', 'ptr']]);
-const TEMPLATE_FIELDS = new Set(['name', 'commands', 'cpu_count', 'memory_mb', 'network_policy']);
+const BINDING = layout([['template_id', SPAN], ['has_template_id', 'i32'],
+  ['template_id_not_string', 'i32'], ['template_text', 'ptr'], ['version', NUMBER],
+  ['lifespan_seconds', NUMBER], ['extra_fields', 'ptr'], ['nextra_fields', 'size']]);
+const RULE_INFO = layout([['id', 'ptr'], ['severity', 'i32'], ['summary', 'ptr'],
+  ['description', 'ptr'], ['bad', 'ptr'], ['good', 'ptr']]);
+
 const ESYNTAX = -3;
 
 class WasmBoxlint {
@@ -62,6 +67,14 @@ class WasmBoxlint {
     this.enc = new TextEncoder();
     this.dec = new TextDecoder('utf-8', { fatal: false });
     this.version = this.str(this.x.boxlint_version());
+    // The fields the library knows; any other key of an object is an unknown field.
+    const names = (f) => {
+      const out = new Set();
+      for (let i = 0, p; i < 64 && (p = f(i)); i++) out.add(this.str(p));
+      return out;
+    };
+    this.templateFields = names(this.x.boxlint_template_field);
+    this.bindingFields = names(this.x.boxlint_binding_field);
     // The built-in defaults, as the native binding and the command use without a config: every
     // warning at its default severity (NULL options would give the errors only). Kept for the
     // instance's life, as the native binding keeps its default Config.
@@ -251,13 +264,54 @@ class WasmBoxlint {
       }
       this.number(alloc, tp + o.cpu_count, t.cpu_count);
       this.number(alloc, tp + o.memory_mb, t.memory_mb);
-      const extra = Object.keys(t).filter((k) => !TEMPLATE_FIELDS.has(k));
+      const extra = Object.keys(t).filter((k) => !this.templateFields.has(k));
       this.dv.setUint32(tp + o.extra_fields, this.spans(alloc, extra), true);
       this.dv.setUint32(tp + o.nextra_fields, extra.length, true);
       this.status(this.x.boxlint_check_template(r, tp, this.options(alloc)), 'boxlint_check_template');
       if (t.network_policy !== undefined && t.network_policy !== null) {
         const out = alloc(4);
         this.x.boxlint_policy_new(out, r, this.policySpec(alloc, t.network_policy),
+          this.policyOptions(alloc), 0);
+        this.x.boxlint_policy_free(this.u32(out));
+      }
+      return this.collect(r);
+    }));
+  }
+
+  /* An agent binding as the native checkBinding takes it (lib/checks.js): `spell` names a
+   * value that is not what the field takes, as lib/values.js does for both backends. */
+  checkBinding(bd, spell) {
+    return this.scope((alloc) => this.withReport(alloc, (r) => {
+      const bp = alloc(BINDING.size);
+      const o = BINDING.off;
+      const tid = bd.template_id;
+      if (tid !== undefined && tid !== null) {
+        this.dv.setInt32(bp + o.has_template_id, 1, true);
+        if (typeof tid === 'string') {
+          const [p, n] = this.put(alloc, tid);
+          this.dv.setUint32(bp + o.template_id, p, true);
+          this.dv.setUint32(bp + o.template_id + 4, n, true);
+        } else {
+          this.dv.setInt32(bp + o.template_id_not_string, 1, true);
+          this.dv.setUint32(bp + o.template_text, this.put(alloc, spell(tid))[0], true);
+        }
+      }
+      for (const f of ['version', 'lifespan_seconds']) {
+        const v = bd[f];
+        if (v === undefined || v === null) continue;
+        if (Number.isInteger(v) || typeof v === 'bigint') this.number(alloc, bp + o[f], Number(v));
+        else {
+          this.dv.setInt32(bp + o[f] + NUMBER.off.present, 1, true);
+          this.dv.setUint32(bp + o[f] + NUMBER.off.text, this.put(alloc, spell(v))[0], true);
+        }
+      }
+      const extra = Object.keys(bd).filter((k) => !this.bindingFields.has(k));
+      this.dv.setUint32(bp + o.extra_fields, this.spans(alloc, extra), true);
+      this.dv.setUint32(bp + o.nextra_fields, extra.length, true);
+      this.status(this.x.boxlint_check_binding(r, bp, this.options(alloc)), 'boxlint_check_binding');
+      if (bd.network_policy !== undefined && bd.network_policy !== null) {
+        const out = alloc(4);
+        this.x.boxlint_policy_new(out, r, this.policySpec(alloc, bd.network_policy),
           this.policyOptions(alloc), 0);
         this.x.boxlint_policy_free(this.u32(out));
       }
@@ -342,20 +396,47 @@ class WasmBoxlint {
     });
   }
 
-  /* The rule table: [{id, severity, summary}]. */
+  ruleAt(p) {
+    const o = RULE_INFO.off;
+    return {
+      id: this.str(this.u32(p + o.id)), severity: SEVERITY[this.i32(p + o.severity)],
+      summary: this.str(this.u32(p + o.summary)), description: this.str(this.u32(p + o.description)),
+      bad: this.str(this.u32(p + o.bad)), good: this.str(this.u32(p + o.good)),
+    };
+  }
+
+  /* The rule table, in its order: [{id, severity, summary, description, bad, good}]. */
   rules() {
     return this.scope((alloc) => {
       const np = alloc(4);
       const base = this.x.boxlint_rules(np);
-      const RI = layout([['id', 'ptr'], ['severity', 'i32'], ['summary', 'ptr'],
-        ['description', 'ptr'], ['bad', 'ptr'], ['good', 'ptr']]);
       const out = [];
-      for (let i = 0, n = this.u32(np); i < n; i++) {
-        const p = base + i * RI.size;
-        out.push({ id: this.str(this.u32(p)), severity: SEVERITY[this.i32(p + RI.off.severity)],
-          summary: this.str(this.u32(p + RI.off.summary)) });
-      }
+      for (let i = 0, n = this.u32(np); i < n; i++) out.push(this.ruleAt(base + i * RULE_INFO.size));
       return out;
+    });
+  }
+
+  /* boxlint_rule_find: the rule `id`, or null. */
+  findRule(id) {
+    return this.scope((alloc) => {
+      const [p, n] = this.put(alloc, id);
+      const r = this.x.boxlint_rule_find(p, n);
+      return r ? this.ruleAt(r) : null;
+    });
+  }
+
+  /* boxlint_rule_explain of the rule `id` (which must exist). */
+  explain(id) {
+    return this.scope((alloc) => {
+      const [p, n] = this.put(alloc, id);
+      const out = alloc(4);
+      const outLen = alloc(4);
+      this.status(this.x.boxlint_rule_explain(this.x.boxlint_rule_find(p, n), out, outLen, 0),
+        'boxlint_rule_explain');
+      const op = this.u32(out);
+      const t = this.bytes(op, this.u32(outLen));
+      this.x.boxlint_buffer_free(op, 0);
+      return t;
     });
   }
 }

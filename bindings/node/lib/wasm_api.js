@@ -7,6 +7,7 @@
 const {
   BoxlintError, ValidationError, PolicyError, ConfigError, ClosedError,
 } = require('./error_classes');
+const { typeName, spell } = require('./values');
 
 function result(r) {
   const diagnostics = r.diagnostics;
@@ -33,11 +34,23 @@ function notYet(name) {
   };
 }
 
+/* config= and options= are not in the WebAssembly backend yet: refused, never ignored. */
+function noSettings(opts, name) {
+  if (!opts) return;
+  for (const k of Object.keys(opts)) {
+    if (opts[k] !== null && opts[k] !== undefined) {
+      throw new BoxlintError(`boxlint: ${name}(..., { ${k} }) is not in the WebAssembly backend yet ` +
+        '(set BOXLINT_LIBRARY to a native libboxlint to use it)');
+    }
+  }
+}
+
 /** The API over `w`, a loaded module (lib/wasm.js load()); `why` says why not native. */
 function api(w, why) {
   const text = (t) => (typeof t === 'string' ? t : new Uint8Array(t.buffer, t.byteOffset, t.byteLength));
   class NetworkPolicy {
-    constructor(policy = {}) {
+    constructor(policy = {}, opts = null) {
+      noSettings(opts, 'NetworkPolicy');
       const p = w.policy(policy);
       if (!p.ok) throw new PolicyError(p.diagnostics);
       this._p = p;
@@ -54,28 +67,42 @@ function api(w, why) {
       this._p = null;
     }
   }
-  const checkTemplate = (t) => result(w.checkTemplate(t));
+  const checkTemplate = (t, opts) => (noSettings(opts, 'checkTemplate'), result(w.checkTemplate(t)));
   return {
     backend: 'wasm',
     /** Why the native library was not used (the error of loading it). */
     backendReason: why,
     version: w.version,
-    checkCommands: (commands) => result(w.checkCommands(commands)),
-    checkFragment: (t) => fileResult(w, w.checkFragment(text(t))),
-    checkPython: (t) => fileResult(w, w.checkPython(text(t))),
+    checkCommands: (commands, opts) => (noSettings(opts, 'checkCommands'), result(w.checkCommands(commands))),
+    checkFragment: (t, opts) => (noSettings(opts, 'checkFragment'), fileResult(w, w.checkFragment(text(t)))),
+    checkPython: (t, opts) => (noSettings(opts, 'checkPython'), fileResult(w, w.checkPython(text(t)))),
     applyFixes: (t, fixes, opts) => w.applyFixes(typeof t === 'string' ? t : text(t), fixes, opts),
     checkTemplate,
-    validateTemplate(t) {
-      const r = checkTemplate(t);
+    validateTemplate(t, opts) {
+      const r = checkTemplate(t, opts);
       if (!r.ok) throw new ValidationError(r.diagnostics);
       return r;
     },
     NetworkPolicy,
     rules: () => w.rules(),
-    checkBinding: notYet('checkBinding'),
+    rule(id) {
+      if (typeof id !== 'string') throw new TypeError(`rule id must be a string, not ${typeName(id)}`);
+      const r = w.findRule(id);
+      if (!r) throw new RangeError(`unknown rule ${JSON.stringify(id)} (rules() lists them)`);
+      return r;
+    },
+    explain(id) {
+      this.rule(id);
+      return w.explain(id);
+    },
+    checkBinding(b, opts) {
+      noSettings(opts, 'checkBinding');
+      if (b === null || typeof b !== 'object' || Array.isArray(b)) {
+        throw new TypeError(`binding must be an object, not ${typeName(b)}`);
+      }
+      return result(w.checkBinding(b, spell));
+    },
     checkFile: notYet('checkFile'),
-    rule: notYet('rule'),
-    explain: notYet('explain'),
     Config: notYet('Config'),
     BoxlintError,
     ValidationError,
