@@ -72,7 +72,7 @@ const LEFT_OUT = [
 const key = (d) => JSON.stringify([d.rule, d.severity, d.line, d.column, d.message, d.hint || null,
   d.endLine, d.endColumn, d.offset, d.endOffset, d.path || null,
   d.fix ? [d.fix.offset, d.fix.length, d.fix.text, d.fix.unsafe] : null]);
-const counts = { inputs: 0, findings: 0, decisions: 0, fixed: 0, same: 0, differences: 0 };
+const counts = { inputs: 0, findings: 0, decisions: 0, emitted: 0, emittedText: 0, fixed: 0, same: 0, differences: 0 };
 const leftOut = new Map(LEFT_OUT.map(([name]) => [name, 0]));
 const corpora = {};
 const shown = [];
@@ -232,6 +232,27 @@ for (const f of walk(path.join(dataDir, 'policy')).filter((p) => p.endsWith('.js
       wp = null;
     }
     if (np && wp) {
+      for (const [format, opts] of [['nftables', {}], ['dnsmasq', {}], ['nginx', {}],
+        ['nftables', { resolvers: ['192.0.2.53'] }], ['dnsmasq', { resolvers: ['192.0.2.53'] }],
+        ['nftables', { proxyUser: 'proxy', resolvers: ['192.0.2.53'] }],
+        ['nginx', { proxyUser: 'proxy', resolvers: ['192.0.2.53'] }]]) {
+        const out = [np, wp].map((p) => {
+          try {
+            return p.emit(format, opts);
+          } catch (e) {
+            return `${e.name}: ${e.message} ${JSON.stringify((e.diagnostics || []).map(key))}`;
+          }
+        });
+        counts.emitted++;
+        if (out[0] !== out[1]) {
+          counts.differences++;
+          shown.push(`DIFFERENCE: ${name}: emit ${format} ${JSON.stringify(opts)}\n    native: ${out[0].slice(0, 200)}\n    wasm:   ${out[1].slice(0, 200)}`);
+        }
+      }
+      if (JSON.stringify([np.type, np.allow_out, np.deny_out]) !== JSON.stringify([wp.type, wp.allow_out, wp.deny_out])) {
+        counts.differences++;
+        shown.push(`DIFFERENCE: ${name}: the compiled policy's type and entries`);
+      }
       for (const d of destinations(v)) {
         const a = JSON.stringify(np.decide(d));
         const b = JSON.stringify(wp.decide(d));
@@ -248,6 +269,44 @@ for (const f of walk(path.join(dataDir, 'policy')).filter((p) => p.endsWith('.js
     if (np) np.close();
     if (wp) wp.close();
   }
+}
+
+// Policies whose rules can be emitted (the policy cases above mostly cannot): each format's
+// text on both sides, with and without the proxy layer, and their decisions.
+for (const spec of [
+  { type: 'filtered', allow_out: ['pypi.org', '*.pythonhosted.org'], deny_out: ['ALL_TRAFFIC'] },
+  { type: 'filtered', allow_out: ['10.1.0.0/16', '2001:db8::/32'], deny_out: ['0.0.0.0/0', '::/0'] },
+  { type: 'filtered', allow_out: [], deny_out: ['169.254.169.254', 'metadata.google.internal'] },
+]) {
+  const np = policy(native, spec);
+  const wp = policy(wasm, spec);
+  for (const [format, opts] of [['nftables', { resolvers: ['192.0.2.53'] }],
+    ['dnsmasq', { resolvers: ['192.0.2.53'] }],
+    ['nftables', { proxyUser: 'proxy', resolvers: ['192.0.2.53'], iifname: 'veth0' }],
+    ['nginx', { proxyUser: 'proxy', resolvers: ['192.0.2.53'] }]]) {
+    const out = [np, wp].map((p) => {
+      try {
+        return p.emit(format, opts);
+      } catch (e) {
+        return `${e.name}: ${e.message}`;
+      }
+    });
+    counts.emitted++;
+    if (!/Error: /.test(out[0])) counts.emittedText++;
+    if (out[0] !== out[1]) {
+      counts.differences++;
+      shown.push(`DIFFERENCE: emit ${format} of ${JSON.stringify(spec)}\n    native: ${out[0].slice(0, 200)}\n    wasm:   ${out[1].slice(0, 200)}`);
+    }
+  }
+  for (const d of destinations(spec)) {
+    counts.decisions++;
+    if (JSON.stringify(np.decide(d)) !== JSON.stringify(wp.decide(d))) {
+      counts.differences++;
+      shown.push(`DIFFERENCE: decision ${JSON.stringify(spec)} ${JSON.stringify(d)}`);
+    }
+  }
+  np.close();
+  wp.close();
 }
 
 // Agent bindings: the JSON files of the test data that are bindings.
@@ -293,7 +352,7 @@ for (const s of shown) console.log(s);
 for (const [c, v] of Object.entries(corpora)) {
   console.log(`${c}: ${v.inputs} inputs, ${v.findings} native findings, ${v.differ} differences, ${v.leftOut} left out`);
 }
-console.log(`decisions compared: ${counts.decisions}; fixed texts compared: ${counts.fixed}`);
+console.log(`decisions compared: ${counts.decisions}; emitted configurations compared: ${counts.emitted} (${counts.emittedText} texts, the rest refusals); fixed texts compared: ${counts.fixed}`);
 for (const [n, k] of leftOut) console.log(`left out by the WebAssembly build: ${k} differences: ${n}`);
 console.log(`total: ${counts.inputs} inputs, ${counts.findings} native findings, ${counts.same} identical, ` +
   `${counts.differences} differences`);

@@ -41,6 +41,11 @@ const DIAG = layout([['rule', 'ptr'], ['severity', 'i32'], ['command', 'i32'], [
   ['offset', 'size'], ['end_offset', 'size'], ['message', 'ptr'], ['hint', 'ptr'],
   ['detail', 'ptr'], ['fix', 'ptr']]);
 const NUMBER = layout([['present', 'i32'], ['is_integer', 'i32'], ['value', 'i64'], ['text', 'ptr']]);
+const EMIT_OPTIONS = layout([['size', 'size'], ['table', 'ptr'], ['iifname', 'ptr'],
+  ['resolvers', 'ptr'], ['nresolvers', 'size'], ['proxy_user', 'ptr'], ['proxy_http_port', 'u32'],
+  ['proxy_tls_port', 'u32']]);
+const EMIT_FORMATS = { nftables: 0, dnsmasq: 1, nginx: 2 };
+const EINVAL = -1;
 const TEMPLATE = layout([['name', SPAN], ['has_name', 'i32'], ['commands', 'ptr'],
   ['ncommands', 'size'], ['has_commands', 'i32'], ['cpu_count', NUMBER], ['memory_mb', NUMBER],
   ['extra_fields', 'ptr'], ['nextra_fields', 'size']]);
@@ -330,9 +335,51 @@ class WasmBoxlint {
       return this.collect(r);
     }));
     const self = this;
+    const entries = (list) => (ptr ? self.scope((alloc) => {
+      const out = [];
+      const sp = alloc(SPAN.size);
+      for (let i = 0, n = self.x.boxlint_policy_entry_count(ptr, list); i < n; i++) {
+        self.x.boxlint_policy_entry_text(sp, ptr, list, i); // a struct returned through sp
+        out.push(self.bytes(self.u32(sp), self.u32(sp + 4)));
+      }
+      return out;
+    }) : []);
     return {
       ...res,
       ok: ptr !== 0,
+      type: ptr ? self.str(self.x.boxlint_policy_type_str(self.x.boxlint_policy_get_type(ptr))) : null,
+      allow_out: entries(0),
+      deny_out: entries(1),
+      /* boxlint_policy_emit: {text} or {diagnostics} (no configuration enforces it exactly) or
+       * {invalid: true} (an option the library refuses, BOXLINT_EINVAL). */
+      emit(format, { table = 'boxlint', iifname = null, resolvers = [], proxyUser = null } = {}) {
+        if (!ptr) throw new Error('boxlint (wasm): the policy did not compile');
+        return self.scope((alloc) => {
+          const o = alloc(Math.max(EMIT_OPTIONS.size, self.x.boxlint_emit_options_size()));
+          self.x.boxlint_emit_options_init(o);
+          const off = EMIT_OPTIONS.off;
+          const str = (v) => (v === null || v === undefined ? 0 : self.put(alloc, v)[0]);
+          self.dv.setUint32(o + off.table, str(table), true);
+          self.dv.setUint32(o + off.iifname, str(iifname), true);
+          const ra = alloc(4 * Math.max(resolvers.length, 1));
+          resolvers.forEach((r, i) => self.dv.setUint32(ra + 4 * i, str(r), true));
+          self.dv.setUint32(o + off.resolvers, resolvers.length ? ra : 0, true);
+          self.dv.setUint32(o + off.nresolvers, resolvers.length, true);
+          self.dv.setUint32(o + off.proxy_user, str(proxyUser), true);
+          const out = alloc(4);
+          const outLen = alloc(4);
+          return self.withReport(alloc, (r) => {
+            const st = self.x.boxlint_policy_emit(ptr, EMIT_FORMATS[format], o, r, out, outLen, 0);
+            if (st === EINVAL) return { invalid: true };
+            self.status(st, 'boxlint_policy_emit');
+            const op = self.u32(out);
+            if (!op) return { diagnostics: self.collect(r).diagnostics };
+            const text = self.bytes(op, self.u32(outLen));
+            self.x.boxlint_buffer_free(op, 0);
+            return { text };
+          });
+        });
+      },
       decide({ host = null, ip = null } = {}) {
         if (!ptr) throw new Error('boxlint (wasm): the policy did not compile');
         return self.scope((alloc) => {

@@ -54,7 +54,34 @@ function api(w, why) {
       const p = w.policy(policy);
       if (!p.ok) throw new PolicyError(p.diagnostics);
       this._p = p;
+      /** Warnings found while compiling (allow-without-effect, duplicate-entry...). */
       this.diagnostics = Object.freeze(p.diagnostics);
+      this.type = p.type;
+      this.allow_out = Object.freeze(p.allow_out);
+      this.deny_out = Object.freeze(p.deny_out);
+    }
+
+    /** The rules that enforce this policy, as the native NetworkPolicy.emit. */
+    emit(format, opts = {}) {
+      if (!Object.prototype.hasOwnProperty.call({ nftables: 0, dnsmasq: 1, nginx: 2 }, format)) {
+        throw new RangeError(`format must be 'nftables', 'dnsmasq' or 'nginx', not ${JSON.stringify(format)}`);
+      }
+      const resolvers = opts.resolvers === undefined ? [] : opts.resolvers;
+      if (!Array.isArray(resolvers) || resolvers.some((r) => typeof r !== 'string')) {
+        throw new TypeError('resolvers must be an array of address strings');
+      }
+      if (!this._p) throw new ClosedError('boxlint: NetworkPolicy used after close()');
+      const r = this._p.emit(format, { ...opts, resolvers });
+      if (r.invalid) {
+        throw new RangeError('emit: table, iifname and proxyUser take letters, digits, \'_\' and \'-\' (an ' +
+          'interface name also \'.\', at most 15 bytes); resolvers, addresses');
+      }
+      if (r.diagnostics) throw new PolicyError(r.diagnostics);
+      return r.text;
+    }
+
+    [Symbol.dispose]() {
+      this.close();
     }
 
     decide(dest = {}) {
