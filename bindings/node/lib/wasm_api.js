@@ -45,9 +45,8 @@ function noSettings(opts, name) {
   }
 }
 
-/** The API over `w`, a loaded module (lib/wasm.js load()); `why` says why not native. */
-function api(w, why) {
-  const text = (t) => (typeof t === 'string' ? t : new Uint8Array(t.buffer, t.byteOffset, t.byteLength));
+/* NetworkPolicy over `w`, as the native one (lib/policy.js). */
+function policyClass(w) {
   class NetworkPolicy {
     constructor(policy = {}, opts = null) {
       noSettings(opts, 'NetworkPolicy');
@@ -94,6 +93,13 @@ function api(w, why) {
       this._p = null;
     }
   }
+  return NetworkPolicy;
+}
+
+/** The API over `w`, a loaded module (lib/wasm.js load()); `why` says why not native. */
+function api(w, why) {
+  const text = (t) => (typeof t === 'string' ? t : new Uint8Array(t.buffer, t.byteOffset, t.byteLength));
+  const NetworkPolicy = policyClass(w);
   const checkTemplate = (t, opts) => (noSettings(opts, 'checkTemplate'), result(w.checkTemplate(t)));
   return {
     backend: 'wasm',
