@@ -192,6 +192,8 @@ export interface ConfigInit {
 
 /** Version of the loaded C library, from boxlint_version(). */
 export const version: string;
+/** Which library answers: the native one (koffi) or, where none loads, the WebAssembly build. */
+export const backend: 'native' | 'wasm';
 
 /** Check a template (name, commands, cpu_count, memory_mb, network_policy). */
 export function checkTemplate(template: Template, opts?: CheckOptions): Result;

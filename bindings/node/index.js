@@ -1,54 +1,32 @@
 'use strict';
 /**
- * boxlint for Node.js: the platform's template validation, in process, over libboxlint
- * (C library) through koffi (an FFI package whose prebuilt binaries come from npm).
- *
- * Memory: every check creates its own C report and frees it before returning; results are
- * plain objects. NetworkPolicy and Config own C objects: free them with close() (or
- * [Symbol.dispose]); a FinalizationRegistry frees forgotten ones as a fallback. Using a closed
- * object throws ClosedError.
- *
- * Threads: the C objects are immutable and thread-safe, but JS objects belong to one isolate:
- * in worker_threads, build a NetworkPolicy or Config per worker. The checks and applyFixes
- * keep no state between calls.
- *
- * This file only re-exports: each concern is a module of lib/ (load.js finds the library,
- * ffi.js declares its C API, then errors, inputs, owned, config, report, checks, fixes, policy,
- * rules and file).
+ * boxlint for Node.js. Two backends with one API: the native library through koffi
+ * (lib/native.js, the prebuild for this platform or $BOXLINT_LIBRARY), and, where none loads,
+ * the WebAssembly build (lib/wasm_api.js over lib/wasm.js, wasm/boxlint.wasm in the package or
+ * $BOXLINT_WASM). `backend` says which ('native' or 'wasm'). BOXLINT_BACKEND=wasm chooses the
+ * WebAssembly build even where a native library loads (the test of hiding the prebuilds).
  */
-const { T, version } = require('./lib/ffi');
-const {
-  BoxlintError, ValidationError, PolicyError, ConfigError, ClosedError,
-} = require('./lib/errors');
-const {
-  checkTemplate, validateTemplate, checkCommands, checkFragment, checkPython, checkBinding,
-} = require('./lib/checks');
-const { applyFixes } = require('./lib/fixes');
-const { NetworkPolicy } = require('./lib/policy');
-const { Config } = require('./lib/config');
-const { rules, rule, explain } = require('./lib/rules');
-const { checkFile } = require('./lib/file');
+const fs = require('fs');
+const path = require('path');
 
-module.exports = {
-  version,
-  checkFile,
-  checkTemplate,
-  validateTemplate,
-  checkCommands,
-  checkFragment,
-  checkPython,
-  checkBinding,
-  applyFixes,
-  NetworkPolicy,
-  Config,
-  rules,
-  rule,
-  explain,
-  BoxlintError,
-  ValidationError,
-  PolicyError,
-  ConfigError,
-  ClosedError,
-  /** @internal declarations, for the layout test */
-  _types: T,
-};
+function wasmFile() {
+  return process.env.BOXLINT_WASM || path.join(__dirname, 'wasm', 'boxlint.wasm');
+}
+
+function choose() {
+  let why;
+  if (process.env.BOXLINT_BACKEND === 'wasm') {
+    why = new Error('BOXLINT_BACKEND=wasm');
+  } else {
+    try {
+      return require('./lib/native');
+    } catch (e) {
+      if (!fs.existsSync(wasmFile())) throw e; // no fallback: the native error, as before
+      why = e;
+    }
+  }
+  const { load } = require('./lib/wasm');
+  return require('./lib/wasm_api').api(load(wasmFile()), why.message);
+}
+
+module.exports = choose();

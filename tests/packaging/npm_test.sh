@@ -87,6 +87,24 @@ fi
 
 # another platform: the package carries only what it was packed on
 mv node_modules/boxlint/prebuilds/linux-x64-glibc node_modules/boxlint/prebuilds/darwin-arm64
+# there, the WebAssembly build the package carries (when it was packed with the toolchain)
+# answers instead, with the same findings as the native library had
+if [ -f node_modules/boxlint/wasm/boxlint.wasm ]; then
+  probe='const b=require("boxlint"); const r=b.checkTemplate({name:"x",commands:["pip install y","COPY a b","RUN pip install z"],cpu_count:2,memory_mb:4096}); console.log(b.backend, JSON.stringify(r.diagnostics.map(d=>[d.rule,d.severity,d.line,d.column,d.message])))'
+  mv node_modules/boxlint/prebuilds/darwin-arm64 node_modules/boxlint/prebuilds/linux-x64-glibc
+  node -e "$probe" >"$tmp/native.out" 2>&1
+  mv node_modules/boxlint/prebuilds/linux-x64-glibc node_modules/boxlint/prebuilds/darwin-arm64
+  node -e "$probe" >"$tmp/wasm.out" 2>&1
+  if grep -q '^native ' "$tmp/native.out" && grep -q '^wasm ' "$tmp/wasm.out" &&
+     [ "$(cut -d' ' -f2- "$tmp/native.out")" = "$(cut -d' ' -f2- "$tmp/wasm.out")" ]; then
+    ok "without prebuilds for this platform: the WebAssembly build, the same findings ($(cut -c1-120 "$tmp/wasm.out"))"
+  else
+    cat "$tmp/native.out" "$tmp/wasm.out"; bad "the WebAssembly fallback"
+  fi
+  mv node_modules/boxlint/wasm node_modules/boxlint/wasm.hidden
+else
+  echo "NOTE: the package carries no wasm/boxlint.wasm (packed without the WebAssembly toolchain): fallback not tested"
+fi
 node -e 'require("boxlint")' >"$tmp/o.out" 2>"$tmp/o.err"; rc=$?
 if [ $rc != 0 ] && [ $rc -lt 128 ] && grep -q "no libboxlint for linux-x64-glibc: this package carries prebuilt binaries for darwin-arm64" "$tmp/o.err"; then
   ok "without prebuilds for this platform: a clear error (exit $rc): $(grep -o '^Error: boxlint: no libboxlint[^(]*' "$tmp/o.err" | head -n 1)"

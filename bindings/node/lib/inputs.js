@@ -1,13 +1,7 @@
 'use strict';
 // JavaScript values as the library reads them: spans, lists, numbers, text.
 const koffi = require('koffi');
-
-function typeName(v) {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (v instanceof Uint8Array) return 'Buffer';
-  return typeof v === 'object' ? (v.constructor && v.constructor.name) || 'object' : typeof v;
-}
+const { typeName, spell } = require('./values');
 
 const EMPTY = Buffer.alloc(1); // a valid address for empty spans (never NULL + 0 in C)
 
@@ -58,24 +52,6 @@ function textBuffer(text, what) {
   if (typeof text === 'string') return Buffer.from(text, 'utf8');
   if (text instanceof Uint8Array) return Buffer.from(text.buffer, text.byteOffset, text.byteLength);
   throw new TypeError(`${what} must be a string or a Buffer, not ${typeName(text)}`);
-}
-
-/** How a message names a value of the wrong type: as JSON spells it (String() for what JSON
- *  cannot spell: NaN, bigint, undefined), cut at 40 code points as the library cuts source. */
-function spell(v) {
-  let t;
-  if (typeof v === 'object' && v !== null) {
-    try {
-      t = JSON.stringify(v);
-    } catch (e) {
-      t = undefined;
-    }
-  } else if (typeof v === 'string') {
-    t = JSON.stringify(v);
-  }
-  if (t === undefined) t = String(v);
-  const cps = Array.from(t);
-  return cps.length <= 40 ? t : `${cps.slice(0, 40).join('')}...`;
 }
 
 /** A binding's number field: an integer (number or bigint) is one; anything else (2.5, "1",

@@ -43,3 +43,15 @@ fs.copyFileSync(fs.realpathSync(path.join(build, 'lib', 'libboxlint.so.0')), pat
 fs.copyFileSync(path.join(build, 'cli', 'boxlint'), path.join(out, 'boxlint'));
 fs.chmodSync(path.join(out, 'boxlint'), 0o755);
 console.log(`boxlint: prebuilds/${dir}: libboxlint.so.0, boxlint (${pkg.version})`);
+// The WebAssembly build (cmake/wasm.cmake's target `wasm`), which index.js loads where no
+// prebuild fits: carried when the toolchain is here, else the package is native only (said).
+fs.rmSync(path.join(here, 'wasm'), { recursive: true, force: true });
+try {
+  run(['--build', build, '--target', 'wasm']);
+  fs.mkdirSync(path.join(here, 'wasm'));
+  fs.copyFileSync(path.join(build, 'wasm', 'boxlint.wasm'), path.join(here, 'wasm', 'boxlint.wasm'));
+  console.log('boxlint: wasm/boxlint.wasm (the fallback where no prebuild fits)');
+} catch (e) {
+  console.warn('boxlint: no WebAssembly build (clang, lld, wasi-libc, libclang-rt-14-dev-wasm32 ' +
+    'missing?): the package carries the native prebuild only');
+}

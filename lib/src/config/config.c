@@ -61,6 +61,9 @@ boxlint_status boxlint_config_new(boxlint_config **out, const boxlint_alloc *all
     /* The secret patterns run anchored at the offsets warnings.c proposes. */
     uint32_t opt = PCRE2_UTF | (i == BL_RE_SECRET_NAME ? 0u : PCRE2_ANCHORED);
     c->re[i] = pcre2_compile((PCRE2_SPTR)PATTERNS[i], strlen(PATTERNS[i]), opt, &ec, &eo, c->cctx);
+#ifdef BOXLINT_NO_PCRE2
+    continue; /* no regex engine (no_pcre2.h): the pattern stays NULL and never matches */
+#endif
     if (!c->re[i]) goto oom; /* the built-in patterns compile: only memory can fail */
     if (c->jit) pcre2_jit_compile(c->re[i], PCRE2_JIT_COMPLETE);
   }

@@ -2,8 +2,12 @@
 #ifndef boxlint_CONFIG_INT_H
 #define boxlint_CONFIG_INT_H
 
+#ifdef BOXLINT_NO_PCRE2
+#include "config/no_pcre2.h" /* no regex engine: user rules refused, no secret patterns */
+#else
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#endif
 #include "report/emit.h"
 
 /* Built-in patterns, compiled once per config. */

@@ -6,6 +6,7 @@
  * template-wide checks. It owns the checker's scratch buffers, kept warm in the report between
  * calls. It may call report/, config/, dockerfile/ and warnings/; nothing calls it.
  */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "config/config_int.h"

@@ -2,9 +2,15 @@
  * for messages, hints and fixes: an entry is never converted silently. Calls entry.c (the
  * A-label must pass the lexer) and the report's arena. */
 #include <string.h>
+#ifndef BOXLINT_NO_IDN2
 #include <idn2.h>
+#endif
 #include "policy_int.h"
 
+/* An arena string, never NULL ("" on OOM; the report then records the OOM). */
+static const char *nn(const char *s) { return s ? s : ""; }
+
+#ifndef BOXLINT_NO_IDN2
 /* libidn2: IDNA2008 with UTS #46 mapping, non-transitional ('ß' stays 'ß'), input normalised
  * to NFC: the name a browser looks up. Not IDN2_USE_STD3_ASCII_RULES: libidn2 (2.3) then
  * drops the ASCII characters STD3 disallows instead of refusing them ('*.bücher.de' becomes
@@ -12,9 +18,6 @@
  * 'xn--bcher-kva.de'), a silent fix-up. The ASCII result is validated by boxlint's own rules
  * instead (which also allow '_'). */
 #define IDN_FLAGS (IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL)
-
-/* An arena string, never NULL ("" on OOM; the report then records the OOM). */
-static const char *nn(const char *s) { return s ? s : ""; }
 
 /* Why libidn2 refused a name: idn2_strerror in clearer words, for the errors a user meets. */
 static const char *idn_error_reason(boxlint_report *r, int rc) {
@@ -46,6 +49,8 @@ static const char *idn_error_reason(boxlint_report *r, int rc) {
   }
   return nn(boxlint__rprintf(r, "libidn2 refuses it: %s", idn2_strerror(rc)));
 }
+
+#endif
 
 /* Why no conversion of s can give a valid entry, judged on its bytes: invalid UTF-8, or an
  * ASCII character that no host name has ('*' only as the '*.' of a wildcard). NULL when none.
@@ -100,6 +105,11 @@ void boxlint__policy_alabel(boxlint_report *r, const char *s, size_t n, boxlint_
   o->why = n > BOXLINT_POLICY_ENTRY_MAX ? "it is longer than an entry can be (255 bytes)"
                                         : idn_precheck(r, s, n);
   if (o->why) return;
+#ifdef BOXLINT_NO_IDN2
+  /* A build without libidn2 (wasm/): no A-label, and the message says why. */
+  o->why = "this build of boxlint has no IDNA (libidn2) to convert it";
+  return;
+#else
   char in[BOXLINT_POLICY_ENTRY_MAX + 1]; /* the entry is never written: convert a copy */
   memcpy(in, s, n);
   in[n] = 0;
@@ -125,6 +135,7 @@ void boxlint__policy_alabel(boxlint_report *r, const char *s, size_t n, boxlint_
     o->why = idn_error_reason(r, rc);
     return;
   }
+#endif
   /* The A-label must pass boxlint's own checks (lengths, label syntax) and be a name. */
   boxlint__entry t;
   boxlint__pdetail det = boxlint__policy_entry_parse(&t, o->text, o->len, 0);

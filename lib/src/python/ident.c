@@ -18,8 +18,10 @@
  *   see a call that does not exist: a false finding, counted, not a failure. */
 #include <stdlib.h>
 #include <string.h>
+#ifndef BOXLINT_NO_UNISTRING
 #include <unictype.h>
 #include <uninorm.h>
+#endif
 #include <errno.h>
 
 #include "python/encoding.h"
@@ -27,8 +29,27 @@
 /* libunistring's NFKC of the non-ASCII identifier s[0..n) into buf (or malloc'd: the caller frees
  * what is not buf); NULL with errno set on failure. */
 static uint8_t *normalize(const char *s, size_t n, uint8_t *buf, size_t *len) {
+#ifdef BOXLINT_NO_UNISTRING
+  /* A build without libunistring (wasm/): no NFKC. Never reached for a name the file keeps:
+   * bl_py_ident_valid refuses every non-ASCII identifier there. */
+  uint8_t *u = buf && *len >= n ? buf : malloc(n ? n : 1);
+  if (!u) return NULL;
+  memcpy(u, s, n);
+  *len = n;
+  return u;
+#else
   return u8_normalize(UNINORM_NFKC, (const uint8_t *)s, n, buf, len);
+#endif
 }
+
+#ifdef BOXLINT_NO_UNISTRING
+/* Without Unicode's tables a non-ASCII identifier is refused (a syntax error, loud), never
+ * taken unchecked: an unfolded name could hide an SDK call. */
+static int uc_is_property_xid_start(uint32_t cp) { return cp < 0x80 && ((cp | 32) - 'a' < 26u); }
+static int uc_is_property_xid_continue(uint32_t cp) {
+  return uc_is_property_xid_start(cp) || cp == '_' || (cp - '0' < 10u);
+}
+#endif
 
 static int ascii(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++)

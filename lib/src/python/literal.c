@@ -5,7 +5,9 @@
  * character that produced it, so that a finding inside a value points into the file. Calls
  * libunistring (uniname.h) only. */
 #include <string.h>
+#ifndef BOXLINT_NO_UNISTRING
 #include <uniname.h>
+#endif
 #include "python/python_int.h"
 
 void bl_py_piece(const char *s, const bl_pytok *t, bl_piece *p) {
@@ -185,8 +187,12 @@ static uint32_t named(const char *s, size_t n) {
   name[n] = 0;
   if (by_rule(name, n, &cp)) return UINT32_MAX; /* by rule, but not in upper case */
   if ((cp = alias(name, n)) != UINT32_MAX) return cp;
+#ifdef BOXLINT_NO_UNISTRING
+  return UINT32_MAX; /* a build without libunistring (wasm/): names by rule and alias only */
+#else
   ucs4_t c = unicode_name_character(name);
   return c == UNINAME_INVALID ? UINT32_MAX : (uint32_t)c;
+#endif
 }
 
 typedef struct dec {

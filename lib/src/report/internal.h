@@ -98,7 +98,7 @@ int boxlint__ieq(const char *a, size_t an, const char *b); /* ASCII case-insensi
 /* FNV-1a of s[0..n): the hash of the name and rule-id tables. */
 static inline size_t boxlint__fnv1a(const void *s, size_t n) {
   const unsigned char *p = s;
-  size_t h = 1469598103934665603u;
+  size_t h = (size_t)1469598103934665603u; /* truncated where size_t is 32 bits */
   for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211u;
   return h;
 }
