@@ -42,18 +42,27 @@ static void reparse(boxlint_span e, boxlint_policy_entry *pe) {
   }
 }
 
-/* Whether a line of the configuration, after its indentation, begins with the directive
- * `name` followed by a blank or ';'. A destination's name may contain the same letters
- * ("ssl_certificate4.example" is a name an entry may hold): only a directive counts. */
+/* Whether a line of the configuration outside a map block, after its indentation, begins with
+ * the directive `name` followed by a blank or ';'. A destination's name may hold the same
+ * letters ("ssl_certificate4.", or the bare name "ssl_certificate_key"), and a map's entries
+ * are such names with their verdicts: only a directive counts. */
 static int holds_directive(const char *conf, const char *name) {
   size_t k = strlen(name);
+  int in_map = 0;
   const char *l = conf;
   for (;;) {
     while (*l == ' ' || *l == '\t') l++;
-    if (!strncmp(l, name, k) && (l[k] == ' ' || l[k] == '\t' || l[k] == ';')) return 1;
-    l = strchr(l, '\n');
-    if (!l) return 0;
-    l++;
+    const char *end = strchr(l, '\n');
+    size_t n = end ? (size_t)(end - l) : strlen(l);
+    if (in_map) {
+      if (n == 1 && l[0] == '}') in_map = 0;
+    } else if (n >= 5 && !memcmp(l, "map ", 4) && l[n - 1] == '{') {
+      in_map = 1;
+    } else if (n > k && !memcmp(l, name, k) && (l[k] == ' ' || l[k] == '\t' || l[k] == ';')) {
+      return 1;
+    }
+    if (!end) return 0;
+    l = end + 1;
   }
 }
 
