@@ -81,7 +81,7 @@ export function load(f, s, root) {
         l.policyOff = v.off;
       }
     } else if (l.kind === 'binding') {
-      if (f.binding.includes(key)) defineField(l.tpl, key, v.t === 'string' ? v.value : spelled(v));
+      if (f.binding.includes(key)) defineField(l.tpl, key, key === f.binding[0] && v.t === 'string' ? v.value : spelled(v));
       else defineField(l.tpl, key, true);
     } else if (key === name) {
       if (v.t !== 'string') throw new Problem('"name" must be a string', v.off);
