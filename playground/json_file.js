@@ -47,8 +47,20 @@ const numberField = (v) => (v.t === 'integer' ? v.value : J.dumps(v));
 /* A binding's value that is not what its field takes: spelled as json_dumps spells it. */
 const spelled = (v) => (v.t === 'integer' ? v.value : { spelled: J.dumps(v) });
 
-function defineField(o, key, value) {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+/* A template's or binding's fields as w.checkTemplate and w.checkBinding take them, keys in
+ * the text's order (Object.keys of a plain object puts "0" and "1" first; the unknown fields
+ * are reported in the order the command reports them). */
+function fieldsInOrder() {
+  const o = {};
+  const order = [];
+  const proxy = new Proxy(o, { ownKeys: () => order.slice() });
+  return {
+    o: proxy,
+    set(key, value) {
+      if (!order.includes(key)) order.push(key);
+      Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+    },
+  };
 }
 
 function commandsOf(arr) {
@@ -61,7 +73,8 @@ function commandsOf(arr) {
 /* cli_load_json: {kind, root, cmds, cmdsOff, tpl (what w.checkTemplate or w.checkBinding takes),
  * policy (the policy object's value), policyOff}; throws a Problem for a malformed value. */
 export function load(f, s, root) {
-  const l = { kind: jsonKind(f, root), root, cmds: null, cmdsOff: -1, tpl: {}, policy: null, policyOff: -1 };
+  const t = fieldsInOrder();
+  const l = { kind: jsonKind(f, root), root, cmds: null, cmdsOff: -1, tpl: t.o, policy: null, policyOff: -1 };
   if (l.kind === 'commands') {
     l.cmds = commandsOf(root);
     l.cmdsOff = root.off;
@@ -81,20 +94,22 @@ export function load(f, s, root) {
         l.policyOff = v.off;
       }
     } else if (l.kind === 'binding') {
-      if (f.binding.includes(key)) defineField(l.tpl, key, key === f.binding[0] && v.t === 'string' ? v.value : spelled(v));
-      else defineField(l.tpl, key, true);
+      const tid = key === f.binding[0];
+      if (tid) t.set(key, v.t === 'string' ? v.value : { spelled: J.dumps(v) });
+      else if (f.binding.includes(key)) t.set(key, spelled(v));
+      else t.set(key, true);
     } else if (key === name) {
       if (v.t !== 'string') throw new Problem('"name" must be a string', v.off);
-      l.tpl.name = v.value;
+      t.set(key, v.value);
     } else if (key === commands) {
       if (v.t !== 'array') throw new Problem('"commands" must be an array of strings', v.off);
-      l.tpl.commands = commandsOf(v);
+      l.cmds = commandsOf(v);
+      t.set(key, l.cmds);
       l.cmdsOff = v.off;
-      l.cmds = l.tpl.commands;
     } else if (key === cpu || key === memory) {
-      defineField(l.tpl, key, numberField(v));
+      t.set(key, numberField(v));
     } else {
-      defineField(l.tpl, key, true);
+      t.set(key, true);
     }
   }
   return l;

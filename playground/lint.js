@@ -84,19 +84,20 @@ function dropRepeats(edits) {
   });
 }
 
-/* `boxlint --fix` in memory: the safe fixes of every finding applied, the text checked again,
- * and again while fixes apply (at most 10 passes). Returns {text, fixed} or {error} when a
- * fixed text would not load (then nothing is changed, as the command writes nothing). */
-export function fixAll(w, fields, kind, text) {
+/* `boxlint --fix` in memory: the safe fixes of every finding applied (the unsafe ones too with
+ * `unsafe`, as --unsafe-fixes), the text checked again, and again while fixes apply (at most 10
+ * passes). Returns {text, fixed} or {error} when a fixed text would not load (then nothing is
+ * changed, as the command writes nothing). */
+export function fixAll(w, fields, kind, text, unsafe = false) {
   let cur = text;
   let fixed = 0;
   let res = lint(w, fields, kind, cur);
   if (res.problem) return { error: res.problem.message };
   for (let pass = 0; pass < 10; pass++) {
-    const shown = res.findings.filter((d) => d.edit && !d.edit.unsafe);
+    const shown = res.findings.filter((d) => d.edit && (unsafe || !d.edit.unsafe));
     const edits = dropRepeats(shown.map((d) => d.edit));
     if (!edits.length) break;
-    const out = w.applyFixes(cur, edits);
+    const out = w.applyFixes(cur, edits, { unsafeFixes: unsafe });
     if (out.text === cur) break;
     const again = lint(w, fields, kind, out.text);
     if (again.problem) return { error: `the fixed text would not load (${again.problem.message})` };
