@@ -66,7 +66,8 @@ export function lint(w, fields, kind, text) {
     const r = w.checkPython(text);
     if (r.syntaxError && r.diagnostics.length) {
       const d = r.diagnostics[r.diagnostics.length - 1];
-      return { read: 'python', findings: [], problem: { message: d.message, off: d.offset, rule: d.rule, hint: d.hint }, s };
+      const problem = { message: d.message, off: d.offset, line: d.line, column: d.column, rule: d.rule, hint: d.hint };
+      return { read: 'python', findings: [], problem, s };
     }
     return { read: 'python', findings: r.diagnostics.map(fileDiag), problem: null, s };
   }

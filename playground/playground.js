@@ -115,15 +115,16 @@ function findingItem(d, i) {
   return li;
 }
 
+/* A text that cannot be checked, as the command says it: `line:column: message`. */
 function renderProblem(r) {
   ui.problem.hidden = !r.problem;
-  if (!r.problem) {
-    ui.problem.textContent = '';
-    return;
-  }
-  const where = r.problem.off >= 0 && r.s ? `${lineCol(r.s, r.problem.off).join(':')}: ` : '';
-  ui.problem.textContent = `${where}cannot be checked: ${r.problem.message}` +
-    (r.problem.hint ? ` (hint: ${r.problem.hint})` : '');
+  ui.problem.replaceChildren();
+  if (!r.problem) return;
+  let where = '';
+  if (r.problem.line) where = `${r.problem.line}:${r.problem.column}: `; // the library's own
+  else if (r.problem.off >= 0 && r.s) where = `${lineCol(r.s, r.problem.off).join(':')}: `;
+  ui.problem.append(el('span', 'label', 'cannot be checked: '), el('span', 'text', `${where}${r.problem.message}`));
+  if (r.problem.hint) ui.problem.append(el('div', 'hint', `hint: ${r.problem.hint}`));
 }
 
 function renderDecision(kind, text) {

@@ -5,7 +5,9 @@
 // entry's A-label is what the WebAssembly build leaves out). `file` is the name the command
 // reads the same text
 // under; `hosts` are typed into the decision field; `fixAll` clicks "Fix all" (compared with
-// boxlint --fix); each of `ones` is a text with exactly one fix, whose button is clicked.
+// boxlint --fix); each of `ones` is a text with exactly one fix, whose button is clicked; each of
+// `problems` a text the command cannot check (exit 2), whose line, column and message the page
+// must give as the command does.
 export const cases = [
   {
     name: 'template', kind: 'template', file: 't.json', readAs: 'a template', minFindings: 5, fixAll: true,
@@ -22,6 +24,7 @@ export const cases = [
 }
 `,
     hosts: ['pypi.org', 'files.pythonhosted.org 151.101.0.223'],
+    problems: [{ text: '{"name": "é ☕",\n "commands": [1]}\n' }, { text: '{"name": ["é"]}' }],
     ones: [{
       rule: 'invalid-name', unsafe: true,
       text: '{"name": "Mon Modèle ☕", "commands": ["RUN echo \\u00e9t\\u00e9"], "cpu_count": 2, "memory_mb": 2048}\n',
@@ -51,6 +54,7 @@ tpl = client.code_interpreter.templates.create(
 client.agents.add_code_interpreter("prm_abc", template_id="é-tpl", version=1,
     network_policy={"type": "filtered", "allow_out": ["pypi.org"], "deny_out": []})
 `,
+    problems: [{ text: 'import e2b  # ☕\nx = (1,\n' }, { text: 'x = "\\N{NO SUCH NAME}"\n' }],
     ones: [{
       rule: 'allow-without-effect', unsafe: true,
       text: 'import e2b  # ☕ 😀\np = NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=[])\n',

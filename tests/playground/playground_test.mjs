@@ -254,6 +254,22 @@ async function checkReopened(browser, page, c) {
   await again.close();
 }
 
+/* A text the command cannot check: the page says where and why as the command does. */
+async function checkProblem(page, c, p) {
+  await typeText(page, c.kind, p.text);
+  const f = path.join(work, c.file);
+  fs.writeFileSync(f, p.text);
+  const r = spawnSync(boxlint, [f], { encoding: 'utf-8' });
+  const line = r.stderr.split('\n').find((l) => l.startsWith(`boxlint: ${f}:`)) || r.stderr;
+  check(r.status === 2, `${c.name}: the command cannot check ${JSON.stringify(p.text)} (exit 2)`, String(r.status));
+  const got = await page.evaluate(() => {
+    const e = document.querySelector('#problem .text');
+    return document.getElementById('problem').hidden || !e ? null : e.textContent;
+  });
+  checkSame(got, line.slice(`boxlint: ${f}:`.length), `${c.name}: the problem of ${JSON.stringify(p.text)} as the command says it`);
+  checkSame(await page.$eval('#findings', (e) => e.children.length), 0, `${c.name}: no findings listed with a problem`);
+}
+
 async function runCase(browser, page, c) {
   await typeText(page, c.kind, c.text);
   const readAs = await page.$eval('#read-as', (e) => e.textContent);
@@ -278,6 +294,7 @@ async function runCase(browser, page, c) {
     await checkFindings(page, c, fixed, ' after "Fix all"');
     await shot(page, `${c.name}-fixed`);
   }
+  for (const p of c.problems || []) await checkProblem(page, c, p);
   for (const one of c.ones || []) {
     await typeText(page, c.kind, one.text);
     await checkFindings(page, c, one.text, ' (one fix)');
