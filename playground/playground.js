@@ -195,13 +195,16 @@ async function main() {
   fields = JF.fields(w);
   $('version').textContent = w.version;
   if (!(await restore())) ui.editor.value = $('example').textContent.replace(/^\n/, '');
-  ui.editor.addEventListener('input', update);
+  ui.editor.addEventListener('input', () => {
+    ui.status.textContent = ''; // what the last button did no longer describes the text
+    update();
+  });
   ui.editor.addEventListener('scroll', syncScroll);
   ui.kind.addEventListener('change', update);
   ui.host.addEventListener('input', update);
   ui.fixAll.addEventListener('click', () => {
     const out = L.fixAll(w, fields, current.kind, ui.editor.value);
-    ui.status.textContent = out.error ? `nothing fixed: ${out.error}` : `${out.fixed} fixed`;
+    ui.status.textContent = out.error ? `nothing fixed: ${out.error}` : `${out.fixed} fixes applied`;
     if (!out.error) setText(out.text);
   });
   ui.copy.addEventListener('click', async () => {

@@ -312,8 +312,11 @@ let browser;
 try {
   browser = await puppeteer.launch({
     executablePath: chromium, headless: true,
+    // Root needs --no-sandbox; nothing but 127.0.0.1 resolves, and nothing is fetched in the
+    // background (updates, sync, field trials).
     args: [...(process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : []), '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--disable-field-trial-config', '--no-proxy-server', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
   });
   const page = await openPage(browser, `${server.origin}/index.html`);
   for (const c of cases) await runCase(browser, page, c);
