@@ -4,6 +4,8 @@
 #   make test   install what is missing, build with ASan+UBSan, run every test through ctest
 #   make install   the release build installed under PREFIX (default /usr/local): boxlint in
 #               PREFIX/bin, the library, headers, pkg-config and CMake files, the man page
+#   make playground  the playground page (playground/) with boxlint.wasm, in
+#               $(BUILD_DIR)/playground/, to be served by any static file server
 #   make build  release build only          make clean   remove build trees
 #   make fuzz   build the libFuzzer targets (clang) and run each for FUZZ_SECONDS
 #   make coverage  tests + corpus replay with gcc --coverage; line and branch coverage of lib/
@@ -22,7 +24,7 @@ DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjans
                 neovim dpkg-dev lintian man-db python3-pip python3-venv python3-setuptools \
                 python3-wheel python3-mypy unzip iproute2 nftables dnsmasq-base nginx \
                 libnginx-mod-stream curl openssl debootstrap \
-                lld wasi-libc libclang-rt-14-dev-wasm32
+                lld wasi-libc libclang-rt-14-dev-wasm32 chromium
 
 # Fuzzing (fuzz/, corpus/): new inputs go to FUZZ_WORK, never into the repository's corpus.
 FUZZ_DIR     ?= build/fuzz
@@ -33,7 +35,7 @@ FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=25 -max_len=8192 -print_final_stats=
 COV_DIR      ?= build/cov
 MINROOT_DIR  ?= build/minroot
 
-.PHONY: all run test build deps clean bench peers fuzz coverage package install
+.PHONY: all run test build deps clean bench peers fuzz coverage package install playground
 
 all: build
 
@@ -63,18 +65,35 @@ deps:
 	  npm ci --prefix tests/lsp --no-audit --no-fund >/dev/null || \
 	    echo "boxlint: vscode-jsonrpc did not install; the lsp_vscode test will say skipped"; \
 	fi
+	@# puppeteer-core, which drives Debian's chromium headless for the playground test.
+	@if [ ! -d tests/playground/node_modules/puppeteer-core ] && command -v npm >/dev/null 2>&1; then \
+	  echo "boxlint: installing puppeteer-core (npm ci --prefix tests/playground)"; \
+	  npm ci --prefix tests/playground --no-audit --no-fund >/dev/null || \
+	    echo "boxlint: puppeteer-core did not install; the playground test will say skipped"; \
+	fi
 
 build: deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DBOXLINT_WERROR=$(WERROR)
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The playground (docs/playground.md): the static page and boxlint.wasm in $(BUILD_DIR)/playground/
+# (cmake/playground.cmake; BOXLINT_WASM=ON: configure stops when the WebAssembly build's
+# packages are missing).
+playground: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DBOXLINT_WERROR=$(WERROR) -DBOXLINT_WASM=ON
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target playground
+	@echo "== the playground is in $(abspath $(BUILD_DIR))/playground/; serve it with any static file server:"
+	@echo "   python3 -m http.server 8000 --bind 127.0.0.1 --directory $(BUILD_DIR)/playground"
+	@echo "   then open http://127.0.0.1:8000/"
+
 # Debian packages (cmake/package.cmake): boxlint, libboxlint0, libboxlint-dev in $(PKG_DIR); then
-# the Python wheel and the npm tarball, self-contained (BOXLINT_STATIC_DEPS), beside them.
+# the Python wheel and the npm tarball, self-contained (BOXLINT_STATIC_DEPS), beside them; then
+# the playground's static site as boxlint-playground-VERSION.tar.gz (cmake/playground.cmake).
 PKG_DIR ?= build/package
 package: deps
 	cmake -S . -B $(PKG_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
 	      -DBOXLINT_DEB_DOCS=ON -DBOXLINT_BUILD_TESTS=OFF -DBOXLINT_BUILD_BENCH=OFF \
-	      -DBOXLINT_WERROR=$(WERROR) \
+	      -DBOXLINT_WERROR=$(WERROR) -DBOXLINT_WASM=ON \
 	      "-DCMAKE_C_FLAGS=$$(dpkg-buildflags --get CFLAGS) $$(dpkg-buildflags --get CPPFLAGS)" \
 	      "-DCMAKE_EXE_LINKER_FLAGS=$$(dpkg-buildflags --get LDFLAGS)" \
 	      "-DCMAKE_SHARED_LINKER_FLAGS=$$(dpkg-buildflags --get LDFLAGS)"
@@ -87,7 +106,9 @@ package: deps
 	  --no-build-isolation --no-deps --no-index -q -w $(PKG_DIR) ./bindings/python
 	cd bindings/node && BOXLINT_NPM_BUILD_DIR=$(abspath $(PKG_DIR))/npm-cmake \
 	  npm pack --pack-destination $(abspath $(PKG_DIR))
-	@ls -l $(PKG_DIR)/*.deb $(PKG_DIR)/boxlint-*.whl $(PKG_DIR)/boxlint-*.tgz
+	rm -f $(PKG_DIR)/boxlint-playground-*.tar.gz
+	cmake --build $(PKG_DIR) -j $(JOBS) --target playground
+	@ls -l $(PKG_DIR)/*.deb $(PKG_DIR)/boxlint-*.whl $(PKG_DIR)/boxlint-*.tgz $(PKG_DIR)/boxlint-playground-*.tar.gz
 
 run: build
 	@echo "== boxlint examples/template.json"

@@ -3,7 +3,8 @@
 # checks that every other place says the same: the library (boxlint_version(), through the
 # command), the command, the man page the build generates, the headers' BOXLINT_VERSION_STRING,
 # the Python wheel's version (setup.py reads CMakeLists.txt), the npm package.json, and the
-# Debian packages, the wheel and the npm tarball when `make package` has built them.
+# Debian packages, the wheel, the npm tarball and the playground's tarball (its name, and the
+# version its boxlint.wasm reports) when `make package` has built them.
 #   usage: version_test.sh VERSION BOXLINT_CLI BUILD_DIR SOURCE_DIR PKG_DIR
 set -uo pipefail
 version=$1 cli=$2 build=$3 source=$4 pkgdir=$5
@@ -32,6 +33,16 @@ for t in "$pkgdir"/boxlint-*.tgz; do
   [ -f "$t" ] || break
   say "$(basename "$t") package.json (make package)" \
       "$(tar -xzOf "$t" package/package.json | sed -n 's/^  "version": "\(.*\)",$/\1/p')"
+done
+for t in "$pkgdir"/boxlint-playground-*.tar.gz; do
+  [ -f "$t" ] || break
+  v=$(basename "$t" .tar.gz); say "$(basename "$t") (make package)" "${v#boxlint-playground-}"
+  tmp=$(mktemp -d); tar -xzf "$t" -C "$tmp"
+  say "$(basename "$t") boxlint.wasm's boxlint_version()" "$(node -e '
+    const d = process.argv[1] + "/playground/";
+    const core = require(d + "wasm_core.js");
+    console.log(core.instantiate(require("fs").readFileSync(d + "boxlint.wasm")).version);' "$tmp" 2>&1)"
+  rm -rf "$tmp"
 done
 [ $fails = 0 ] && { echo "version: OK"; exit 0; }
 echo "version: FAILED: $fails"; exit 1

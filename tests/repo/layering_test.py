@@ -17,7 +17,8 @@ calls between the folders of cli/, and no room is too big to know at a glance.
    column 0; tables are not functions; the re2c lexer's generated automaton is not in the source
    tree, its hand-written actions in the .re file are checked like any other file). The same
    limits hold for the bindings' Python and JavaScript sources (bindings/python/boxlint,
-   bindings/python/tests, bindings/node without node_modules): Python functions as `ast` sees
+   bindings/python/tests, bindings/node without node_modules) and the playground's JavaScript
+   (playground/): Python functions as `ast` sees
    them, JavaScript functions, methods and arrow bodies from the line that opens them to the
    brace that closes them.
 
@@ -260,7 +261,7 @@ for path in sources:
                 i = k
         i += 1
 
-# The bindings' hand-written sources: the same limits. Python functions as its own parser
+# The bindings' hand-written sources, and the playground's: the same limits. Python functions as its own parser
 # sees them (ast: first to last line of each def), JavaScript functions by their braces (a line
 # that opens a `function`, a method or an arrow body, to the line that closes it).
 import ast
@@ -270,7 +271,8 @@ JS_OPEN = re.compile(r"(\bfunction\b[^{]*|=>\s*|^\s*(?:async\s+|static\s+|get\s+
 nbind_files = nbind_functions = 0
 for base, exts in ((os.path.join(SRC, "bindings", "python", "boxlint"), (".py",)),
                    (os.path.join(SRC, "bindings", "python", "tests"), (".py",)),
-                   (os.path.join(SRC, "bindings", "node"), (".js",))):
+                   (os.path.join(SRC, "bindings", "node"), (".js",)),
+                   (os.path.join(SRC, "playground"), (".js",))):
     for d, dirs, names in os.walk(base):
         dirs[:] = [x for x in dirs if x not in ("node_modules", "prebuilds", "build")]
         for n in sorted(names):
