@@ -67,6 +67,8 @@ void lsp_initialize(server *s, json_t *id, json_t *params) {
   json_t *opt = json_object_get(json_object_get(params, "initializationOptions"), "debounceMs");
   if (json_is_integer(opt) && json_integer_value(opt) >= 0 && json_integer_value(opt) <= 10000)
     s->debounce_ms = (int)json_integer_value(opt);
+  json_t *reuse = json_object_get(json_object_get(params, "initializationOptions"), "reuse");
+  if (json_is_boolean(reuse)) s->reuse = json_is_true(reuse);
   static const char *const enc[] = {"utf-16", "utf-8", "utf-32"};
   json_t *res = json_pack(
       "{s{sss{sbsis{sb}}s{s[ss]}sb}s{ssss}}", "capabilities", "positionEncoding", enc[s->enc],
@@ -172,6 +174,7 @@ void lsp_did_close(server *s, json_t *id, json_t *params) {
   if (lsp_is_config_path(d->path)) lsp_publish_config(s, d->path, NULL, NULL, 0);
   else lsp_publish_on(s, d->uri, -1, json_array());
   lsp_forget_told(s, d->uri);
+  lsp_pubcache_free(d->pub);
   free(d->uri);
   free(d->path);
   free(d->text);

@@ -37,6 +37,8 @@ void lsp_io_free(lsp_io *io);
 int lsp_read(lsp_io *io, int timeout_ms, char **body, size_t *blen, const char **why);
 /* Send `msg` (its reference taken). Returns 0, or -1 when it could not be written. */
 int lsp_write(lsp_io *io, json_t *msg);
+/* Send a message's body of `n` bytes as it is (framed). Returns 0, or -1. */
+int lsp_write_raw(lsp_io *io, const char *body, size_t n);
 
 /*==============================================================================================
  * MARK: lsp_doc.c
@@ -44,6 +46,8 @@ int lsp_write(lsp_io *io, json_t *msg);
 
 /* How a position's `character` counts: the specification's position encodings. */
 enum lsp_enc { LSP_UTF16, LSP_UTF8, LSP_UTF32 };
+
+typedef struct lsp_pubcache lsp_pubcache; /* lsp_pub.c's: the last publish's Diagnostics */
 
 typedef struct lsp_doc {
   char *uri;
@@ -53,6 +57,7 @@ typedef struct lsp_doc {
   int64_t version;
   int dirty;          /* changed since its diagnostics were last published */
   int64_t due_ms;     /* when dirty: when to publish (the debounce) */
+  lsp_pubcache *pub;  /* the bodies of its last published Diagnostics, or NULL */
 } lsp_doc;
 
 /* The byte offset of LSP position (line, ch) in t[0..n): a character past the end of its line
