@@ -140,6 +140,7 @@ void lsp_did_open(server *s, json_t *id, json_t *params) {
     }
     s->ndocs++;
   }
+  lsp_pub_forget(d);
   if (lsp_doc_set(d, json_string_value(text), json_string_length(text))) return;
   d->version = json_integer_value(json_object_get(td, "version"));
   lsp_publish(s, d);
@@ -156,7 +157,16 @@ void lsp_did_change(server *s, json_t *id, json_t *params) {
   json_t *ch;
   const char *why;
   json_array_foreach(json_object_get(params, "contentChanges"), i, ch) {
-    if (lsp_doc_change(d, s->enc, ch, &why)) {
+    size_t a, b, sl;
+    const char *t;
+    int whole = lsp_change_span(d, s->enc, ch, &a, &b, &t, &sl, &why);
+    if (whole >= 0) lsp_pub_edit(d, a, b, t, sl, whole);
+    if (whole >= 0 && (whole ? lsp_doc_set(d, t, sl) : lsp_doc_replace(d, a, b, t, sl))) {
+      lsp_pub_forget(d);
+      whole = -1;
+      why = "out of memory";
+    }
+    if (whole < 0) {
       lsp_log(s, "%s: change %zu dropped: %s", d->uri, i, why);
       break;
     }
@@ -186,6 +196,7 @@ void lsp_did_close(server *s, json_t *id, json_t *params) {
 static void reload_configs(server *s) {
   cli_configs_free(s->c);
   for (size_t i = 0; i < s->ndocs; i++) {
+    lsp_pub_forget(&s->docs[i]);
     s->docs[i].dirty = 1;
     s->docs[i].due_ms = 0;
   }

@@ -113,9 +113,11 @@ typedef struct lsp_pub {
   char *buf, *key;
   size_t len, cap, klen, kcap, count;
   int failed;                /* out of memory: the caller publishes the plain way */
+  int again;                 /* the document's cache published again (lsp_pub_again) */
 } lsp_pub;
-/* Begin (the envelope). Returns 0, or -1 (out of memory: nothing to abandon). */
-int lsp_pub_begin(server *s, lsp_doc *d, lsp_pub *p);
+/* Begin (the envelope) the publish of a check's findings, `python` when the check read a
+ * Python file. Returns 0, or -1 (out of memory: nothing to abandon). */
+int lsp_pub_begin(server *s, lsp_doc *d, int python, lsp_pub *p);
 /* One finding at bytes [a, b) of the document, in the order they are to be published. */
 void lsp_pub_add(lsp_pub *p, size_t a, size_t b, int sev, const char *code, const char *message,
                  const char *hint, int fix);
@@ -125,6 +127,16 @@ void lsp_pub_add(lsp_pub *p, size_t a, size_t b, int sev, const char *code, cons
 int lsp_pub_send(lsp_pub *p);
 void lsp_pub_abandon(lsp_pub *p);
 void lsp_pubcache_free(lsp_pubcache *c);
+/* Before bytes [a, b) of d's text are replaced by s[0..sl) (`whole`: the whole text): an edit
+ * inside a comment of a Python file moves the published findings after it; any other edit
+ * means the next publish checks the text. */
+void lsp_pub_edit(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl, int whole);
+/* The next publish checks the text (the document opened again, a configuration changed). */
+void lsp_pub_forget(lsp_doc *d);
+/* When every change since the last publish was inside a comment (lsp_pub_edit), publish its
+ * findings where they now are: 0, or 1 when it could not be written. -1: the text must be
+ * checked. */
+int lsp_pub_again(server *s, lsp_doc *d);
 
 /*==============================================================================================
  * MARK: The handlers: one per row of server.c's method table (`id` NULL for a notification)

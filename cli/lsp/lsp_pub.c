@@ -11,9 +11,11 @@
  * actions. Called by session.c and server.c, handlers.c (freeing a document's cache); calls
  * lsp_doc.c (positions), lsp_io.c (the write), the library's rule table and jansson, never
  * session.c. */
+#define _POSIX_C_SOURCE 200809L /* strncasecmp */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "lsp/lsp_int.h"
 
 typedef struct pub_entry {
@@ -24,11 +26,21 @@ typedef struct pub_entry {
   size_t blen;
 } pub_entry;
 
+/* A published finding: its bytes in the text as it is now, and its body. */
+typedef struct pub_item {
+  size_t a, b, e;
+} pub_item;
+
 struct lsp_pubcache {
   pub_entry *e;
   size_t n, cap;
   size_t *slot; /* open addressing: index + 1 into e, 0 empty */
   size_t nslot; /* a power of two, at least twice n */
+  pub_item *it; /* the findings published, in order */
+  size_t nit, capit;
+  int comments; /* a Python file without an input error, no message quoting a comment: an
+                   edit inside a comment changes no finding but where it is (lsp_pub_edit) */
+  int edited;   /* such edits since the publish, each applied to it[] */
 };
 
 json_t *lsp_finding_body(const server *s, int sev, const char *code, const char *message,
@@ -68,6 +80,7 @@ void lsp_pubcache_free(lsp_pubcache *c) {
   }
   free(c->e);
   free(c->slot);
+  free(c->it);
   free(c);
 }
 
@@ -138,11 +151,12 @@ static int put(lsp_pub *p, const char *t, size_t n) {
 
 static int dump_into(const char *t, size_t n, void *ctx) { return put(ctx, t, n); }
 
-int lsp_pub_begin(server *s, lsp_doc *d, lsp_pub *p) {
+int lsp_pub_begin(server *s, lsp_doc *d, int python, lsp_pub *p) {
   memset(p, 0, sizeof *p);
   p->s = s;
   p->d = d;
   p->next = calloc(1, sizeof *p->next);
+  if (p->next) p->next->comments = python;
   json_t *params = json_object();
   json_object_set_new(params, "uri", json_string(d->uri));
   if (d->version >= 0) json_object_set_new(params, "version", json_integer(d->version));
@@ -219,6 +233,16 @@ static void put_pos(lsp_pub *p, const char *name, size_t off) {
   put(p, t, (size_t)n);
 }
 
+static void put_item(lsp_pub *p, size_t a, size_t b, const pub_entry *e) {
+  put(p, p->count ? ",{\"range\":" : "{\"range\":", p->count ? 10 : 9);
+  put_pos(p, "{\"start\":", a);
+  put_pos(p, ",\"end\":", b < a ? a : b);
+  put(p, "},", 2);
+  put(p, e->body, e->blen);
+  put(p, "}", 1);
+  p->count++;
+}
+
 void lsp_pub_add(lsp_pub *p, size_t a, size_t b, int sev, const char *code, const char *message,
                  const char *hint, int fix) {
   if (p->failed) return;
@@ -227,13 +251,23 @@ void lsp_pub_add(lsp_pub *p, size_t a, size_t b, int sev, const char *code, cons
     p->failed = 1;
     return;
   }
-  put(p, p->count ? ",{\"range\":" : "{\"range\":", p->count ? 10 : 9);
-  put_pos(p, "{\"start\":", a);
-  put_pos(p, ",\"end\":", b < a ? a : b);
-  put(p, "},", 2);
-  put(p, e->body, e->blen);
-  put(p, "}", 1);
-  p->count++;
+  lsp_pubcache *c = p->next;
+  if (c->nit == c->capit) {
+    size_t cap = c->capit ? c->capit * 2 : 64;
+    pub_item *ni = realloc(c->it, cap * sizeof *ni);
+    if (!ni) {
+      p->failed = 1;
+      return;
+    }
+    c->it = ni;
+    c->capit = cap;
+  }
+  c->it[c->nit++] = (pub_item){a, b, (size_t)(e - c->e)};
+  /* an input error, or a message that may quote a comment: every edit is checked again */
+  if (!strcmp(code, "python-syntax") || !strcmp(code, "python-encoding") ||
+      strchr(message, '#') || (hint && strchr(hint, '#')))
+    c->comments = 0;
+  put_item(p, a, b, e);
 }
 
 void lsp_pub_abandon(lsp_pub *p) {
@@ -248,10 +282,142 @@ int lsp_pub_send(lsp_pub *p) {
     lsp_pub_abandon(p);
     return -1;
   }
+  if (p->again) { /* the cache's own items: it stays */
+    int rc = lsp_write_raw(&p->s->io, p->buf, p->len) ? 1 : 0;
+    p->d->pub->edited = 0;
+    lsp_pub_abandon(p);
+    return rc;
+  }
   int rc = lsp_write_raw(&p->s->io, p->buf, p->len) ? 1 : 0;
   lsp_pubcache_free(p->d->pub);
   p->d->pub = p->next;
   p->next = NULL;
   lsp_pub_abandon(p);
   return rc;
+}
+
+/*==============================================================================================
+ * MARK: Edits inside a comment of a Python file
+ *============================================================================================*/
+
+/* A Python file's comments are read by its tokenizer alone, and only two ways: a comment that
+ * names boxlint is a suppression, and one on line 1 or 2 may declare the encoding. An edit
+ * inside another comment that leaves it a comment (no line break, no NUL) changes no token
+ * but that comment, so the same findings come out, those after it moved by the edit's length
+ * (on the same line, lines unchanged), provided none of them spans the comment or quotes it.
+ * The tokenizer's view, from the start of the file (valid Python: the last check found no
+ * input error): strings, single or triple quoted, with backslash escapes (raw strings too
+ * keep a quote after a backslash), and comments from '#' outside them to the line's end. */
+
+/* The comment [*h, *e) holding bytes [a, b) (after its '#', before its line break), or 0. */
+static int in_comment(const char *t, size_t n, size_t a, size_t b, size_t *h, size_t *e) {
+  size_t i = 0;
+  while (i < a) {
+    char c = t[i];
+    if (c == '#') {
+      size_t j = i;
+      while (j < n && t[j] != '\n' && t[j] != '\r') j++;
+      if (a <= j) {
+        *h = i;
+        *e = j;
+        return b <= j;
+      }
+      i = j;
+    } else if (c == '"' || c == '\'') {
+      int triple = i + 2 < n && t[i + 1] == c && t[i + 2] == c;
+      for (i += triple ? 3 : 1; i < n; i++) {
+        if (t[i] == '\\') {
+          i += i + 2 < n && t[i + 1] == '\r' && t[i + 2] == '\n' ? 2 : 1;
+        } else if (t[i] == c && (!triple || (i + 2 < n && t[i + 1] == c && t[i + 2] == c))) {
+          i += triple ? 3 : 1;
+          break;
+        } else if (!triple && (t[i] == '\n' || t[i] == '\r')) {
+          break;
+        }
+      }
+      if (i > a) return 0; /* inside a string */
+    } else {
+      i++;
+    }
+  }
+  return 0;
+}
+
+static int names_boxlint(const char *t, size_t n) {
+  for (size_t i = 0; i + 7 <= n; i++)
+    if (!strncasecmp(t + i, "boxlint", 7)) return 1;
+  return 0;
+}
+
+/* The line of offset h is the third or later. */
+static int past_line_two(const char *t, size_t h) {
+  int k = 0;
+  for (size_t i = 0; i < h && k < 2; i++)
+    k += t[i] == '\n' || (t[i] == '\r' && !(i + 1 < h && t[i + 1] == '\n'));
+  return k >= 2;
+}
+
+/* Is replacing bytes [a, b) of d's text by s[0..sl) an edit inside a comment, as above? */
+static int comment_edit(const lsp_doc *d, size_t a, size_t b, const char *s, size_t sl,
+                        size_t *h, size_t *e) {
+  for (size_t i = 0; i < sl; i++)
+    if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) return 0; /* line breaks, NUL, controls */
+  if (!in_comment(d->text, d->len, a, b, h, e) || a <= *h || !past_line_two(d->text, *h) ||
+      names_boxlint(d->text + *h, *e - *h))
+    return 0;
+  /* the new comment names boxlint only where the old did, or across the edit */
+  char w[6 + 64 + 6];
+  size_t lo = a - *h > 6 ? a - 6 : *h, hi = *e - b > 6 ? b + 6 : *e, k = 0;
+  if (sl > 64) return 0;
+  memcpy(w, d->text + lo, a - lo);
+  k = a - lo;
+  memcpy(w + k, s, sl);
+  k += sl;
+  memcpy(w + k, d->text + b, hi - b);
+  k += hi - b;
+  return !names_boxlint(w, k);
+}
+
+void lsp_pub_edit(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl, int whole) {
+  lsp_pubcache *c = d->pub;
+  if (!c || !c->comments) return;
+  size_t h, e;
+  if (whole || !comment_edit(d, a, b, s, sl, &h, &e)) {
+    c->comments = 0;
+    return;
+  }
+  for (size_t i = 0; i < c->nit; i++) {
+    pub_item *x = &c->it[i];
+    if (x->a <= e && x->b >= h) { /* spans or touches the comment */
+      c->comments = 0;
+      return;
+    }
+  }
+  for (size_t i = 0; i < c->nit; i++) {
+    pub_item *x = &c->it[i];
+    if (x->a >= b) {
+      x->a = x->a - b + a + sl;
+      x->b = x->b - b + a + sl;
+    }
+  }
+  c->edited = 1;
+}
+
+void lsp_pub_forget(lsp_doc *d) {
+  lsp_pubcache_free(d->pub);
+  d->pub = NULL;
+}
+
+int lsp_pub_again(server *s, lsp_doc *d) {
+  lsp_pubcache *c = d->pub;
+  if (!c || !c->comments || !c->edited) return -1;
+  lsp_pub p;
+  if (lsp_pub_begin(s, d, 0, &p)) return -1;
+  lsp_pubcache_free(p.next); /* not needed: the document's cache is the list */
+  p.next = NULL;
+  p.again = 1;
+  lsp_positions_begin(d->text, d->len, s->enc);
+  for (size_t i = 0; i < c->nit; i++) put_item(&p, c->it[i].a, c->it[i].b, &c->e[c->it[i].e]);
+  lsp_positions_end();
+  return lsp_pub_send(&p);
 }

@@ -209,7 +209,7 @@ static void pub_finding(const unit *u, const boxlint_diag *d, boxlint_severity s
  * (lsp_pub.c). Returns 0, or -1 when out of memory (nothing sent). */
 static int publish_reusing(server *s, lsp_doc *d, const lsp_check *dc) {
   lsp_pub p;
-  if (lsp_pub_begin(s, d, &p)) return -1;
+  if (lsp_pub_begin(s, d, dc->k.u.kind == UNIT_PYTHON, &p)) return -1;
   lsp_positions_begin(d->text, d->len, s->enc); /* one index of the document per publish */
   lsp_each_finding(dc, pub_finding, &p);
   lsp_positions_end();
@@ -351,6 +351,16 @@ void lsp_publish(server *s, lsp_doc *d) {
   if (lsp_is_config_path(d->path)) {
     publish_config_doc(s, d);
     return;
+  }
+  if (s->reuse && d->pub) { /* only comments edited: the findings moved, not checked again */
+    lsp_problems why;
+    lsp_problems_begin(s, &why);
+    int skip = cli_walk_skips(s->c, d->path, NULL, 0);
+    lsp_problems_end(s);
+    lsp_problems_free(&why);
+    int rc = skip ? -1 : lsp_pub_again(s, d);
+    if (rc > 0) lsp_log(s, "cannot write to standard output");
+    if (rc >= 0) return;
   }
   lsp_check dc;
   lsp_check_run(s, d, &dc);

@@ -13,6 +13,7 @@ policy, and a Dockerfile fragment. The check cannot pass vacuously: the publishe
 from one another (findings come and go, syntax errors among them).
 
 usage: incremental_test.py BOXLINT [SOURCE_DIR]"""
+import io
 import json
 import os
 import random
@@ -20,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tokenize
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
@@ -105,25 +107,69 @@ PIECES = ['"', "'", "(", ")", "[", "]", "{", "}", ",", ":", "#", "\\", "\n", "\r
           "\U0001F600\U0001F601", "\u00a0"]
 
 
+STRING_PIECES = ["x", "*.", ".", "-", "é", "\U0001F600", "ALL_TRAFFIC", "10.0.0.0/8", "a b", "RUN ",
+                 "pip install y ", "sk-0123456789abcdef0123", " | sh", "$HOME", "\\"]
+
+
 def snap(text, off):
     """An offset between \r and \n has no LSP position: the line's end, before the \r."""
     return off - 1 if 0 < off < len(text) and text[off - 1] == "\r" and text[off] == "\n" else off
 
 
-def random_edit(r, text):
-    """(a, b, new): replace text[a:b] (code points) with `new`."""
-    a, b, new = random_span(r, text)
+COMMENT_PIECES = ["x", " ", "boxlint", ": ignore=curl-pipe-shell", "'", '"', '"""', "#", "\\",
+                  "é", "\U0001F600", "coding: latin-1", "(", "ignore", "box", "lint"]
+
+
+def comments_of(text):
+    """The offsets of the '#' of each comment, by Python's own tokenizer (every '#' when the
+    text does not tokenize)."""
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    try:
+        return [starts[t.start[0] - 1] + t.start[1]
+                for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                if t.type == tokenize.COMMENT]
+    except (tokenize.TokenError, SyntaxError, IndexError):
+        return [i for i, c in enumerate(text) if c == "#"]
+
+
+def in_comment(r, text):
+    """A span inside a comment (after its '#', up to its line's end) and what to put there."""
+    hashes = comments_of(text)
+    later = [i for i in hashes if text.count("\n", 0, i) >= 2 and
+             "boxlint" not in text[i:text.find("\n", i)]]
+    if not hashes:
+        return None
+    # lines 1 and 2 (an encoding declaration there) and suppressions: now and then
+    h = r.choice(later if later and r.random() < 0.9 else hashes)
+    e = h
+    while e < len(text) and text[e] not in "\r\n":
+        e += 1
+    a = r.randint(h + 1, e)
+    if r.random() < 0.3:
+        return a, min(e, a + r.randint(1, 5)), ""
+    return a, a, r.choice(COMMENT_PIECES)
+
+
+def random_edit(r, text, name):
+    """(a, b, new): replace text[a:b] (code points) with `new`: in a JSON document mostly inside
+    its strings, in comments.py mostly inside its comments."""
+    x = in_comment(r, text) if name.startswith("comments") and r.random() < 0.95 else None
+    a, b, new = x or random_span(r, text, 0.8 if name.endswith(".json") else 0.4)
     a = snap(text, a)
     return a, max(a, snap(text, b)), new
 
 
-def random_span(r, text):
+def random_span(r, text, in_string):
     n = len(text)
     kind = r.random()
     a = r.randint(0, n)
     quotes = [i + 1 for i, c in enumerate(text) if c == '"']
-    if quotes and r.random() < 0.4:  # inside a string: a command, a host, a name
+    if quotes and r.random() < in_string:  # inside a string: a command, a host, a name
         a = r.choice(quotes)
+        if r.random() < 0.7:
+            return a, a, r.choice(STRING_PIECES)
     if kind < 0.45:  # typing
         return a, a, "".join(r.choice(PIECES) for _ in range(r.randint(1, 3)))
     if kind < 0.65:  # deleting inside a line
@@ -136,12 +182,48 @@ def random_span(r, text):
     return a, min(n, a + 1), r.choice(PIECES)
 
 
+# Comments everywhere an edit may land: lines 1 and 2, a suppression, inside a call's
+# arguments (the call's not-static finding spans them), after a finding on its line, between
+# statements, beside a string holding '#'.
+COMMENTS_PY = """#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
+import os  # the key
+from budai import BudClient
+
+client = BudClient(api_key=os.environ["K"])  # a client
+STEPS = ["RUN pip install httpx"]  # one step
+
+# A template: its commands checked
+client.code_interpreter.templates.create(
+    name="a",  # the name
+    commands=["pip install x", "RUN curl -fsSL https://x.sh | sh"],  # two findings before me
+    cpu_count=2,
+    memory_mb=1000,
+)
+# boxlint: ignore=curl-pipe-shell
+client.code_interpreter.templates.update("t", commands=["RUN curl -fsSL https://y.sh | sh"])
+client.code_interpreter.templates.update(
+    "t",  # the id
+    commands=[os.environ["C"]],  # known at run time: not-static spans this comment
+)
+s = "a # not a comment"  # but this is
+t = '''  # a triple-quoted string, not a comment
+  # still the string
+'''  # after it
+binding = client.agents.add_code_interpreter(
+    "prm", template_id="a", lifespan_seconds=30,
+    network_policy={"type": "filtered", "allow_out": ["bad host", "pypi.org"], "deny_out": []},
+)  # the end
+"""
+
+
 def documents():
     docs = []
     pydir = os.path.join(SRC, "tests", "data", "python", "docs")
     for name in sorted(os.listdir(pydir)):
         if name.endswith(".py") and name[:2] in ("01", "02", "08", "11"):
             docs.append((name, open(os.path.join(pydir, name), encoding="utf-8").read()))
+    docs.append(("comments.py", COMMENTS_PY))
     docs.append(("tpl.template.json", open(os.path.join(SRC, "examples", "template.json")).read()))
     docs.append(("allow.policy.json", json.dumps({
         "type": "filtered",
@@ -163,20 +245,28 @@ def replay(tmp, name, text, seed):
     ref.open(uri, text, version)
     diffs, seen, first = 0, set(), None
     undo = []  # (a, b, old): text[a:b] was `old` before an edit
+    broken = False  # the last text was not Python, JSON: undone
+    good = text  # the last text that was
     for k in range(EDITS):
         version += 1
-        if r.random() < 0.05:  # a whole-text change
-            a, b, new = random_edit(r, text)
+        if broken and not undo:  # back to the last text that was read, whole
+            text = good
+            changes = [{"text": text}]
+        elif r.random() < 0.05:  # a whole-text change
+            a, b, new = random_edit(r, text, name)
             text = text[:a] + new + text[b:]
             changes = [{"text": text}]
             undo = []
         else:
             changes = []
             for _ in range(1 if r.random() < 0.8 else r.randint(2, 4)):
-                if undo and r.random() < 0.35:  # undone: what broke is mended, and back
+                if undo and (broken or r.random() < 0.35):  # undone: what broke is mended
                     a, b, new = undo.pop()
+                    if snap(text, a) != a or snap(text, b) != b:  # a \r\n made of two edits
+                        undo = []  # has no position between its halves: not undone
+                        a, b, new = random_edit(r, text, name)
                 else:
-                    a, b, new = random_edit(r, text)
+                    a, b, new = random_edit(r, text, name)
                     undo.append((a, a + len(new), text[a:b]))
                 changes.append({"range": {"start": position(text, a), "end": position(text, b)},
                                 "text": new})
@@ -185,6 +275,9 @@ def replay(tmp, name, text, seed):
             "textDocument": {"uri": uri, "version": version}, "contentChanges": changes})
         got = live.publish()
         want = ref.fresh(uri, text, version)
+        broken = any(d["code"] in ("python-syntax", "python-encoding", "invalid-json")
+                     for d in want["diagnostics"])
+        good = good if broken else text
         if k % 40 == 39:
             new_server = Server(cwd=tmp)
             alone = new_server.open(uri, text, version)
@@ -197,7 +290,7 @@ def replay(tmp, name, text, seed):
             first = first or (k, "reuse-off server", got, want)
         seen.add(json.dumps(got["diagnostics"], sort_keys=True))
         if len(text) > 20000:  # keep the document an editor's size
-            text = text[:10000]
+            text = good = text[:10000]
             undo = []
             version += 1
             live.send(method="textDocument/didChange", params={
