@@ -7,8 +7,10 @@
  * document takes the bodies of the findings it shares with the last one from there, writes each
  * range's four integers, and the message is the envelope jansson dumps with the items between
  * its array's brackets. Only the bodies of the current findings are kept. The same Diagnostic
- * (`lsp_finding_body`) makes the JSON tree of the plain publish (reuse off) and of code
- * actions. Called by session.c and server.c, handlers.c (freeing a document's cache); calls
+ * (`lsp_finding_body`) makes the JSON tree of the plain publish (reuse off). With the findings
+ * kept in order at their byte ranges, an edit inside a comment of a Python file moves them
+ * instead of a check (lsp_pub_edit, lsp_pub_again: why this is exact is said there). Called by
+ * session.c, server.c and handlers.c (a document's edits, its cache freed); calls
  * lsp_doc.c (positions), lsp_io.c (the write), the library's rule table and jansson, never
  * session.c. */
 #define _POSIX_C_SOURCE 200809L /* strncasecmp */
