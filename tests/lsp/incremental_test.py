@@ -8,9 +8,13 @@ breaks of each kind), with characters of two, three and four UTF-8 bytes (the la
 surrogate pair: positions count UTF-16 units, the default). After each, its publishDiagnostics
 is compared with that of a second server with {"reuse": false}, to which the client's own copy
 of the text is opened anew (didClose, didOpen), and every 40 edits with a server just started.
-The documents: Python files of tests/data/python/docs (SDK calls), the example template, a
-policy, and a Dockerfile fragment. The check cannot pass vacuously: the publishes must differ
-from one another (findings come and go, syntax errors among them).
+What breaks the text is undone soon (an editor's undo, or the last good text sent whole). The
+documents: Python files of tests/data/python/docs (SDK calls), a Python file of comments whose
+edits land mostly inside comments (Python's tokenize says where; those the server republishes
+without a check: suppressions, lines 1 and 2, a call's arguments, quotes and backslashes typed
+into them), the example template, a policy, and a Dockerfile fragment. The check cannot pass
+vacuously: the publishes must differ from one another (findings come and go, syntax errors
+among them).
 
 usage: incremental_test.py BOXLINT [SOURCE_DIR]"""
 import io
