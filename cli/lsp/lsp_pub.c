@@ -309,7 +309,9 @@ int lsp_pub_send(lsp_pub *p) {
  * (on the same line, lines unchanged), provided none of them spans the comment or quotes it.
  * The tokenizer's view, from the start of the file (valid Python: the last check found no
  * input error): strings, single or triple quoted, with backslash escapes (raw strings too
- * keep a quote after a backslash), and comments from '#' outside them to the line's end. */
+ * keep a quote after a backslash), and comments from '#' outside them to the line's end. What
+ * is typed is no control character (a line break, NUL, a form feed), and ASCII when the file
+ * may declare its encoding. */
 
 /* The comment [*h, *e) holding bytes [a, b) (after its '#', before its line break), or 0. */
 static int in_comment(const char *t, size_t n, size_t a, size_t b, size_t *h, size_t *e) {
@@ -359,11 +361,28 @@ static int past_line_two(const char *t, size_t h) {
   return k >= 2;
 }
 
+/* Lines 1 and 2 may declare an encoding (they say "coding"): then a byte that is not ASCII may
+ * be one the codec refuses (cp1252 has no 0x81), which is an error of the whole file. */
+static int may_declare(const char *t, size_t n) {
+  size_t i = 0;
+  for (int line = 0; line < 2 && i < n; line++) {
+    size_t j = i;
+    while (j < n && t[j] != '\n' && t[j] != '\r') j++;
+    for (size_t k = i; k + 6 <= j; k++)
+      if (!memcmp(t + k, "coding", 6)) return 1;
+    i = j + (j + 1 < n && t[j] == '\r' && t[j + 1] == '\n' ? 2 : 1);
+  }
+  return 0;
+}
+
 /* Is replacing bytes [a, b) of d's text by s[0..sl) an edit inside a comment, as above? */
 static int comment_edit(const lsp_doc *d, size_t a, size_t b, const char *s, size_t sl,
                         size_t *h, size_t *e) {
-  for (size_t i = 0; i < sl; i++)
-    if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) return 0; /* line breaks, NUL, controls */
+  int ascii = may_declare(d->text, d->len);
+  for (size_t i = 0; i < sl; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c == 0x7f || (ascii && c >= 0x80)) return 0; /* line breaks, NUL, ... */
+  }
   if (!in_comment(d->text, d->len, a, b, h, e) || a <= *h || !past_line_two(d->text, *h) ||
       names_boxlint(d->text + *h, *e - *h))
     return 0;

@@ -121,7 +121,7 @@ def snap(text, off):
 
 
 COMMENT_PIECES = ["x", " ", "boxlint", ": ignore=curl-pipe-shell", "'", '"', '"""', "#", "\\",
-                  "é", "\U0001F600", "coding: latin-1", "(", "ignore", "box", "lint"]
+                  "é", "\u0101", "\U0001F600", "coding: latin-1", "(", "ignore", "box", "lint"]
 
 
 def comments_of(text):
@@ -228,6 +228,10 @@ def documents():
         if name.endswith(".py") and name[:2] in ("01", "02", "08", "11"):
             docs.append((name, open(os.path.join(pydir, name), encoding="utf-8").read()))
     docs.append(("comments.py", COMMENTS_PY))
+    plain = COMMENTS_PY.replace("# -*- coding: utf-8 -*-", "# the service's templates")
+    docs.append(("comments-undeclared.py", plain))
+    # cp1252 has no 0x81: "\u0101" (UTF-8 C4 81) typed into a comment is an encoding error
+    docs.append(("comments-cp1252.py", COMMENTS_PY.replace("utf-8", "cp1252")))
     docs.append(("tpl.template.json", open(os.path.join(SRC, "examples", "template.json")).read()))
     docs.append(("allow.policy.json", json.dumps({
         "type": "filtered",
