@@ -218,7 +218,8 @@ static const pub_entry *body_of(lsp_pub *p, int sev, int fix, const char *code,
     blen = body ? strlen(body) : 0;
     json_decref(j);
   }
-  if (!key || !body || (memcpy(key, p->key, p->klen), cache_add(p->next, h, key, p->klen, body, blen))) {
+  if (key) memcpy(key, p->key, p->klen);
+  if (!key || !body || cache_add(p->next, h, key, p->klen, body, blen)) {
     free(key);
     free(body);
     return NULL;
