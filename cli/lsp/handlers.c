@@ -67,6 +67,8 @@ void lsp_initialize(server *s, json_t *id, json_t *params) {
   json_t *opt = json_object_get(json_object_get(params, "initializationOptions"), "debounceMs");
   if (json_is_integer(opt) && json_integer_value(opt) >= 0 && json_integer_value(opt) <= 10000)
     s->debounce_ms = (int)json_integer_value(opt);
+  json_t *reuse = json_object_get(json_object_get(params, "initializationOptions"), "reuse");
+  if (json_is_boolean(reuse)) s->reuse = json_is_true(reuse);
   static const char *const enc[] = {"utf-16", "utf-8", "utf-32"};
   json_t *res = json_pack(
       "{s{sss{sbsis{sb}}s{s[ss]}sb}s{ssss}}", "capabilities", "positionEncoding", enc[s->enc],
@@ -138,6 +140,7 @@ void lsp_did_open(server *s, json_t *id, json_t *params) {
     }
     s->ndocs++;
   }
+  lsp_pub_forget(d);
   if (lsp_doc_set(d, json_string_value(text), json_string_length(text))) return;
   d->version = json_integer_value(json_object_get(td, "version"));
   lsp_publish(s, d);
@@ -154,7 +157,16 @@ void lsp_did_change(server *s, json_t *id, json_t *params) {
   json_t *ch;
   const char *why;
   json_array_foreach(json_object_get(params, "contentChanges"), i, ch) {
-    if (lsp_doc_change(d, s->enc, ch, &why)) {
+    size_t a, b, sl;
+    const char *t;
+    int whole = lsp_change_span(d, s->enc, ch, &a, &b, &t, &sl, &why);
+    if (whole >= 0) lsp_pub_edit(d, a, b, t, sl, whole);
+    if (whole >= 0 && (whole ? lsp_doc_set(d, t, sl) : lsp_doc_replace(d, a, b, t, sl))) {
+      lsp_pub_forget(d);
+      whole = -1;
+      why = "out of memory";
+    }
+    if (whole < 0) {
       lsp_log(s, "%s: change %zu dropped: %s", d->uri, i, why);
       break;
     }
@@ -172,6 +184,7 @@ void lsp_did_close(server *s, json_t *id, json_t *params) {
   if (lsp_is_config_path(d->path)) lsp_publish_config(s, d->path, NULL, NULL, 0);
   else lsp_publish_on(s, d->uri, -1, json_array());
   lsp_forget_told(s, d->uri);
+  lsp_pubcache_free(d->pub);
   free(d->uri);
   free(d->path);
   free(d->text);
@@ -183,6 +196,7 @@ void lsp_did_close(server *s, json_t *id, json_t *params) {
 static void reload_configs(server *s) {
   cli_configs_free(s->c);
   for (size_t i = 0; i < s->ndocs; i++) {
+    lsp_pub_forget(&s->docs[i]);
     s->docs[i].dirty = 1;
     s->docs[i].due_ms = 0;
   }

@@ -37,6 +37,8 @@ void lsp_io_free(lsp_io *io);
 int lsp_read(lsp_io *io, int timeout_ms, char **body, size_t *blen, const char **why);
 /* Send `msg` (its reference taken). Returns 0, or -1 when it could not be written. */
 int lsp_write(lsp_io *io, json_t *msg);
+/* Send a message's body of `n` bytes as it is (framed). Returns 0, or -1. */
+int lsp_write_raw(lsp_io *io, const char *body, size_t n);
 
 /*==============================================================================================
  * MARK: lsp_doc.c
@@ -44,6 +46,8 @@ int lsp_write(lsp_io *io, json_t *msg);
 
 /* How a position's `character` counts: the specification's position encodings. */
 enum lsp_enc { LSP_UTF16, LSP_UTF8, LSP_UTF32 };
+
+typedef struct lsp_pubcache lsp_pubcache; /* lsp_pub.c's: the last publish's Diagnostics */
 
 typedef struct lsp_doc {
   char *uri;
@@ -53,6 +57,7 @@ typedef struct lsp_doc {
   int64_t version;
   int dirty;          /* changed since its diagnostics were last published */
   int64_t due_ms;     /* when dirty: when to publish (the debounce) */
+  lsp_pubcache *pub;  /* the bodies of its last published Diagnostics, or NULL */
 } lsp_doc;
 
 /* The byte offset of LSP position (line, ch) in t[0..n): a character past the end of its line
@@ -76,6 +81,12 @@ json_t *lsp_range_json(const char *t, size_t n, enum lsp_enc enc, size_t a, size
 /* A Range object into byte offsets. Returns 0, or -1 with *why. */
 int lsp_range_offsets(const char *t, size_t n, enum lsp_enc enc, json_t *range, size_t *a,
                       size_t *b, const char **why);
+/* What one TextDocumentContentChangeEvent replaces: bytes [*a, *b) of the text by (*s, *sl).
+ * Returns 0 (a range), 1 (no range: the whole text), or -1 with *why. */
+int lsp_change_span(const lsp_doc *d, enum lsp_enc enc, json_t *change, size_t *a, size_t *b,
+                    const char **s, size_t *sl, const char **why);
+/* Replace bytes [a, b) of the text by s[0..sl). Returns 0, or -1 out of memory (unchanged). */
+int lsp_doc_replace(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl);
 /* Apply one TextDocumentContentChangeEvent (with a range: incremental; without: the whole
  * text). Returns 0, or -1 with *why (the document unchanged). */
 int lsp_doc_change(lsp_doc *d, enum lsp_enc enc, json_t *change, const char **why);

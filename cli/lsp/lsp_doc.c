@@ -180,30 +180,43 @@ int lsp_doc_set(lsp_doc *d, const char *text, size_t len) {
   return 0;
 }
 
-int lsp_doc_change(lsp_doc *d, enum lsp_enc enc, json_t *change, const char **why) {
+int lsp_change_span(const lsp_doc *d, enum lsp_enc enc, json_t *change, size_t *a, size_t *b,
+                    const char **s, size_t *sl, const char **why) {
   json_t *tx = json_object_get(change, "text"), *range = json_object_get(change, "range");
   if (!json_is_string(tx)) {
     *why = "a content change without a text";
     return -1;
   }
-  const char *s = json_string_value(tx);
-  size_t sl = json_string_length(tx);
+  *s = json_string_value(tx);
+  *sl = json_string_length(tx);
   if (!range) {
-    if (lsp_doc_set(d, s, sl)) goto oom;
-    return 0;
+    *a = 0;
+    *b = d->len;
+    return 1;
   }
-  size_t a, b;
-  if (lsp_range_offsets(d->text, d->len, enc, range, &a, &b, why)) return -1;
+  return lsp_range_offsets(d->text, d->len, enc, range, a, b, why);
+}
+
+int lsp_doc_replace(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl) {
   size_t nl = d->len - (b - a) + sl;
-  if (reserve(d, nl)) goto oom;
+  if (reserve(d, nl)) return -1;
   memmove(d->text + a + sl, d->text + b, d->len - b);
   memcpy(d->text + a, s, sl);
   d->len = nl;
   d->text[nl] = 0;
   return 0;
-oom:
-  *why = "out of memory";
-  return -1;
+}
+
+int lsp_doc_change(lsp_doc *d, enum lsp_enc enc, json_t *change, const char **why) {
+  size_t a, b, sl;
+  const char *s;
+  int k = lsp_change_span(d, enc, change, &a, &b, &s, &sl, why);
+  if (k < 0) return -1;
+  if (k ? lsp_doc_set(d, s, sl) : lsp_doc_replace(d, a, b, s, sl)) {
+    *why = "out of memory";
+    return -1;
+  }
+  return 0;
 }
 
 static int hexval(char c) {

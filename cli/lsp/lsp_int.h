@@ -1,7 +1,8 @@
 /* Private to the language server's files: the state they share, session.c's calls (messages
  * out, documents, problems, checking and publishing), and the handlers server.c's method table
  * names (handlers.c, lsp_actions.c). Calls go one way: server.c -> handlers.c, lsp_actions.c ->
- * session.c -> lsp_io.c, lsp_doc.c. Nothing outside cli/lsp/ includes this header. */
+ * session.c -> lsp_pub.c -> lsp_io.c, lsp_doc.c. Nothing outside cli/lsp/ includes this
+ * header. */
 #ifndef BOXLINT_CLI_LSP_SERVER_H
 #define BOXLINT_CLI_LSP_SERVER_H
 #include "fix/fix.h"
@@ -36,6 +37,9 @@ typedef struct server {
   lsp_problems *collect;     /* where c->on_problem keeps problems now; NULL: they are logged */
   char **told;               /* documents the log has said are passed over (their URIs) */
   size_t ntold;
+  int reuse;                 /* publish from the last publish's Diagnostics (lsp_pub.c); 0:
+                                every Diagnostic built and dumped again (initializationOptions
+                                {"reuse": false}, the benchmark's baseline) */
 } server;
 
 /* Checking a document with the command's code: its findings, or what stopped the check. */
@@ -92,6 +96,47 @@ void lsp_publish_config(server *s, const char *path, const cli_problem *why, con
 void lsp_publish(server *s, lsp_doc *d);
 /* The log may say again that the document `uri` is passed over (it was closed). */
 void lsp_forget_told(server *s, const char *uri);
+
+/*==============================================================================================
+ * MARK: lsp_pub.c
+ *============================================================================================*/
+
+/* A finding's Diagnostic but its range: severity, source, code, the message with the hint on a
+ * second line, the rule's page (codeDescription) when the server links rules, data.fix. */
+json_t *lsp_finding_body(const server *s, int sev, const char *code, const char *message,
+                         const char *hint, int fix);
+/* A publishDiagnostics being written for a document. */
+typedef struct lsp_pub {
+  server *s;
+  lsp_doc *d;
+  lsp_pubcache *next;        /* this publish's bodies: the document's cache once sent */
+  char *buf, *key;
+  size_t len, cap, klen, kcap, count;
+  int failed;                /* out of memory: the caller publishes the plain way */
+  int again;                 /* the document's cache published again (lsp_pub_again) */
+} lsp_pub;
+/* Begin (the envelope) the publish of a check's findings, `python` when the check read a
+ * Python file. Returns 0, or -1 (out of memory: nothing to abandon). */
+int lsp_pub_begin(server *s, lsp_doc *d, int python, lsp_pub *p);
+/* One finding at bytes [a, b) of the document, in the order they are to be published. */
+void lsp_pub_add(lsp_pub *p, size_t a, size_t b, int sev, const char *code, const char *message,
+                 const char *hint, int fix);
+/* Send it and keep its bodies with the document. Returns 0; 1 when it could not be written;
+ * -1 when it could not be made (out of memory: nothing sent, the caller publishes the plain
+ * way). Either way `p` is released. */
+int lsp_pub_send(lsp_pub *p);
+void lsp_pub_abandon(lsp_pub *p);
+void lsp_pubcache_free(lsp_pubcache *c);
+/* Before bytes [a, b) of d's text are replaced by s[0..sl) (`whole`: the whole text): an edit
+ * inside a comment of a Python file moves the published findings after it; any other edit
+ * means the next publish checks the text. */
+void lsp_pub_edit(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl, int whole);
+/* The next publish checks the text (the document opened again, a configuration changed). */
+void lsp_pub_forget(lsp_doc *d);
+/* When every change since the last publish was inside a comment (lsp_pub_edit), publish its
+ * findings where they now are: 0, or 1 when it could not be written. -1: the text must be
+ * checked. */
+int lsp_pub_again(server *s, lsp_doc *d);
 
 /*==============================================================================================
  * MARK: The handlers: one per row of server.c's method table (`id` NULL for a notification)

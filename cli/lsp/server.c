@@ -130,6 +130,7 @@ static void server_free(server *s) {
     free(s->docs[i].uri);
     free(s->docs[i].path);
     free(s->docs[i].text);
+    lsp_pubcache_free(s->docs[i].pub);
   }
   free(s->docs);
   for (size_t i = 0; i < s->ncfg; i++) free(s->cfg_paths[i]);
@@ -148,6 +149,7 @@ int lsp_serve(cli *c, int debounce_ms) {
   s.c = c;
   s.exit_code = -1;
   s.debounce_ms = debounce_ms;
+  s.reuse = 1;
   c->on_problem = lsp_on_problem; /* problems as data: published, or logged */
   c->problem_ctx = &s;
   signal(SIGPIPE, SIG_IGN); /* a client gone is a failed write and the end of input, not death */

@@ -190,18 +190,32 @@ static void add_finding(const unit *u, const boxlint_diag *d, boxlint_severity s
                         size_t b, void *ctx) {
   (void)u;
   diag_ctx *x = ctx;
-  json_t *j = lsp_diag_json(x->doc, x->s->enc, a, b, lsp_severity(sev), d->rule, d->message, d->hint);
-  if (j && x->s->rule_docs && boxlint_rule_find(d->rule, strlen(d->rule))) {
-    size_t n = strlen(x->s->rule_docs) + strlen(d->rule) + sizeof "/rules/.md";
-    char *href = malloc(n);
-    if (href) {
-      snprintf(href, n, "%s/rules/%s.md", x->s->rule_docs, d->rule);
-      json_object_set_new(j, "codeDescription", json_pack("{ss}", "href", href));
-      free(href);
-    }
-  }
-  if (j && d->fix) json_object_set_new(j, "data", json_pack("{sb}", "fix", 1));
+  json_t *body = lsp_finding_body(x->s, lsp_severity(sev), d->rule, d->message, d->hint,
+                                  d->fix != NULL);
+  json_t *j = json_pack("{so}", "range", lsp_range_json(x->doc->text, x->doc->len, x->s->enc,
+                                                        a, b));
+  if (j && body) json_object_update(j, body);
+  json_decref(body);
   json_array_append_new(x->arr, j);
+}
+
+static void pub_finding(const unit *u, const boxlint_diag *d, boxlint_severity sev, size_t a,
+                        size_t b, void *ctx) {
+  (void)u;
+  lsp_pub_add(ctx, a, b, lsp_severity(sev), d->rule, d->message, d->hint, d->fix != NULL);
+}
+
+/* The findings of a successful check published from the document's last Diagnostics
+ * (lsp_pub.c). Returns 0, or -1 when out of memory (nothing sent). */
+static int publish_reusing(server *s, lsp_doc *d, const lsp_check *dc) {
+  lsp_pub p;
+  if (lsp_pub_begin(s, d, dc->k.u.kind == UNIT_PYTHON, &p)) return -1;
+  lsp_positions_begin(d->text, d->len, s->enc); /* one index of the document per publish */
+  lsp_each_finding(dc, pub_finding, &p);
+  lsp_positions_end();
+  int rc = lsp_pub_send(&p);
+  if (rc > 0) lsp_log(s, "cannot write to standard output");
+  return rc < 0 ? -1 : 0;
 }
 
 /* The byte offset of 1-based line and code-point column (the command's positions). */
@@ -338,8 +352,24 @@ void lsp_publish(server *s, lsp_doc *d) {
     publish_config_doc(s, d);
     return;
   }
+  if (s->reuse && d->pub) { /* only comments edited: the findings moved, not checked again */
+    lsp_problems why;
+    lsp_problems_begin(s, &why);
+    int skip = cli_walk_skips(s->c, d->path, NULL, 0);
+    lsp_problems_end(s);
+    lsp_problems_free(&why);
+    int rc = skip ? -1 : lsp_pub_again(s, d);
+    if (rc > 0) lsp_log(s, "cannot write to standard output");
+    if (rc >= 0) return;
+  }
   lsp_check dc;
   lsp_check_run(s, d, &dc);
+  if (s->reuse && dc.ok && !dc.skipped && !publish_reusing(s, d, &dc)) {
+    lsp_check_free(&dc);
+    return;
+  }
+  lsp_pubcache_free(d->pub); /* not what was published last */
+  d->pub = NULL;
   json_t *arr = json_array();
   if (dc.skipped) {
     tell_skipped(s, d, dc.k.skipped);
