@@ -137,6 +137,10 @@ static int apt_says_yes(const run_cmd *x, size_t *verb) {
   *verb = SIZE_MAX;
   for (size_t k = x->a; k < x->sm->e; k++) {
     const char *t = w[k].text;
+    if (t[0] != '-') { /* not an option: the verb, or a package (most words) */
+      if (*verb == SIZE_MAX) *verb = k;
+      continue;
+    }
     /* Options that take the next word as their value. */
     int takes_value = bl_eq(t, "-o") || bl_eq(t, "-t") || bl_eq(t, "-c") ||
                       bl_eq(t, "--option") || bl_eq(t, "--target-release") ||
@@ -146,16 +150,14 @@ static int apt_says_yes(const run_cmd *x, size_t *verb) {
       k++;
       continue;
     }
-    if (t[0] == '-' && t[1] != '-') {
+    if (t[1] != '-') {
       if (strchr(t + 1, 'y') && t[1] != 'o' && t[1] != 't' && t[1] != 'c') yes = 1;
       if (bl_eq(t, "-qq") || bl_eq(t, "-q=2")) yes = 1; /* quiet level 2 implies -y */
-    } else if (t[0] == '-') {
+    } else {
       if (bl_eq(t, "--yes") || bl_eq(t, "--assume-yes") || !strncmp(t, "--assume-yes=", 13) ||
           bl_eq(t, "--force-yes"))
         yes = 1;
       if (!strncmp(t, "--option=", 9) && strstr(t, "Assume-Yes=")) yes = 1;
-    } else if (*verb == SIZE_MAX) {
-      *verb = k;
     }
   }
   return yes;
@@ -211,12 +213,14 @@ static void track_apt_lists(const run_cmd *x, run_state *st) {
   const bl_sh_word *w = x->w;
   if (bl_eq(x->name, "rm")) {
     for (size_t k = x->a; k < x->sm->e; k++)
-      if (!strncmp(w[k].text, "/var/lib/apt/lists", 18)) st->lists_cleaned = 1;
+      if (w[k].text[0] == '/' && !strncmp(w[k].text, "/var/lib/apt/lists", 18))
+        st->lists_cleaned = 1;
   }
   if (!bl_eq(x->name, "apt-get") && !bl_eq(x->name, "apt")) return;
   /* dist-clean (apt 3) removes the lists; plain clean keeps them. --update on install runs an
    * update first. */
   for (size_t k = x->a; k < x->sm->e; k++) {
+    if (w[k].text[0] != 'd' && w[k].text[0] != '-') continue; /* a package name */
     if (bl_eq(w[k].text, "dist-clean") || bl_eq(w[k].text, "distclean")) st->lists_cleaned = 1;
     if (bl_eq(w[k].text, "--update") && !st->apt_update) {
       st->apt_update = 1;
@@ -231,6 +235,7 @@ static void rule_pip(const run_cmd *x, const run_state *st) {
   const bl_sh_word *w = x->w;
   const bl_sh_cmd *sm = x->sm;
   size_t pip_at = SIZE_MAX, a = x->a;
+  if (x->name[0] != 'p') return; /* neither pip nor python */
   if (is_pip(x->name)) pip_at = sm->c;
   else if (!strncmp(x->name, "python", 6) && a + 1 < sm->e && bl_sh_word_is(&w[a], "-m") &&
            (bl_sh_word_is(&w[a + 1], "pip") || bl_sh_word_is(&w[a + 1], "pip3")))
@@ -241,7 +246,8 @@ static void rule_pip(const run_cmd *x, const run_state *st) {
   if (k >= sm->e || !bl_sh_word_is(&w[k], "install")) return;
   int nocache = st->pip_cache_mount;
   for (size_t j = pip_at + 1; j < sm->e; j++)
-    if (bl_eq(w[j].text, "--no-cache-dir") || !strncmp(w[j].text, "--no-cache-dir=", 15))
+    if (w[j].text[0] == '-' && w[j].text[1] == '-' &&
+        (bl_eq(w[j].text, "--no-cache-dir") || !strncmp(w[j].text, "--no-cache-dir=", 15)))
       nocache = 1;
   for (size_t j = sm->b; j < sm->c; j++)
     if (!strncmp(w[j].text, "PIP_NO_CACHE_DIR=", 17) && w[j].text[17]) nocache = 1;

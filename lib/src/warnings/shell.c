@@ -145,7 +145,11 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
   size_t i = s;
   while (i < e) {
     char c = text[i];
-    if (c == ' ' || c == '\t' || c == '\r') { i++; continue; }
+    if (c == ' ' || c == '\t' || c == '\r') { /* a run of blanks (indented lines) */
+      do i++;
+      while (i < e && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'));
+      continue;
+    }
     if (out->n == cap) {
       int full = grow_words(ck, out, &cap);
       if (full < 0) return -1;

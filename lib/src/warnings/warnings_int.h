@@ -72,8 +72,10 @@ int bl_sh_next_cmd(const bl_sh_script *sc, bl_sh_cmd *cmd);
 
 /* The command name of word w: its basename ("/usr/bin/apt-get" -> "apt-get"). */
 static inline const char *bl_sh_base_name(const bl_sh_word *w) {
-  const char *p = strrchr(w->text, '/');
-  return p ? p + 1 : w->text;
+  const char *b = w->text; /* after the last '/' before the NUL, as strrchr finds it */
+  for (const char *t = w->text; *t; t++)
+    if (*t == '/') b = t + 1;
+  return b;
 }
 
 static inline int bl_sh_word_is(const bl_sh_word *w, const char *s) {
