@@ -26,6 +26,7 @@ typedef struct run_cmd {
   const bl_sh_word *w; /* the script's words */
   const char *name;    /* the command's name (basename of its word) */
   size_t a;            /* its first argument */
+  enum bl_sh_name kind; /* what the name is (bl_sh_name_kind) */
 } run_cmd;
 
 static const char FETCH_HINT[] =
@@ -75,7 +76,8 @@ static void rule_sudo(const run_cmd *x) {
  * that feeds the next one. */
 static void rule_fetch_piped(const run_cmd *x, run_state *st) {
   const char *cmd = x->name;
-  if (st->fetch_piped && x->sm->pipe_in && (bl_sh_is_shell(cmd) || !strncmp(cmd, "python", 6)) &&
+  if (st->fetch_piped && x->sm->pipe_in &&
+      (x->kind == BL_SH_SHELL || !strncmp(cmd, "python", 6)) &&
       bl_warn_on(x->ck, WI_CURL_PIPE_SHELL)) {
     boxlint_diag *d = emit_at(x, BL_R_CURL_PIPE_SHELL, st->fetch_s, x->w[x->sm->c].e,
                               "a downloaded script is piped into %s: it runs unchecked, and a "
@@ -83,7 +85,7 @@ static void rule_fetch_piped(const run_cmd *x, run_state *st) {
     bl_hint(x->ck, d, FETCH_HINT);
   }
   st->fetch_piped = 0;
-  if ((bl_eq(cmd, "curl") || bl_eq(cmd, "wget")) && x->sm->pipe_out) {
+  if ((x->kind == BL_SH_CURL || x->kind == BL_SH_WGET) && x->sm->pipe_out) {
     st->fetch_piped = 1;
     st->fetch_s = x->w[x->sm->c].s;
   }
@@ -118,7 +120,7 @@ static void run_inner_script(const run_cmd *x, run_state *st, const bl_sh_word *
 
 /* sh -c 'script' (or -ec, -xc...): the first such option's script. */
 static void run_shell_c(const run_cmd *x, run_state *st) {
-  if (!bl_sh_is_shell(x->name) || st->depth >= 2) return;
+  if (x->kind != BL_SH_SHELL || st->depth >= 2) return;
   const bl_sh_word *w = x->w;
   for (size_t k = x->a; k + 1 < x->sm->e; k++) {
     if (!bl_eq(w[k].text, "-c") &&
@@ -191,7 +193,7 @@ static void rule_apt(const run_cmd *x, run_state *st) {
       st->apt_e = e;
     }
   }
-  if (!yes && !bl_eq(cmd, "aptitude") && bl_warn_on(x->ck, WI_APT_GET_MISSING_YES)) {
+  if (!yes && x->kind != BL_SH_APTITUDE && bl_warn_on(x->ck, WI_APT_GET_MISSING_YES)) {
     boxlint_diag *d = emit_at(x, BL_R_APT_GET_MISSING_YES, s, e,
                               "%s without -y: the build is not interactive, so apt stops at its "
                               "confirmation prompt and the build fails", cmd);
@@ -211,12 +213,12 @@ static void rule_apt(const run_cmd *x, run_state *st) {
  * them besides update (apt install --update). */
 static void track_apt_lists(const run_cmd *x, run_state *st) {
   const bl_sh_word *w = x->w;
-  if (bl_eq(x->name, "rm")) {
+  if (x->kind == BL_SH_RM) {
     for (size_t k = x->a; k < x->sm->e; k++)
       if (w[k].text[0] == '/' && !strncmp(w[k].text, "/var/lib/apt/lists", 18))
         st->lists_cleaned = 1;
   }
-  if (!bl_eq(x->name, "apt-get") && !bl_eq(x->name, "apt")) return;
+  if (x->kind != BL_SH_APT_GET && x->kind != BL_SH_APT) return;
   /* dist-clean (apt 3) removes the lists; plain clean keeps them. --update on install runs an
    * update first. */
   for (size_t k = x->a; k < x->sm->e; k++) {
@@ -260,7 +262,7 @@ static void rule_pip(const run_cmd *x, const run_state *st) {
 
 /* systemctl start/stop/... during the build (enable is what works). */
 static void rule_systemctl(const run_cmd *x) {
-  if (!bl_eq(x->name, "systemctl") || !bl_warn_on(x->ck, WI_SYSTEMCTL_IN_BUILD)) return;
+  if (x->kind != BL_SH_SYSTEMCTL || !bl_warn_on(x->ck, WI_SYSTEMCTL_IN_BUILD)) return;
   const bl_sh_word *w = x->w;
   size_t k = x->a;
   while (k < x->sm->e && w[k].text[0] == '-') k++;
@@ -281,11 +283,11 @@ static void run_simple(bl_check *ck, const bl_read *rd, const bl_sh_script *sc,
                        const bl_sh_cmd *sm, run_state *st) {
   const char *name = bl_sh_base_name(&sc->w[sm->c]);
   if (!worth_a_look(name, sm, st)) return;
-  run_cmd x = {ck, rd, sc, sm, sc->w, name, sm->c + 1};
+  run_cmd x = {ck, rd, sc, sm, sc->w, name, sm->c + 1, bl_sh_name_kind(name)};
   rule_sudo(&x);
   rule_fetch_piped(&x, st);
   run_shell_c(&x, st);
-  if (bl_eq(name, "apt-get") || bl_eq(name, "apt") || bl_eq(name, "aptitude")) rule_apt(&x, st);
+  if (x.kind == BL_SH_APT_GET || x.kind == BL_SH_APT || x.kind == BL_SH_APTITUDE) rule_apt(&x, st);
   track_apt_lists(&x, st);
   rule_pip(&x, st);
   rule_systemctl(&x);

@@ -299,30 +299,23 @@ static int report_secret(const secret_scan *sc, const char *what, size_t vs, siz
 }
 
 #if defined(__SSE2__)
-/* A pair of bytes as a 16-bit lane, the first byte low. */
-#define SECRET_PAIR(a, b) _mm_set1_epi16((short)((unsigned)(a) | (unsigned)(b) << 8))
-/* Whether each 16-bit lane of v is one of the pairs of bytes a candidate starts with,
- * lower-cased by OR 0x20 (which maps only the letters onto letters): AKIA/ASIA,
- * gh?_/github_pat_/glpat-, xox?-, sk-, -----BEGIN, and the assignment keywords pas(sword),
- * pwd, sec(ret), tok(en), api, acc(ess). */
-static inline __m128i secret_pairs(__m128i v) {
-  __m128i a = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi16(v, SECRET_PAIR('a', 'k')),
-                                        _mm_cmpeq_epi16(v, SECRET_PAIR('a', 's'))),
-                           _mm_or_si128(_mm_cmpeq_epi16(v, SECRET_PAIR('a', 'p')),
-                                        _mm_cmpeq_epi16(v, SECRET_PAIR('a', 'c'))));
-  __m128i g = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi16(v, SECRET_PAIR('g', 'h')),
-                                        _mm_cmpeq_epi16(v, SECRET_PAIR('g', 'i'))),
-                           _mm_or_si128(_mm_cmpeq_epi16(v, SECRET_PAIR('g', 'l')),
-                                        _mm_cmpeq_epi16(v, SECRET_PAIR('x', 'o'))));
-  __m128i t = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi16(v, SECRET_PAIR('s', 'k')),
-                                        _mm_cmpeq_epi16(v, SECRET_PAIR('s', 'e'))),
-                           _mm_or_si128(_mm_cmpeq_epi16(v, SECRET_PAIR('-', '-')),
-                                        _mm_cmpeq_epi16(v, SECRET_PAIR('t', 'o'))));
-  __m128i p = _mm_or_si128(_mm_cmpeq_epi16(v, SECRET_PAIR('p', 'a')),
-                           _mm_cmpeq_epi16(v, SECRET_PAIR('p', 'w')));
-  return _mm_or_si128(_mm_or_si128(a, g), _mm_or_si128(t, p));
+/* Whether each byte of xl and the byte after it (yl), both lower-cased by OR 0x20 (which maps
+ * only the letters onto letters), start a candidate: the pairs AKIA/ASIA, gh?_/github_pat_/
+ * glpat-, xox?-, sk-, -----BEGIN, and the assignment keywords pas(sword), pwd, sec(ret),
+ * tok(en), api, acc(ess) begin with. */
+static inline __m128i secret_pairs(__m128i xl, __m128i yl) {
+#define EQ(v, c) _mm_cmpeq_epi8((v), _mm_set1_epi8(c))
+  __m128i a = _mm_and_si128(EQ(xl, 'a'), _mm_or_si128(_mm_or_si128(EQ(yl, 'k'), EQ(yl, 's')),
+                                                      _mm_or_si128(EQ(yl, 'p'), EQ(yl, 'c'))));
+  __m128i g = _mm_and_si128(EQ(xl, 'g'), _mm_or_si128(_mm_or_si128(EQ(yl, 'h'), EQ(yl, 'i')),
+                                                      EQ(yl, 'l')));
+  __m128i o = _mm_and_si128(_mm_or_si128(EQ(xl, 'x'), EQ(xl, 't')), EQ(yl, 'o'));
+  __m128i sk = _mm_and_si128(EQ(xl, 's'), _mm_or_si128(EQ(yl, 'k'), EQ(yl, 'e')));
+  __m128i d = _mm_and_si128(EQ(xl, '-'), EQ(yl, '-'));
+  __m128i p = _mm_and_si128(EQ(xl, 'p'), _mm_or_si128(EQ(yl, 'a'), EQ(yl, 'w')));
+#undef EQ
+  return _mm_or_si128(_mm_or_si128(_mm_or_si128(a, g), _mm_or_si128(o, sk)), _mm_or_si128(d, p));
 }
-#undef SECRET_PAIR
 
 /* The candidates among the 16 offsets from i (i > s, at least 18 bytes from i to the end),
  * as a bit mask: a pair of secret_pairs after a byte that is not a letter, or ':'. When a
@@ -352,8 +345,7 @@ static inline unsigned candidates16(const char *text, size_t i) {
     return ((unsigned)_mm_movemask_epi8(first) & not_after_letter) | colons;
   }
   __m128i yl = _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(text + i + 1)), lo);
-  unsigned pairs = ((unsigned)_mm_movemask_epi8(secret_pairs(xl)) & 0x5555u) | /* at i, i+2.. */
-                   (((unsigned)_mm_movemask_epi8(secret_pairs(yl)) & 0x5555u) << 1); /* i+1.. */
+  unsigned pairs = (unsigned)_mm_movemask_epi8(secret_pairs(xl, yl));
   return (pairs & not_after_letter) | colons;
 }
 #endif

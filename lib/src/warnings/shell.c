@@ -200,8 +200,8 @@ static size_t command_word(const bl_sh_script *sc, bl_sh_cmd *cmd) {
   for (;;) {
     while (c < cmd->e && is_assignment(&w[c])) c++;
     if (c >= cmd->e) return c;
-    const char *n = bl_sh_base_name(&w[c]);
-    if (bl_eq(n, "sudo")) {
+    enum bl_sh_name k = bl_sh_name_kind(bl_sh_base_name(&w[c]));
+    if (k == BL_SH_SUDO) {
       cmd->sudo = (int)c + 1;
       c++;
       while (c < cmd->e && w[c].text[0] == '-') {
@@ -209,8 +209,7 @@ static size_t command_word(const bl_sh_script *sc, bl_sh_cmd *cmd) {
         int takes = strlen(w[c].text) == 2 && strchr("ugCh", w[c].text[1]);
         c += takes ? 2 : 1;
       }
-    } else if (bl_eq(n, "env") || bl_eq(n, "nohup") || bl_eq(n, "time") || bl_eq(n, "exec") ||
-               bl_eq(n, "command")) {
+    } else if (k == BL_SH_WRAPPER) {
       c++;
       while (c < cmd->e && w[c].text[0] == '-') c++;
     } else {
