@@ -163,12 +163,6 @@ boxlint_status boxlint_check_commands(boxlint_report *report, const boxlint_span
     bl_hint(&ck, d, "join related steps into one RUN with && and line continuations");
   }
   for (size_t i = 0; i < ncommands && rc == 0; i++) {
-#if defined(__GNUC__)
-    if (i + 1 < ncommands && commands[i + 1].ptr) { /* the next command's first bytes */
-      __builtin_prefetch(commands[i + 1].ptr);
-      __builtin_prefetch(commands[i + 1].ptr + 64);
-    }
-#endif
     boxlint_instruction *in = boxlint__report_push_instruction(report); /* check_command fills it */
     if (!in) { rc = -1; break; }
     ck.em.command = (int32_t)(i > INT32_MAX ? INT32_MAX : i);

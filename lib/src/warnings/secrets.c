@@ -350,36 +350,47 @@ static inline unsigned candidates16(const char *text, size_t i) {
 }
 #endif
 
-/* Where the scan for candidates is: the 16 offsets from `base` and those of them left in
- * `mask` (SSE2), so that each block of the text is looked at once. */
+/* Where the scan for candidates is: the block of `width` offsets from `base` (16 or 32, 0
+ * before the first) and those of them left in `mask` (SSE2), so that each block of the text is
+ * looked at once. */
 typedef struct cand_cursor {
-  size_t base;
-  unsigned mask;
+  size_t base, width;
+  uint32_t mask;
 } cand_cursor;
 
 /* The next offset in [i, e) where a secret pattern may start (a superset of those
  * bl_warn_secrets runs one at, as SECRET_FIRST, the previous byte and the next two bytes
- * decide), or e: sixteen offsets at a time with SSE2 (candidates16), the last ones (and all of
- * them without SSE2) by SECRET_FIRST alone. The caller then tests them one by one, in order. */
+ * decide), or e: 32 or 16 offsets at a time with SSE2 (candidates16), the last ones (and all
+ * of them without SSE2) by SECRET_FIRST alone. The caller then tests them one by one, in
+ * order, from the first call at i == s. */
 static size_t next_candidate(cand_cursor *cc, const char *text, size_t s, size_t i, size_t e) {
 #if defined(__SSE2__)
-  if (i == s) { /* no byte before it: tested alone; the first block starts after it */
+  if (i == s) { /* no byte before it: tested alone; the blocks start after it */
     cc->base = s + 1;
-    cc->mask = e > cc->base && e - cc->base >= 18 ? candidates16(text, cc->base) : 0;
+    cc->width = 0;
+    cc->mask = 0;
     if (i < e && SECRET_FIRST[(unsigned char)text[i]]) return i;
     i++;
   }
-  while (i < e && e - cc->base >= 18) {
-    if (i >= cc->base + 16) { /* the next block */
-      cc->base += 16;
-      if (e - cc->base < 18) break;
-      cc->mask = candidates16(text, cc->base);
-      continue;
+  for (;;) {
+    if (i < cc->base + cc->width) {
+      uint32_t m = cc->mask & (0xFFFFFFFFu << (i - cc->base));
+      if (m) return cc->base + (size_t)__builtin_ctz(m);
     }
-    unsigned m = cc->mask & (0xFFFFu << (i - cc->base));
-    if (m) return cc->base + (size_t)__builtin_ctz(m);
-    i = cc->base + 16;
+    size_t nb = cc->base + cc->width; /* the next block */
+    if (e - nb >= 34) {
+      cc->mask = candidates16(text, nb) | candidates16(text, nb + 16) << 16;
+      cc->width = 32;
+    } else if (e - nb >= 18) {
+      cc->mask = candidates16(text, nb);
+      cc->width = 16;
+    } else {
+      break;
+    }
+    cc->base = nb;
+    if (i < nb) i = nb;
   }
+  if (i < cc->base + cc->width) i = cc->base + cc->width; /* none left in the last block */
 #else
   (void)cc;
   (void)s;
@@ -394,7 +405,7 @@ void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s
   secret_scan sc = {ck, rd, text, s, e, in_input, NULL};
   int reports = 0;
   size_t skip_to = s; /* after a match, later candidates inside it are not tried */
-  cand_cursor cc = {s, 0};
+  cand_cursor cc = {s, 0, 0};
   for (size_t i = s; i < e && reports < 16; i++) {
     i = next_candidate(&cc, text, s, i, e); /* to the next candidate */
     if (i == e) break;

@@ -142,6 +142,11 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
   /* Word texts live back to back in one buffer, each NUL-terminated. */
   char *buf = boxlint__rtmp(ck->cx.r, 2 * (e - s) + 1);
   if (!buf) return -1;
+  /* The count and the array in locals, stored back at the end: the word texts are written
+   * through a char pointer, which may alias anything, and would otherwise make every word
+   * reload and store out->n. */
+  size_t n = 0;
+  bl_sh_word *words = out->w;
   size_t i = s;
   while (i < e) {
     char c = text[i];
@@ -150,12 +155,14 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
       while (i < e && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'));
       continue;
     }
-    if (out->n == cap) {
+    if (n == cap) {
+      out->n = n;
       int full = grow_words(ck, out, &cap);
       if (full < 0) return -1;
       if (full) break;
+      words = out->w;
     }
-    bl_sh_word *w = &out->w[out->n];
+    bl_sh_word *w = &words[n];
     memset(w, 0, sizeof *w);
     w->s = i;
     if (c == '#') { /* a comment to the end of the line */
@@ -164,7 +171,7 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
     }
     if (op_char(c)) {
       i = read_operator(text, i, e, w);
-      out->n++;
+      n++;
       continue;
     }
     char *o = read_word(text, &i, e, buf, w);
@@ -173,8 +180,9 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
     *o++ = 0;
     w->text = buf;
     buf = o;
-    out->n++;
+    n++;
   }
+  out->n = n;
   return 0;
 }
 
