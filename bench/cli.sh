@@ -10,6 +10,7 @@ set -euo pipefail
 build="${1:-$(cd "$(dirname "$0")/.." && pwd)/build/release}"
 bin="$build/cli/boxlint"
 [ -x "$bin" ] || { echo "cli.sh: $bin not found (make bench builds it)" >&2; exit 2; }
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" # absolute: one command runs in $tmp
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 python3 - "$tmp" <<'PY'
