@@ -7,6 +7,9 @@
  *   bench_check --quick    fewer repetitions
  *   bench_check --dump F   write the workload as JSON (for bench/peers) and exit
  *   bench_check --json     print the main figures as one JSON object (for bench/peers)
+ *   bench_check --findings print every finding of the workload, default rules then all
+ *                          warnings, one a line (bench/cli.sh prints their md5: a change made
+ *                          for speed must leave it as it was)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -200,6 +203,32 @@ static void *c_malloc(void *ctx, size_t n) { (void)ctx; g_allocs++; return mallo
 static void *c_realloc(void *ctx, void *p, size_t o, size_t n) { (void)ctx; (void)o; g_allocs++; return realloc(p, n); }
 static void c_free(void *ctx, void *p) { (void)ctx; free(p); }
 
+/* ---- every finding of the workload, for the digest -------------------------------------- */
+
+static void put_opt(const char *s) { fputs(s ? s : "-", stdout); }
+
+static void print_findings(const workload *w, boxlint_report *r, const boxlint_options *o,
+                           const char *name) {
+  for (size_t i = 0; i < w->n; i++) {
+    boxlint_report_clear(r);
+    boxlint_check_commands(r, w->t[i].cmds, w->t[i].ncmds, o);
+    for (size_t k = 0; k < boxlint_report_diag_count(r); k++) {
+      const boxlint_diag *d = boxlint_report_diag(r, k);
+      printf("%s %zu %d %s %s %u:%u-%u:%u %zu-%zu ", name, i, (int)d->command, d->rule,
+             boxlint_severity_str(d->severity), d->line, d->column, d->end_line, d->end_column,
+             d->offset, d->end_offset);
+      put_opt(d->message);
+      fputs(" | ", stdout);
+      put_opt(d->hint);
+      if (d->fix) {
+        printf(" | fix %zu+%zu ", d->fix->offset, d->fix->length);
+        fwrite(d->fix->text, 1, d->fix->text_len, stdout);
+      }
+      fputc('\n', stdout);
+    }
+  }
+}
+
 /* ---- JSON dump for the peers ------------------------------------------------------------- */
 
 static void json_str(FILE *f, const char *p, size_t n) {
@@ -234,14 +263,15 @@ static void dump(const workload *w, const char *path) {
 
 int main(int argc, char **argv) {
   const char *dump_path = NULL;
-  int json = 0;
+  int json = 0, findings = 0;
   const char *corpus_dir = BOXLINT_CORPUS_DIR "/real-dockerfiles";
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) { RUNS = 7; MIN_RUN_S = 0.05; }
     else if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump_path = argv[++i];
     else if (!strcmp(argv[i], "--json")) json = 1;
+    else if (!strcmp(argv[i], "--findings")) findings = 1;
     else if (!strcmp(argv[i], "--corpus") && i + 1 < argc) corpus_dir = argv[++i];
-    else { fprintf(stderr, "usage: bench_check [--quick] [--json] [--dump FILE] [--corpus DIR]\n"); return 2; }
+    else { fprintf(stderr, "usage: bench_check [--quick] [--json] [--findings] [--dump FILE] [--corpus DIR]\n"); return 2; }
   }
   workload w;
   if (wl_make(&w, 20261130, 1000, 1, 64, 0, 5)) { fputs("out of memory\n", stderr); return 2; }
@@ -258,6 +288,14 @@ int main(int argc, char **argv) {
   boxlint_options_init(&def);
   boxlint_options_init(&all);
   all.config = cfg;
+  if (findings) {
+    print_findings(&w, r, &def, "default");
+    print_findings(&w, r, &all, "warnings");
+    boxlint_config_free(cfg);
+    boxlint_report_free(r);
+    wl_free(&w);
+    return 0;
+  }
 
   /* The ceiling and the checks, round after round on the same buffers. */
   job cj = {&w, r, &def, 0, 0}, dj = {&w, r, &def, 0, 0}, aj = {&w, r, &all, 0, 0};

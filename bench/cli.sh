@@ -10,6 +10,7 @@ set -euo pipefail
 build="${1:-$(cd "$(dirname "$0")/.." && pwd)/build/release}"
 bin="$build/cli/boxlint"
 [ -x "$bin" ] || { echo "cli.sh: $bin not found (make bench builds it)" >&2; exit 2; }
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")" # absolute: one command runs in $tmp
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 python3 - "$tmp" <<'PY'
@@ -48,6 +49,12 @@ print("boxlint on the workload as one %.2f MB fragment, warnings on: median %.1f
       "(cat FILE > /dev/null: %.1f ms, %.0f MB/s; hyperfine, 30 runs)" % (n / 1e6, b * 1e3, n / b / 1e6, c * 1e3, n / c / 1e6))
 PY
 fi
+# The findings, which a change made for speed must leave as they were: the md5 of the command's
+# text output on that fragment (the file named as here, big.Dockerfile in a temporary folder)
+# and of every finding of the library on the workload (bench_check --findings).
+(cd "$tmp" && "$bin" --no-color big.Dockerfile > out.txt) || true
+echo "boxlint on that fragment: output md5 $(md5sum < "$tmp/out.txt" | cut -d' ' -f1) ($(wc -l < "$tmp/out.txt") lines);" \
+  "bench_check --findings md5 $("$build/bench/bench_check" --findings | md5sum | cut -d' ' -f1)"
 if [ -x /usr/bin/time ]; then
   /usr/bin/time -q -f '%M' -o "$tmp/rss2" "$bin" --no-color "$tmp/big.Dockerfile" >/dev/null || true
   echo "boxlint on that fragment: peak RSS $(cat "$tmp/rss2") KB (bound: 2 x $((size / 1024)) KB + 8192 KB = $((2 * size / 1024 + 8192)) KB)"

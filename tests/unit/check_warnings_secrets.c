@@ -23,6 +23,60 @@ START_TEST(test_secret_url) {
 }
 END_TEST
 
+/* The scan for candidates looks at blocks of 16 and 32 bytes (with the byte before and the two
+ * after each offset): each kind of secret at every offset of two blocks, after blanks and after
+ * a non-ASCII word in the same block, is found at its column, and only it. */
+START_TEST(test_secret_every_offset) {
+  static const struct { const char *text, *what; size_t from, len; } kinds[] = {
+      {"password=hunter22abc", "credential", 9, 11},
+      {"AKIAIOSFODNN7EXAMPLE", "AWS access key id", 0, 20},
+      {"https://alice:hunter22@git.example.com/r", "password in a URL", 14, 8},
+      {"TOKEN: zzzz9999", "credential", 7, 8},
+  };
+  char cmd[160];
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    for (int nonascii = 0; nonascii < 2; nonascii++) {
+      for (size_t pad = 0; pad < 40; pad++) {
+        /* "RUN echo " (9 bytes), "\xc3\xa9 " (an e with an accent: 2 bytes, 1 column) or
+         * "e ", `pad` spaces, the secret, " done" */
+        int n = snprintf(cmd, sizeof cmd, "RUN echo %s%*s%s done", nonascii ? "\xc3\xa9 " : "e ",
+                         (int)pad, "", kinds[k].text);
+        boxlint_span sp = {cmd, (size_t)n};
+        run_spans(&sp, 1);
+        uint32_t col = (uint32_t)(12 + pad + kinds[k].from);
+        if (boxlint_report_diag_count(R) != 1) dump_report();
+        ck_assert_uint_eq(boxlint_report_diag_count(R), 1);
+        EXPECT("secret-in-command", W, 0, 1, col, 1, col + (uint32_t)kinds[k].len, kinds[k].what);
+      }
+    }
+  }
+}
+END_TEST
+
+/* What decides, before PCRE2 runs, that a pattern cannot match (a URL without user:password@,
+ * an ENV name without a secret's word) decides only that: the cases either side of it. */
+START_TEST(test_secret_prefilters) {
+  CMD("RUN curl -fsS http://localhost:8888/ https://a:b@ https://user@host/ https://:pw@h/");
+  TOTAL(0); /* a port, no host after '@', no password, no user */
+  CMD("RUN curl -fsS https://u:pw@h/x");
+  EXPECT("secret-in-command", W, 0, 1, 25, 1, 27, "password in a URL");
+  TOTAL(1);
+  CMD("ENV PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 LANG=C.UTF-8");
+  TOTAL(0);
+  CMD("ENV GH_AUTH=abcdef123456");
+  EXPECT("secret-in-command", W, 0, 1, 13, 1, 25, "GH_AUTH");
+  TOTAL(1);
+  CMD("ENV DB_CREDENTIALS=abcdef123456");
+  EXPECT("secret-in-command", W, 0, 1, 20, 1, 32, "DB_CREDENTIALS");
+  TOTAL(1);
+  /* U+212A (Kelvin sign) folds to k under PCRE2's caseless matching: the name is PCRE2's to
+   * decide, as before. */
+  CMD("ENV MY_TO\xe2\x84\xaa" "EN=abcdef123456");
+  EXPECT("secret-in-command", W, 0, 1, 14, 1, 26, "is set to a literal value");
+  TOTAL(1);
+}
+END_TEST
+
 START_TEST(test_secret_tokens) {
   CMD("RUN echo " AWS " > /tmp/id");
   const boxlint_diag *d = EXPECT("secret-in-command", W, 0, 1, 10, 1, 30, "AWS access key id");
@@ -565,6 +619,8 @@ void warnings_add_secrets(Suite *s) {
   tc = tcase_create("secrets");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_secret_url);
+  tcase_add_test(tc, test_secret_every_offset);
+  tcase_add_test(tc, test_secret_prefilters);
   tcase_add_test(tc, test_secret_tokens);
   tcase_add_test(tc, test_secret_assignment_case_folding);
   tcase_add_test(tc, test_secret_private_key_heredoc);

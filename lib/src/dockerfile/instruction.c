@@ -16,6 +16,9 @@ static const char *const KW_NAMES[] = {"", "ADD", "ARG", "CMD", "COPY", "ENTRYPO
                                        "ONBUILD", "RUN", "SHELL", "STOPSIGNAL", "USER", "VOLUME",
                                        "WORKDIR"};
 
+static const unsigned char KW_LENS[] = {0, 3, 3, 3, 4, 10, 3, 6, 4, 11, 5, 10, 7, 3, 5, 10, 4, 6, 7};
+_Static_assert(sizeof KW_LENS == sizeof KW_NAMES / sizeof KW_NAMES[0], "a length per keyword");
+
 const char *boxlint_keyword_name(boxlint_keyword kw) {
   return (unsigned)kw < sizeof KW_NAMES / sizeof KW_NAMES[0] ? KW_NAMES[kw] : "";
 }
@@ -97,8 +100,11 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
    * over code points with unit costs (agext/levenshtein as BuildKit uses it), ASCII letters
    * case-blind. */
   for (size_t i = 1; i < sizeof KW_NAMES / sizeof KW_NAMES[0]; i++) {
-    size_t d = boxlint__edit_distance(kw, n, KW_NAMES[i], strlen(KW_NAMES[i]),
-                                      BL_EDIT_RUNES | BL_EDIT_FOLD, best_d);
+    /* An ASCII keyword has as many units as bytes: a keyword whose length differs by the best
+     * distance so far or more cannot be nearer, and is not measured. */
+    size_t kl = KW_LENS[i];
+    if (!c->kw_nonascii && (n > kl ? n - kl : kl - n) >= best_d) continue;
+    size_t d = boxlint__edit_distance(kw, n, KW_NAMES[i], kl, BL_EDIT_RUNES | BL_EDIT_FOLD, best_d);
     if (d < best_d) {
       best_d = d;
       best = i;

@@ -26,6 +26,7 @@ typedef struct run_cmd {
   const bl_sh_word *w; /* the script's words */
   const char *name;    /* the command's name (basename of its word) */
   size_t a;            /* its first argument */
+  enum bl_sh_name kind; /* what the name is (bl_sh_name_kind) */
 } run_cmd;
 
 static const char FETCH_HINT[] =
@@ -75,7 +76,8 @@ static void rule_sudo(const run_cmd *x) {
  * that feeds the next one. */
 static void rule_fetch_piped(const run_cmd *x, run_state *st) {
   const char *cmd = x->name;
-  if (st->fetch_piped && x->sm->pipe_in && (bl_sh_is_shell(cmd) || !strncmp(cmd, "python", 6)) &&
+  if (st->fetch_piped && x->sm->pipe_in &&
+      (x->kind == BL_SH_SHELL || !strncmp(cmd, "python", 6)) &&
       bl_warn_on(x->ck, WI_CURL_PIPE_SHELL)) {
     boxlint_diag *d = emit_at(x, BL_R_CURL_PIPE_SHELL, st->fetch_s, x->w[x->sm->c].e,
                               "a downloaded script is piped into %s: it runs unchecked, and a "
@@ -83,7 +85,7 @@ static void rule_fetch_piped(const run_cmd *x, run_state *st) {
     bl_hint(x->ck, d, FETCH_HINT);
   }
   st->fetch_piped = 0;
-  if ((bl_eq(cmd, "curl") || bl_eq(cmd, "wget")) && x->sm->pipe_out) {
+  if ((x->kind == BL_SH_CURL || x->kind == BL_SH_WGET) && x->sm->pipe_out) {
     st->fetch_piped = 1;
     st->fetch_s = x->w[x->sm->c].s;
   }
@@ -118,7 +120,7 @@ static void run_inner_script(const run_cmd *x, run_state *st, const bl_sh_word *
 
 /* sh -c 'script' (or -ec, -xc...): the first such option's script. */
 static void run_shell_c(const run_cmd *x, run_state *st) {
-  if (!bl_sh_is_shell(x->name) || st->depth >= 2) return;
+  if (x->kind != BL_SH_SHELL || st->depth >= 2) return;
   const bl_sh_word *w = x->w;
   for (size_t k = x->a; k + 1 < x->sm->e; k++) {
     if (!bl_eq(w[k].text, "-c") &&
@@ -137,6 +139,10 @@ static int apt_says_yes(const run_cmd *x, size_t *verb) {
   *verb = SIZE_MAX;
   for (size_t k = x->a; k < x->sm->e; k++) {
     const char *t = w[k].text;
+    if (t[0] != '-') { /* not an option: the verb, or a package (most words) */
+      if (*verb == SIZE_MAX) *verb = k;
+      continue;
+    }
     /* Options that take the next word as their value. */
     int takes_value = bl_eq(t, "-o") || bl_eq(t, "-t") || bl_eq(t, "-c") ||
                       bl_eq(t, "--option") || bl_eq(t, "--target-release") ||
@@ -146,16 +152,14 @@ static int apt_says_yes(const run_cmd *x, size_t *verb) {
       k++;
       continue;
     }
-    if (t[0] == '-' && t[1] != '-') {
+    if (t[1] != '-') {
       if (strchr(t + 1, 'y') && t[1] != 'o' && t[1] != 't' && t[1] != 'c') yes = 1;
       if (bl_eq(t, "-qq") || bl_eq(t, "-q=2")) yes = 1; /* quiet level 2 implies -y */
-    } else if (t[0] == '-') {
+    } else {
       if (bl_eq(t, "--yes") || bl_eq(t, "--assume-yes") || !strncmp(t, "--assume-yes=", 13) ||
           bl_eq(t, "--force-yes"))
         yes = 1;
       if (!strncmp(t, "--option=", 9) && strstr(t, "Assume-Yes=")) yes = 1;
-    } else if (*verb == SIZE_MAX) {
-      *verb = k;
     }
   }
   return yes;
@@ -189,7 +193,7 @@ static void rule_apt(const run_cmd *x, run_state *st) {
       st->apt_e = e;
     }
   }
-  if (!yes && !bl_eq(cmd, "aptitude") && bl_warn_on(x->ck, WI_APT_GET_MISSING_YES)) {
+  if (!yes && x->kind != BL_SH_APTITUDE && bl_warn_on(x->ck, WI_APT_GET_MISSING_YES)) {
     boxlint_diag *d = emit_at(x, BL_R_APT_GET_MISSING_YES, s, e,
                               "%s without -y: the build is not interactive, so apt stops at its "
                               "confirmation prompt and the build fails", cmd);
@@ -209,14 +213,16 @@ static void rule_apt(const run_cmd *x, run_state *st) {
  * them besides update (apt install --update). */
 static void track_apt_lists(const run_cmd *x, run_state *st) {
   const bl_sh_word *w = x->w;
-  if (bl_eq(x->name, "rm")) {
+  if (x->kind == BL_SH_RM) {
     for (size_t k = x->a; k < x->sm->e; k++)
-      if (!strncmp(w[k].text, "/var/lib/apt/lists", 18)) st->lists_cleaned = 1;
+      if (w[k].text[0] == '/' && !strncmp(w[k].text, "/var/lib/apt/lists", 18))
+        st->lists_cleaned = 1;
   }
-  if (!bl_eq(x->name, "apt-get") && !bl_eq(x->name, "apt")) return;
+  if (x->kind != BL_SH_APT_GET && x->kind != BL_SH_APT) return;
   /* dist-clean (apt 3) removes the lists; plain clean keeps them. --update on install runs an
    * update first. */
   for (size_t k = x->a; k < x->sm->e; k++) {
+    if (w[k].text[0] != 'd' && w[k].text[0] != '-') continue; /* a package name */
     if (bl_eq(w[k].text, "dist-clean") || bl_eq(w[k].text, "distclean")) st->lists_cleaned = 1;
     if (bl_eq(w[k].text, "--update") && !st->apt_update) {
       st->apt_update = 1;
@@ -231,6 +237,7 @@ static void rule_pip(const run_cmd *x, const run_state *st) {
   const bl_sh_word *w = x->w;
   const bl_sh_cmd *sm = x->sm;
   size_t pip_at = SIZE_MAX, a = x->a;
+  if (x->name[0] != 'p') return; /* neither pip nor python */
   if (is_pip(x->name)) pip_at = sm->c;
   else if (!strncmp(x->name, "python", 6) && a + 1 < sm->e && bl_sh_word_is(&w[a], "-m") &&
            (bl_sh_word_is(&w[a + 1], "pip") || bl_sh_word_is(&w[a + 1], "pip3")))
@@ -241,7 +248,8 @@ static void rule_pip(const run_cmd *x, const run_state *st) {
   if (k >= sm->e || !bl_sh_word_is(&w[k], "install")) return;
   int nocache = st->pip_cache_mount;
   for (size_t j = pip_at + 1; j < sm->e; j++)
-    if (bl_eq(w[j].text, "--no-cache-dir") || !strncmp(w[j].text, "--no-cache-dir=", 15))
+    if (w[j].text[0] == '-' && w[j].text[1] == '-' &&
+        (bl_eq(w[j].text, "--no-cache-dir") || !strncmp(w[j].text, "--no-cache-dir=", 15)))
       nocache = 1;
   for (size_t j = sm->b; j < sm->c; j++)
     if (!strncmp(w[j].text, "PIP_NO_CACHE_DIR=", 17) && w[j].text[17]) nocache = 1;
@@ -254,7 +262,7 @@ static void rule_pip(const run_cmd *x, const run_state *st) {
 
 /* systemctl start/stop/... during the build (enable is what works). */
 static void rule_systemctl(const run_cmd *x) {
-  if (!bl_eq(x->name, "systemctl") || !bl_warn_on(x->ck, WI_SYSTEMCTL_IN_BUILD)) return;
+  if (x->kind != BL_SH_SYSTEMCTL || !bl_warn_on(x->ck, WI_SYSTEMCTL_IN_BUILD)) return;
   const bl_sh_word *w = x->w;
   size_t k = x->a;
   while (k < x->sm->e && w[k].text[0] == '-') k++;
@@ -275,11 +283,11 @@ static void run_simple(bl_check *ck, const bl_read *rd, const bl_sh_script *sc,
                        const bl_sh_cmd *sm, run_state *st) {
   const char *name = bl_sh_base_name(&sc->w[sm->c]);
   if (!worth_a_look(name, sm, st)) return;
-  run_cmd x = {ck, rd, sc, sm, sc->w, name, sm->c + 1};
+  run_cmd x = {ck, rd, sc, sm, sc->w, name, sm->c + 1, bl_sh_name_kind(name)};
   rule_sudo(&x);
   rule_fetch_piped(&x, st);
   run_shell_c(&x, st);
-  if (bl_eq(name, "apt-get") || bl_eq(name, "apt") || bl_eq(name, "aptitude")) rule_apt(&x, st);
+  if (x.kind == BL_SH_APT_GET || x.kind == BL_SH_APT || x.kind == BL_SH_APTITUDE) rule_apt(&x, st);
   track_apt_lists(&x, st);
   rule_pip(&x, st);
   rule_systemctl(&x);

@@ -90,6 +90,22 @@ static int assign_start(const char *p, size_t n) {
   }
 }
 
+/* Whether the anchored URL pattern (BL_RE_URL_USERINFO, "://user:password@h") can match at
+ * p[0..n), which starts with "://": its form checked byte by byte (\s is ASCII white space in
+ * PCRE2 without UCP), so that PCRE2 runs only on a URL that has a user and a password. */
+static int url_userinfo_start(const char *p, size_t n) {
+#define URL_STOP(c) ((c) == ' ' || ((c) >= '\t' && (c) <= '\r') || (c) == '/' || (c) == '"' || \
+                     (c) == '\'')
+  size_t i = 3, s = 3;
+  while (i < n && !URL_STOP(p[i]) && p[i] != '@' && p[i] != ':') i++;
+  if (i == s || i >= n || p[i] != ':') return 0;
+  s = ++i;
+  while (i < n && !URL_STOP(p[i]) && p[i] != '@') i++;
+  if (i == s || i + 1 >= n || p[i] != '@') return 0;
+  return !URL_STOP(p[i + 1]);
+#undef URL_STOP
+}
+
 /* ---- What is not a secret (issue 12) --------------------------------------------------------
  * A secret-looking name with a value that only says where the secret is: a path, a variable,
  * nothing. These run only after a pattern matched (the assignment pattern in RUN, LABEL and
@@ -282,38 +298,101 @@ static int report_secret(const secret_scan *sc, const char *what, size_t vs, siz
   return 1;
 }
 
-/* The next offset in [i, e) where a secret pattern may start (SECRET_FIRST and the previous
- * byte as bl_warn_secrets tests them), or e. Sixteen bytes at a time with SSE2: a byte whose
- * lower-case form is one of a g p s t x, or '-', after a byte that is not a letter; or ':'.
- * That is a superset of the candidates, which the caller then tests one by one. */
-static size_t next_candidate(const char *text, size_t s, size_t i, size_t e) {
 #if defined(__SSE2__)
-  if (i == s) { /* no byte before it: tested alone */
+/* Whether each byte of xl and the byte after it (yl), both lower-cased by OR 0x20 (which maps
+ * only the letters onto letters), start a candidate: the pairs AKIA/ASIA, gh?_/github_pat_/
+ * glpat-, xox?-, sk-, -----BEGIN, and the assignment keywords pas(sword), pwd, sec(ret),
+ * tok(en), api, acc(ess) begin with. */
+static inline __m128i secret_pairs(__m128i xl, __m128i yl) {
+#define EQ(v, c) _mm_cmpeq_epi8((v), _mm_set1_epi8(c))
+  __m128i a = _mm_and_si128(EQ(xl, 'a'), _mm_or_si128(_mm_or_si128(EQ(yl, 'k'), EQ(yl, 's')),
+                                                      _mm_or_si128(EQ(yl, 'p'), EQ(yl, 'c'))));
+  __m128i g = _mm_and_si128(EQ(xl, 'g'), _mm_or_si128(_mm_or_si128(EQ(yl, 'h'), EQ(yl, 'i')),
+                                                      EQ(yl, 'l')));
+  __m128i o = _mm_and_si128(_mm_or_si128(EQ(xl, 'x'), EQ(xl, 't')), EQ(yl, 'o'));
+  __m128i sk = _mm_and_si128(EQ(xl, 's'), _mm_or_si128(EQ(yl, 'k'), EQ(yl, 'e')));
+  __m128i d = _mm_and_si128(EQ(xl, '-'), EQ(yl, '-'));
+  __m128i p = _mm_and_si128(EQ(xl, 'p'), _mm_or_si128(EQ(yl, 'a'), EQ(yl, 'w')));
+#undef EQ
+  return _mm_or_si128(_mm_or_si128(_mm_or_si128(a, g), _mm_or_si128(o, sk)), _mm_or_si128(d, p));
+}
+
+/* The candidates among the 16 offsets from i (i > s, at least 18 bytes from i to the end),
+ * as a bit mask: a pair of secret_pairs after a byte that is not a letter, or ':'. When a
+ * byte from i to i + 17 is not ASCII (assign_start then lets PCRE2 decide), the first bytes
+ * alone as SECRET_FIRST proposes them: a byte whose lower-case form is one of a g p s t x, or
+ * '-', after a byte that is not a letter; or ':'. Either is a superset of the offsets the
+ * caller runs a pattern at. */
+static inline unsigned candidates16(const char *text, size_t i) {
+  const __m128i lo = _mm_set1_epi8(0x20), a0 = _mm_set1_epi8(0x60), z1 = _mm_set1_epi8(0x7b),
+                colon = _mm_set1_epi8(':');
+  __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
+  __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(text + i - 1));
+  __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(text + i + 2));
+  __m128i xl = _mm_or_si128(x, lo), pl = _mm_or_si128(p, lo);
+  __m128i prev_alpha = _mm_and_si128(_mm_cmpgt_epi8(pl, a0), _mm_cmplt_epi8(pl, z1));
+  unsigned not_after_letter = ~(unsigned)_mm_movemask_epi8(prev_alpha) & 0xFFFFu;
+  unsigned colons = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, colon));
+  if (_mm_movemask_epi8(_mm_or_si128(x, x2))) { /* a byte from 0x80 */
+    __m128i first = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(xl, _mm_set1_epi8('a')),
+                                  _mm_cmpeq_epi8(xl, _mm_set1_epi8('g'))),
+                     _mm_or_si128(_mm_cmpeq_epi8(xl, _mm_set1_epi8('p')),
+                                  _mm_cmpeq_epi8(xl, _mm_set1_epi8('s')))),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(xl, _mm_set1_epi8('t')),
+                                  _mm_cmpeq_epi8(xl, _mm_set1_epi8('x'))),
+                     _mm_cmpeq_epi8(x, _mm_set1_epi8('-'))));
+    return ((unsigned)_mm_movemask_epi8(first) & not_after_letter) | colons;
+  }
+  __m128i yl = _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(text + i + 1)), lo);
+  unsigned pairs = (unsigned)_mm_movemask_epi8(secret_pairs(xl, yl));
+  return (pairs & not_after_letter) | colons;
+}
+#endif
+
+/* Where the scan for candidates is: the block of `width` offsets from `base` (16 or 32, 0
+ * before the first) and those of them left in `mask` (SSE2), so that each block of the text is
+ * looked at once. */
+typedef struct cand_cursor {
+  size_t base, width;
+  uint32_t mask;
+} cand_cursor;
+
+/* The next offset in [i, e) where a secret pattern may start (a superset of those
+ * bl_warn_secrets runs one at, as SECRET_FIRST, the previous byte and the next two bytes
+ * decide), or e: 32 or 16 offsets at a time with SSE2 (candidates16), the last ones (and all
+ * of them without SSE2) by SECRET_FIRST alone. The caller then tests them one by one, in
+ * order, from the first call at i == s. */
+static size_t next_candidate(cand_cursor *cc, const char *text, size_t s, size_t i, size_t e) {
+#if defined(__SSE2__)
+  if (i == s) { /* no byte before it: tested alone; the blocks start after it */
+    cc->base = s + 1;
+    cc->width = 0;
+    cc->mask = 0;
     if (i < e && SECRET_FIRST[(unsigned char)text[i]]) return i;
     i++;
   }
-  if (i < e) {
-    const __m128i lo = _mm_set1_epi8(0x20), a0 = _mm_set1_epi8(0x60), z1 = _mm_set1_epi8(0x7b);
-    const __m128i ca = _mm_set1_epi8('a'), cg = _mm_set1_epi8('g'), cp = _mm_set1_epi8('p'),
-                  cs = _mm_set1_epi8('s'), ct = _mm_set1_epi8('t'), cx = _mm_set1_epi8('x'),
-                  dash = _mm_set1_epi8('-'), colon = _mm_set1_epi8(':');
-    while (e - i >= 16) {
-      __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
-      __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(text + i - 1));
-      __m128i xl = _mm_or_si128(x, lo), pl = _mm_or_si128(p, lo);
-      __m128i first = _mm_or_si128(
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(xl, ca), _mm_cmpeq_epi8(xl, cg)),
-                       _mm_or_si128(_mm_cmpeq_epi8(xl, cp), _mm_cmpeq_epi8(xl, cs))),
-          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(xl, ct), _mm_cmpeq_epi8(xl, cx)),
-                       _mm_cmpeq_epi8(x, dash)));
-      __m128i prev_alpha = _mm_and_si128(_mm_cmpgt_epi8(pl, a0), _mm_cmplt_epi8(pl, z1));
-      __m128i cand = _mm_or_si128(_mm_andnot_si128(prev_alpha, first), _mm_cmpeq_epi8(x, colon));
-      int m = _mm_movemask_epi8(cand);
-      if (m) return i + (size_t)__builtin_ctz((unsigned)m);
-      i += 16;
+  for (;;) {
+    if (i < cc->base + cc->width) {
+      uint32_t m = cc->mask & (0xFFFFFFFFu << (i - cc->base));
+      if (m) return cc->base + (size_t)__builtin_ctz(m);
     }
+    size_t nb = cc->base + cc->width; /* the next block */
+    if (e - nb >= 34) {
+      cc->mask = candidates16(text, nb) | candidates16(text, nb + 16) << 16;
+      cc->width = 32;
+    } else if (e - nb >= 18) {
+      cc->mask = candidates16(text, nb);
+      cc->width = 16;
+    } else {
+      break;
+    }
+    cc->base = nb;
+    if (i < nb) i = nb;
   }
+  if (i < cc->base + cc->width) i = cc->base + cc->width; /* none left in the last block */
 #else
+  (void)cc;
   (void)s;
 #endif
   while (i < e && !SECRET_FIRST[(unsigned char)text[i]]) i++;
@@ -326,8 +405,9 @@ void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s
   secret_scan sc = {ck, rd, text, s, e, in_input, NULL};
   int reports = 0;
   size_t skip_to = s; /* after a match, later candidates inside it are not tried */
+  cand_cursor cc = {s, 0, 0};
   for (size_t i = s; i < e && reports < 16; i++) {
-    i = next_candidate(text, s, i, e); /* to the next candidate */
+    i = next_candidate(&cc, text, s, i, e); /* to the next candidate */
     if (i == e) break;
     unsigned bits = SECRET_FIRST[(unsigned char)text[i]];
     if (!bits || i < skip_to) continue;
@@ -338,7 +418,9 @@ void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s
     enum bl_pattern k;
     if (tok) k = BL_RE_SECRET_TOKEN;
     else if (asg) k = BL_RE_SECRET_ASSIGN;
-    else if ((bits & 4) && e - i >= 3 && text[i + 1] == '/' && text[i + 2] == '/') k = BL_RE_URL_USERINFO;
+    else if ((bits & 4) && e - i >= 3 && text[i + 1] == '/' && text[i + 2] == '/' &&
+             url_userinfo_start(text + i, e - i))
+      k = BL_RE_URL_USERINFO;
     else continue;
     if (!sc.rx && !(sc.rx = bl_warn_rx(ck))) return;
     int rc = bl_re_match(sc.rx, cfg->re[k], text + s, e - s, i - s);
@@ -362,6 +444,28 @@ void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s
   }
 }
 
+/* Whether the name pattern (BL_RE_SECRET_NAME) can match the name p[0..n): each of its
+ * alternatives spells pass(word|wd), secret, token, api, access, private, credential or auth,
+ * ASCII case aside; one pass looks for those words' starts. A name with a non-ASCII byte may
+ * hold a letter that folds to ASCII (U+212A to k, U+017F to s): then PCRE2 decides. */
+static int name_may_be_secret(const char *p, size_t n) {
+#define NAME_HAS(w) (n - i >= sizeof w - 1 && boxlint__ieq(p + i, sizeof w - 1, w))
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)p[i];
+    if (c >= 0x80) return 1;
+    switch (c | 0x20) {
+    case 'p': if (NAME_HAS("pass") || NAME_HAS("private")) return 1; break;
+    case 's': if (NAME_HAS("secret")) return 1; break;
+    case 't': if (NAME_HAS("token")) return 1; break;
+    case 'a': if (NAME_HAS("api") || NAME_HAS("access") || NAME_HAS("auth")) return 1; break;
+    case 'c': if (NAME_HAS("credential")) return 1; break;
+    default: break;
+    }
+  }
+  return 0;
+#undef NAME_HAS
+}
+
 void bl_warn_env_arg_secret(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
                             const char *name, size_t nl, const char *val, size_t vs, size_t ve,
                             int one_word) {
@@ -369,6 +473,7 @@ void bl_warn_env_arg_secret(bl_check *ck, const bl_read *rd, const bl_cmdline *c
   size_t litn = 0;
   /* $X and ${X} skip the name pattern; other values are looked at only when the name matched. */
   if (val[0] == '$' && !var_default(val, strlen(val), &lit, &litn)) return;
+  if (!name_may_be_secret(name, nl)) return; /* the pattern cannot match: PCRE2 is not run */
   const boxlint_config *cfg = ck->opts->config;
   const bl_rx *rx = bl_warn_rx(ck);
   if (!rx || bl_re_match(rx, cfg->re[BL_RE_SECRET_NAME], name, nl, 0) <= 0) return;

@@ -142,16 +142,27 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
   /* Word texts live back to back in one buffer, each NUL-terminated. */
   char *buf = boxlint__rtmp(ck->cx.r, 2 * (e - s) + 1);
   if (!buf) return -1;
+  /* The count and the array in locals, stored back at the end: the word texts are written
+   * through a char pointer, which may alias anything, and would otherwise make every word
+   * reload and store out->n. */
+  size_t n = 0;
+  bl_sh_word *words = out->w;
   size_t i = s;
   while (i < e) {
     char c = text[i];
-    if (c == ' ' || c == '\t' || c == '\r') { i++; continue; }
-    if (out->n == cap) {
+    if (c == ' ' || c == '\t' || c == '\r') { /* a run of blanks (indented lines) */
+      do i++;
+      while (i < e && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'));
+      continue;
+    }
+    if (n == cap) {
+      out->n = n;
       int full = grow_words(ck, out, &cap);
       if (full < 0) return -1;
       if (full) break;
+      words = out->w;
     }
-    bl_sh_word *w = &out->w[out->n];
+    bl_sh_word *w = &words[n];
     memset(w, 0, sizeof *w);
     w->s = i;
     if (c == '#') { /* a comment to the end of the line */
@@ -160,7 +171,7 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
     }
     if (op_char(c)) {
       i = read_operator(text, i, e, w);
-      out->n++;
+      n++;
       continue;
     }
     char *o = read_word(text, &i, e, buf, w);
@@ -169,8 +180,9 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
     *o++ = 0;
     w->text = buf;
     buf = o;
-    out->n++;
+    n++;
   }
+  out->n = n;
   return 0;
 }
 
@@ -196,8 +208,8 @@ static size_t command_word(const bl_sh_script *sc, bl_sh_cmd *cmd) {
   for (;;) {
     while (c < cmd->e && is_assignment(&w[c])) c++;
     if (c >= cmd->e) return c;
-    const char *n = bl_sh_base_name(&w[c]);
-    if (bl_eq(n, "sudo")) {
+    enum bl_sh_name k = bl_sh_name_kind(bl_sh_base_name(&w[c]));
+    if (k == BL_SH_SUDO) {
       cmd->sudo = (int)c + 1;
       c++;
       while (c < cmd->e && w[c].text[0] == '-') {
@@ -205,8 +217,7 @@ static size_t command_word(const bl_sh_script *sc, bl_sh_cmd *cmd) {
         int takes = strlen(w[c].text) == 2 && strchr("ugCh", w[c].text[1]);
         c += takes ? 2 : 1;
       }
-    } else if (bl_eq(n, "env") || bl_eq(n, "nohup") || bl_eq(n, "time") || bl_eq(n, "exec") ||
-               bl_eq(n, "command")) {
+    } else if (k == BL_SH_WRAPPER) {
       c++;
       while (c < cmd->e && w[c].text[0] == '-') c++;
     } else {

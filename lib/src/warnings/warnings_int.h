@@ -72,18 +72,54 @@ int bl_sh_next_cmd(const bl_sh_script *sc, bl_sh_cmd *cmd);
 
 /* The command name of word w: its basename ("/usr/bin/apt-get" -> "apt-get"). */
 static inline const char *bl_sh_base_name(const bl_sh_word *w) {
-  const char *p = strrchr(w->text, '/');
-  return p ? p + 1 : w->text;
+  const char *b = w->text; /* after the last '/' before the NUL, as strrchr finds it */
+  for (const char *t = w->text; *t; t++)
+    if (*t == '/') b = t + 1;
+  return b;
 }
 
 static inline int bl_sh_word_is(const bl_sh_word *w, const char *s) {
   return !w->op && w->text && bl_eq(w->text, s);
 }
 
-static inline int bl_sh_is_shell(const char *n) {
-  return bl_eq(n, "sh") || bl_eq(n, "bash") || bl_eq(n, "dash") || bl_eq(n, "zsh") ||
-         bl_eq(n, "ash") || bl_eq(n, "ksh");
+/* The command names the RUN rules and the command-word search tell apart, found once per
+ * command by bl_sh_name_kind instead of a comparison per rule. */
+enum bl_sh_name {
+  BL_SH_OTHER = 0, BL_SH_SUDO, BL_SH_WRAPPER /* env nohup time exec command */,
+  BL_SH_SHELL /* sh bash dash zsh ash ksh */, BL_SH_CURL, BL_SH_WGET, BL_SH_APT_GET, BL_SH_APT,
+  BL_SH_APTITUDE, BL_SH_RM, BL_SH_SYSTEMCTL
+};
+
+/* The kind of command name n (NUL-terminated): a switch on its first byte, then the few names
+ * that start with it. */
+static inline enum bl_sh_name bl_sh_name_kind(const char *n) {
+  switch (n[0]) {
+  case 'a':
+    if (bl_eq(n, "apt-get")) return BL_SH_APT_GET;
+    if (bl_eq(n, "apt")) return BL_SH_APT;
+    if (bl_eq(n, "aptitude")) return BL_SH_APTITUDE;
+    return bl_eq(n, "ash") ? BL_SH_SHELL : BL_SH_OTHER;
+  case 'b': return bl_eq(n, "bash") ? BL_SH_SHELL : BL_SH_OTHER;
+  case 'c':
+    if (bl_eq(n, "curl")) return BL_SH_CURL;
+    return bl_eq(n, "command") ? BL_SH_WRAPPER : BL_SH_OTHER;
+  case 'd': return bl_eq(n, "dash") ? BL_SH_SHELL : BL_SH_OTHER;
+  case 'e': return bl_eq(n, "env") || bl_eq(n, "exec") ? BL_SH_WRAPPER : BL_SH_OTHER;
+  case 'k': return bl_eq(n, "ksh") ? BL_SH_SHELL : BL_SH_OTHER;
+  case 'n': return bl_eq(n, "nohup") ? BL_SH_WRAPPER : BL_SH_OTHER;
+  case 'r': return bl_eq(n, "rm") ? BL_SH_RM : BL_SH_OTHER;
+  case 's':
+    if (bl_eq(n, "sudo")) return BL_SH_SUDO;
+    if (bl_eq(n, "sh")) return BL_SH_SHELL;
+    return bl_eq(n, "systemctl") ? BL_SH_SYSTEMCTL : BL_SH_OTHER;
+  case 't': return bl_eq(n, "time") ? BL_SH_WRAPPER : BL_SH_OTHER;
+  case 'w': return bl_eq(n, "wget") ? BL_SH_WGET : BL_SH_OTHER;
+  case 'z': return bl_eq(n, "zsh") ? BL_SH_SHELL : BL_SH_OTHER;
+  default: return BL_SH_OTHER;
+  }
 }
+
+static inline int bl_sh_is_shell(const char *n) { return bl_sh_name_kind(n) == BL_SH_SHELL; }
 
 /*==============================================================================================
  * MARK: The rules of RUN (run.c) and secret-in-command (secrets.c)
