@@ -16,7 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#undef strerror /* wasi_cli.h's: here, the C library's, which <string.h> declared under the other name */
+/* wasi_cli.h's strerror: here, the C library's, which <string.h> declared under the other name */
+#undef strerror
 char *strerror(int err);
 
 /* The errors whose words differ between musl (wasi-libc) and glibc, in glibc's words; any other

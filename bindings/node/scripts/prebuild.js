@@ -44,7 +44,8 @@ fs.copyFileSync(path.join(build, 'cli', 'boxlint'), path.join(out, 'boxlint'));
 fs.chmodSync(path.join(out, 'boxlint'), 0o755);
 console.log(`boxlint: prebuilds/${dir}: libboxlint.so.0, boxlint (${pkg.version})`);
 // The WebAssembly builds (cmake/wasm.cmake's target `wasm`), which index.js and bin/boxlint.js
-// use where no prebuild fits: carried when the toolchain is here, else the package is native only (said).
+// use where no prebuild fits: carried when the toolchain is here, else the package is native
+// only (said).
 fs.rmSync(path.join(here, 'wasm'), { recursive: true, force: true });
 try {
   run(['--build', build, '--target', 'wasm']);
