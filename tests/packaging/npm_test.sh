@@ -97,6 +97,11 @@ cat >"$fx/secret.json" <<'JSON'
 JSON
 echo '{"type": "filtered", "allow_out": ["pypi.org", "*.pythonhosted.org"], "deny_out": ["ALL_TRAFFIC"]}' >"$fx/pol.json"
 ln -s loop-b "$fx/loop-a.json" && ln -s loop-a.json "$fx/loop-b"
+# symbolic links resolved as the native command resolves them (realpath: wasm/cli/wasi_cli.c)
+# (other/'s config differs from the one above it: which one applies to a link shows)
+mkdir -p "$fx/other" && sed 's/"warning"/"error"/' "$fx/.boxlint.json" >"$fx/other/.boxlint.json"
+ln -s ../secret.json "$fx/other/via-link.json"
+ln -s tree "$fx/tree-link" && ln -s ../tree/sub "$fx/other/sub-link"
 cp "$fx/bad-template.json" "$fx/locked.json" && chmod 000 "$fx/locked.json"
 node -e '
 const m = (o) => { const s = JSON.stringify(o); return `Content-Length: ${Buffer.byteLength(s)}\r\n\r\n${s}`; };
@@ -115,6 +120,8 @@ cases=(
   "-|tree"
   "-|--format json tree"
   "-|$fx/tree/sub/fragment.Dockerfile"
+  "-|other/via-link.json tree-link other/sub-link/ tree/../tree/sub/./fragment.Dockerfile"
+  "-|--format json other"
   "-|policy pol.json --emit nftables --resolver 192.0.2.53 --proxy-user proxy"
   "-|policy pol.json --emit nftables"
   "-|policy pol.json --emit dnsmasq --resolver 192.0.2.53"
