@@ -34,6 +34,9 @@ FUZZ_TARGETS ?= commands fragment base policy_compile policy_decide config templ
 FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=25 -max_len=8192 -print_final_stats=1
 COV_DIR      ?= build/cov
 MINROOT_DIR  ?= build/minroot
+# Debian's pcre2 and jansson sources, fetched and unpacked by the set-up for the WebAssembly build
+# (tools/wasm-sources.sh; cmake/wasm.cmake's BOXLINT_WASM_SOURCES is this directory by default).
+WASM_SOURCES ?= build/wasm-sources
 
 .PHONY: all run test build deps clean bench peers fuzz coverage package install playground
 
@@ -59,6 +62,9 @@ deps:
 	  npm ci --prefix tests/data/sarif --no-audit --no-fund >/dev/null || \
 	    echo "boxlint: the SARIF Multitool did not install; its checks will say skipped"; \
 	fi
+	@# Debian's sources of pcre2 and jansson for the WebAssembly build (never fails: without them
+	@# that build leaves out user rules, the secret patterns and the command, and says so).
+	@tools/wasm-sources.sh $(WASM_SOURCES)
 	@# vscode-jsonrpc, the client library of VS Code's extensions, for the boxlint lsp test.
 	@if [ ! -d tests/lsp/node_modules/vscode-languageserver-protocol ] && command -v npm >/dev/null 2>&1; then \
 	  echo "boxlint: installing vscode-jsonrpc (npm ci --prefix tests/lsp)"; \

@@ -1,6 +1,9 @@
-# The WebAssembly build of the library (wasm/CMakeLists.txt), as the target `wasm`: a project of
-# its own, configured and built in ${PROJECT_BINARY_DIR}/wasm with the wasm32-wasi toolchain
-# (wasm/wasi.cmake), giving ${PROJECT_BINARY_DIR}/wasm/boxlint.wasm.
+# The WebAssembly builds (wasm/CMakeLists.txt), as the target `wasm`: a project of its own,
+# configured and built in ${PROJECT_BINARY_DIR}/wasm with the wasm32-wasi toolchain
+# (wasm/wasi.cmake), giving ${PROJECT_BINARY_DIR}/wasm/boxlint.wasm (the library) and, where
+# jansson's source is at hand, boxlint-cli.wasm (the command). Its PCRE2 and jansson are built
+# from Debian's sources in BOXLINT_WASM_SOURCES, which tools/wasm-sources.sh fetches in `make
+# deps`; without them it leaves out what needs them (wasm/CMakeLists.txt says what).
 #   BOXLINT_WASM=AUTO (default): a target when Debian's clang, lld, wasi-libc and
 #                     libclang-rt-14-dev-wasm32 are here (in `all` with the tests), else
 #                     left out with a message
@@ -10,6 +13,9 @@
 set(BOXLINT_WASM AUTO CACHE STRING "Build the WebAssembly library (wasm/): AUTO, ON or OFF")
 set_property(CACHE BOXLINT_WASM PROPERTY STRINGS AUTO ON OFF)
 set(BOXLINT_WASM_MODULE "${PROJECT_BINARY_DIR}/wasm/boxlint.wasm")
+set(BOXLINT_WASM_CLI_MODULE "${PROJECT_BINARY_DIR}/wasm/boxlint-cli.wasm")
+set(BOXLINT_WASM_SOURCES "${PROJECT_SOURCE_DIR}/build/wasm-sources" CACHE PATH
+    "Debian's pcre2 and jansson sources for the WebAssembly build (tools/wasm-sources.sh)")
 set(BOXLINT_WASM_ENABLED OFF)
 if(NOT BOXLINT_WASM STREQUAL "OFF")
   find_program(BOXLINT_WASM_CLANG NAMES clang clang-14)
@@ -51,8 +57,10 @@ if(BOXLINT_WASM_ENABLED)
     COMMAND ${CMAKE_COMMAND} -S ${PROJECT_SOURCE_DIR}/wasm -B ${PROJECT_BINARY_DIR}/wasm
             -DCMAKE_TOOLCHAIN_FILE=${PROJECT_SOURCE_DIR}/wasm/wasi.cmake
             -DCMAKE_C_COMPILER=${BOXLINT_WASM_CLANG} -DCMAKE_BUILD_TYPE=Release
+            -DBOXLINT_WASM_SOURCES=${BOXLINT_WASM_SOURCES} -DBOXLINT_WERROR=${BOXLINT_WERROR}
+            ${BOXLINT_CLI_WASM_ARGS}
     COMMAND ${CMAKE_COMMAND} --build ${PROJECT_BINARY_DIR}/wasm
-    BYPRODUCTS ${BOXLINT_WASM_MODULE}
-    COMMENT "WebAssembly build of the library (wasm/)"
+    BYPRODUCTS ${BOXLINT_WASM_MODULE} ${BOXLINT_WASM_CLI_MODULE}
+    COMMENT "WebAssembly build of the library and the command (wasm/)"
     VERBATIM)
 endif()

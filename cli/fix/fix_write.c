@@ -21,11 +21,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifndef BOXLINT_WASI
 #include <sys/xattr.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 #include "fix/fix.h"
 
+/* BOXLINT_WASI: the WebAssembly build of the command (wasm/CMakeLists.txt) reads files as here
+ * but writes none: WASI has no signals to guard the temporary file with, and no owners, modes,
+ * hard-link counts or extended attributes to check and keep, so cli_fix_write refuses (below). */
+#ifndef BOXLINT_WASI
 /*==============================================================================================
  * MARK: the temporary file and the signals that must not leave it behind
  *============================================================================================*/
@@ -126,6 +132,8 @@ static void test_pause(void) {
   while (nanosleep(&ts, &ts) && errno == EINTR) {
   }
 }
+
+#endif /* BOXLINT_WASI */
 
 /*==============================================================================================
  * MARK: opening and reading
@@ -236,6 +244,16 @@ void cli_fix_close(cli_fix_file *f) {
   f->name = NULL;
 }
 
+#ifdef BOXLINT_WASI
+int cli_fix_write(cli *c, const char *path, cli_fix_file *f, const char *orig, size_t olen,
+                  const char *text, size_t len) {
+  (void)f, (void)orig, (void)olen, (void)text, (void)len;
+  fprintf(c->err, "boxlint: %s: not fixed: the WebAssembly build of boxlint writes no files "
+                  "(WASI has no owners, modes or signals to keep them safe); use --diff, or the "
+                  "native command; the file is unchanged\n", path);
+  return -1;
+}
+#else
 /*==============================================================================================
  * MARK: what the new file must keep
  *============================================================================================*/
@@ -444,3 +462,4 @@ int cli_fix_write(cli *c, const char *path, cli_fix_file *f, const char *orig, s
   else fprintf(c->err, "boxlint: %s: not fixed: %s; the file is unchanged\n", path, what);
   return -1;
 }
+#endif /* BOXLINT_WASI */

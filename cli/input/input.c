@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#ifndef BOXLINT_WASI /* the WebAssembly build (wasm/): no madvise in WASI */
 #include <sys/mman.h>
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 #include "input/input.h"

@@ -10,6 +10,10 @@
 // DATA_DIR/python (every .py), DATA_DIR/policy (bare policies, templates, command lists).
 // A difference that a feature the WebAssembly build leaves out explains (wasm/CMakeLists.txt)
 // is counted under that feature's name and printed; any other difference fails the test.
+// PCRE2 is in the module when it was built from Debian's source (tools/wasm-sources.sh): then
+// the secret patterns are compared like any finding, and user rules too (a config of them on
+// both sides, over the Dockerfile corpora and probes); BOXLINT_WASM_EXPECT_PCRE2=1 (ctest, when
+// the source is there) makes a module without it a failure, not a feature left out.
 // Exit 77 (skipped, with the reason) when the library, the module or koffi is missing.
 const fs = require('fs');
 const path = require('path');
@@ -33,6 +37,8 @@ if (!fs.existsSync(path.join(bindingDir, 'node_modules', 'koffi'))) {
 process.env.BOXLINT_LIBRARY = libPath;
 const native = require(bindingDir);
 // The package's WebAssembly backend (lib/wasm_api.js over lib/wasm.js), the API native has.
+const { layout } = require(path.join(bindingDir, 'lib', 'wasm.js'));
+const SPAN = layout([['ptr', 'ptr'], ['len', 'size']]);
 const wasm = require(path.join(bindingDir, 'lib', 'wasm_api.js'))
   .api(require(path.join(bindingDir, 'lib', 'wasm.js')).load(wasmPath), 'compared with native');
 
@@ -54,11 +60,70 @@ const wasm = require(path.join(bindingDir, 'lib', 'wasm_api.js'))
   }
 }
 
+// User rules, compiled on each side: native's Config, and on the WebAssembly side a config made
+// through the module's own C API (boxlint_config_add_rule), set as the default config of a
+// second instance. null when the module refuses a user rule (no PCRE2 in it).
+const USER_RULES = [
+  { id: 'no-latest', severity: 'warning', instruction: 'FROM', pattern: ':latest\\b', message: 'pin the image' },
+  { id: 'curl-pipe-sh', severity: 'error', instruction: 'RUN', pattern: 'curl[^|]*\\|\\s*(ba)?sh\\b', message: 'no curl | sh' },
+  { id: 'apt-upgrade', severity: 'info', pattern: '(?i)apt(-get)?\\s+(dist-)?upgrade', message: 'no upgrade in a template' },
+  { id: 'non-ascii', severity: 'warning', pattern: '[^\\x00-\\x7f]', message: 'non-ASCII text' },
+  { id: 'word-heavy', severity: 'info', instruction: 'RUN', pattern: '^RUN\\s+(?:\\w+\\s+){12,}', message: 'a long RUN' },
+  { id: 'apt-install', severity: 'info', instruction: 'RUN', pattern: 'apt-get\\s+(?:-\\S+\\s+)*install\\b', message: 'apt-get install' },
+  { id: 'pip-install', severity: 'warning', pattern: '\\bpip3?\\s+install\\b(?!.*--no-cache-dir)', message: 'pip install without --no-cache-dir' },
+  // Backtracking without end on a LABEL that ends in a non-word character: regex-limit on both
+  // sides (native PCRE2 with JIT, the module's without), never a finding of one side only.
+  { id: 'label-words', severity: 'info', instruction: 'LABEL', pattern: '^LABEL (\\w+\\s?)*$', message: 'LABEL words' },
+  { id: 'env-key', severity: 'info', instruction: 'ENV', pattern: '^ENV\\s+(?<key>[A-Z_][A-Z0-9_]*)', message: 'an ENV' },
+];
+const USER_RULE = layout([['id', SPAN], ['severity', 'i32'], ['instruction', 'i32'], ['pattern', SPAN],
+  ['message', SPAN]]);
+function wasmUserRules(w) {
+  return w.scope((alloc) => {
+    const out = alloc(4);
+    w.status(w.x.boxlint_config_new(out, 0), 'boxlint_config_new');
+    const cfg = w.u32(out);
+    const span = (at, text) => {
+      const [p, n] = w.put(alloc, text);
+      w.dv.setUint32(at, p, true);
+      w.dv.setUint32(at + 4, n, true);
+    };
+    for (const r of USER_RULES) {
+      const rp = alloc(USER_RULE.size);
+      w.x.boxlint_user_rule_init(rp);
+      span(rp + USER_RULE.off.id, r.id);
+      w.dv.setInt32(rp + USER_RULE.off.severity, ['off', 'info', 'warning', 'error'].indexOf(r.severity), true);
+      if (r.instruction) {
+        const [kp, kn] = w.put(alloc, r.instruction);
+        w.dv.setInt32(rp + USER_RULE.off.instruction, w.x.boxlint_keyword_parse(kp, kn), true);
+      }
+      span(rp + USER_RULE.off.pattern, r.pattern);
+      span(rp + USER_RULE.off.message, r.message);
+      const err = alloc(8 + 192); // boxlint_error: code, offset, message[192]
+      if (w.x.boxlint_config_add_rule(cfg, rp, err) !== 0) {
+        console.log(`the module refuses user rule ${r.id}: ${w.str(err + 8)}`);
+        w.x.boxlint_config_free(cfg);
+        return null;
+      }
+    }
+    return cfg;
+  });
+}
+const rawWasm = require(path.join(bindingDir, 'lib', 'wasm.js')).load(wasmPath);
+const wasmRulesConfig = wasmUserRules(rawWasm);
+const pcre2 = wasmRulesConfig !== null;
+console.log(pcre2 ? 'PCRE2: in the module (user rules compile): the secret patterns and user rules are compared'
+  : 'PCRE2: not in the module: the secret patterns and user rules are left out');
+if (!pcre2 && process.env.BOXLINT_WASM_EXPECT_PCRE2 === '1') {
+  console.log('DIFFERENCE: the module was to be built with PCRE2 from Debian\'s source (BOXLINT_WASM_EXPECT_PCRE2=1), and has none');
+  process.exitCode = 1;
+}
+
 // What a difference is put down to, when a left-out feature explains it: a function of the
 // native finding (n), the WebAssembly one (w, either may be null) and the input's text.
 const LEFT_OUT = [
-  ['secret patterns and user rules (no PCRE2)',
-    (n, w) => [n, w].some((d) => d && (d.rule === 'secret-in-command' || d.rule === 'regex-limit'))],
+  ...(pcre2 ? [] : [['secret patterns and user rules (no PCRE2)',
+    (n, w) => [n, w].some((d) => d && (d.rule === 'secret-in-command' || d.rule === 'regex-limit'))]]),
   ['IDNA A-labels (no libidn2)',
     (n, w) => (w && /no IDNA \(libidn2\)/.test(w.message)) || (n && /A-label/.test(`${n.message} ${n.hint}`))],
   ['\\N{name} escapes and non-ASCII identifiers (no libunistring)',
@@ -330,6 +395,40 @@ for (const f of walk(dataDir).filter((p) => p.endsWith('.json') && !p.includes('
   console.log(`rules: ${a.length}, the same table: ${same}; explanations the same: ${explained}`);
   if (!same) counts.differences++;
   counts.differences += a.length - explained;
+}
+
+// User rules (PCRE2): the Dockerfile corpora and the probes below again, with the rules on both
+// sides; the rules' own findings are counted.
+if (pcre2) {
+  const nativeConfig = new native.Config({ userRules: USER_RULES });
+  rawWasm.config = wasmRulesConfig;
+  const userRuleIds = new Set(USER_RULES.map((r) => r.id));
+  let userFindings = 0;
+  let regexLimits = 0;
+  const withRules = (sub, name, text, fn) => {
+    const nd = fn(native, { config: nativeConfig });
+    const wd = fn(rawWasm);
+    userFindings += nd.diagnostics.filter((d) => userRuleIds.has(d.rule)).length;
+    regexLimits += nd.diagnostics.filter((d) => d.rule === 'regex-limit').length;
+    compare(`${sub} (user rules)`, name, text.toString('latin1'), nd.diagnostics, wd.diagnostics);
+  };
+  for (const sub of ['real-dockerfiles', 'buildkit-fixtures']) {
+    for (const f of walk(path.join(dataDir, 'corpus', sub))) {
+      if (/^(README\.md|result|EXPECTED\.jsonl|PARSE_STATUS\.tsv|PROVENANCE\.tsv)$/.test(path.basename(f))) continue;
+      const text = fs.readFileSync(f);
+      withRules(sub, path.relative(dataDir, f), text, (b, o) => b.checkFragment(text, o));
+    }
+  }
+  const cmds = ['FROM python:latest', 'RUN curl -fsSL https://x.example/i.sh | bash', 'RUN apt-get dist-upgrade -y',
+    'RUN echo caf\u00e9', 'RUN a b c d e f g h i j k l m n', `LABEL ${'a'.repeat(40)}!`, 'LABEL a b c'];
+  withRules('probes', 'user rules', cmds.join('\n'), (b, o) => b.checkCommands(cmds, o));
+  console.log(`user rules: ${USER_RULES.length} rules, ${userFindings} native findings of them ` +
+    `(${regexLimits} regex-limit)`);
+  if (userFindings === 0 || regexLimits === 0) {
+    counts.differences++;
+    shown.push('DIFFERENCE: the user rules found nothing, or no regex-limit, on the native side: the comparison saw none');
+  }
+  nativeConfig.close();
 }
 
 // Probes of each left-out feature, so that its count says it was seen: inputs the corpora

@@ -5,7 +5,12 @@
 # against the manylinux policy table as the wheel is); the tarball is installed into an empty
 # project and used there with no environment variable: require('boxlint') on the Quick Start
 # file, `npx boxlint` compared with the command (outputs and exit codes), the TypeScript types
-# under tsc --strict, and the error another platform gets (simulated: the prebuilds renamed).
+# under tsc --strict, and what another platform gets (simulated: the prebuilds renamed): the
+# WebAssembly library with the same findings, and `npx boxlint` running the WebAssembly command
+# (wasm/boxlint-cli.wasm under node:wasi) with byte for byte the output and exit code the
+# prebuilt command gave on the same cases (formats, a tree, user rules and secrets, policies
+# emitted, standard input, a bad flag, unreadable files, the language server), then, with no
+# WebAssembly build either, a clear error.
 #   usage: npm_test.sh SOURCE_DIR BOXLINT_CLI VERSION      (exit 77: no node or npm)
 set -uo pipefail
 source=$1 cli=$2 version=$3
@@ -70,6 +75,94 @@ quick_start "$out" "$version" "$proj/node_modules/boxlint/prebuilds/linux-x64-gl
 
 same_as_command "$source" "$cli" "$tmp" "npx boxlint" "$proj/node_modules/.bin/boxlint"
 
+# The cases `npx boxlint` runs with the prebuilt command and then with the WebAssembly one, in
+# a directory of their own: each line is "STDIN-FILE|ARGUMENTS" (- for no input). A config with
+# a user rule, a template with secrets, a tree with a .gitignore, policies, unreadable files.
+fx=$proj/cases # inside the project, where npx finds the package it installed
+mkdir -p "$fx/tree/sub" "$fx/tree/.git"
+cp "$source/examples/bad-template.json" "$source/examples/template.json" "$source/examples/quickstart.py" \
+   "$source/examples/quickstart-policy.json" "$fx/"
+cp "$source/examples/bad-template.json" "$source/examples/quickstart.py" "$fx/tree/"
+cp "$source/tests/data/fragment.Dockerfile" "$fx/tree/sub/"
+printf 'ignored.json\n' >"$fx/tree/.gitignore"
+cp "$source/examples/bad-template.json" "$fx/tree/ignored.json"
+cat >"$fx/.boxlint.json" <<'JSON'
+{"user_rules": [{"id": "no-latest", "severity": "warning", "instruction": "FROM",
+                 "pattern": ":latest\\b", "message": "pin image versions"}]}
+JSON
+cat >"$fx/secret.json" <<'JSON'
+{"name": "s", "commands": ["FROM python:latest",
+  "RUN curl -H \"Authorization: token ghp_0123456789abcdefghijABCDEFGHIJ012345\" https://x.example",
+  "ENV API_TOKEN=s3cr3tvalue"]}
+JSON
+echo '{"type": "filtered", "allow_out": ["pypi.org", "*.pythonhosted.org"], "deny_out": ["ALL_TRAFFIC"]}' >"$fx/pol.json"
+ln -s loop-b "$fx/loop-a.json" && ln -s loop-a.json "$fx/loop-b"
+# symbolic links resolved as the native command resolves them (realpath: wasm/cli/wasi_cli.c)
+# (other/'s config differs from the one above it: which one applies to a link shows)
+mkdir -p "$fx/other" && sed 's/"warning"/"error"/' "$fx/.boxlint.json" >"$fx/other/.boxlint.json"
+ln -s ../secret.json "$fx/other/via-link.json"
+ln -s tree "$fx/tree-link" && ln -s ../tree/sub "$fx/other/sub-link"
+cp "$fx/bad-template.json" "$fx/locked.json" && chmod 000 "$fx/locked.json"
+node -e '
+const m = (o) => { const s = JSON.stringify(o); return `Content-Length: ${Buffer.byteLength(s)}\r\n\r\n${s}`; };
+process.stdout.write([
+  m({ jsonrpc: "2.0", id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } }),
+  m({ jsonrpc: "2.0", method: "initialized", params: {} }),
+  m({ jsonrpc: "2.0", method: "textDocument/didOpen", params: { textDocument: { uri: "file:///x/t.json",
+    languageId: "json", version: 1, text: "{\"name\": \"t\", \"commands\": [\"pip install y\"]}" } } }),
+  m({ jsonrpc: "2.0", id: 2, method: "shutdown" }), m({ jsonrpc: "2.0", method: "exit" })].join(""));' >"$fx/lsp.in"
+cases=(
+  "-|bad-template.json"
+  "-|template.json quickstart.py"
+  "-|--format json bad-template.json quickstart.py"
+  "-|--format sarif secret.json bad-template.json"
+  "-|--format github secret.json"
+  "-|tree"
+  "-|--format json tree"
+  "-|$fx/tree/sub/fragment.Dockerfile"
+  "-|other/via-link.json tree-link other/sub-link/ tree/../tree/sub/./fragment.Dockerfile"
+  "-|--format json other"
+  "-|policy pol.json --emit nftables --resolver 192.0.2.53 --proxy-user proxy"
+  "-|policy pol.json --emit nftables"
+  "-|policy pol.json --emit dnsmasq --resolver 192.0.2.53"
+  "-|policy pol.json --emit nginx --proxy-user proxy --resolver 192.0.2.53"
+  "-|policy quickstart-policy.json --emit nftables"
+  "-|policy quickstart-policy.json --host pypi.org --ip 151.101.0.223 --format json"
+  "-|policy quickstart.py --format json"
+  "bad-template.json|-"
+  "tree/sub/fragment.Dockerfile|--stdin-filename x.Dockerfile --format sarif -"
+  "-|--no-such-flag x"
+  "-|--format yaml bad-template.json"
+  "-|missing.json"
+  "-|loop-a.json"
+  "-|locked.json template.json"
+  "-|--diff bad-template.json"
+  "-|rules"
+  "-|explain secret-in-command"
+  "-|--version"
+  "lsp.in|lsp"
+)
+# run_cases DIR: each case's stdout, stderr and exit code in DIR/N.{out,err,rc}. As root, the
+# cases run as nobody (setpriv), so that locked.json is unreadable as it is for a user.
+as_user=()
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  chmod 755 "$tmp"
+  mkdir -m 777 "$tmp/npm-cache" && export npm_config_cache=$tmp/npm-cache
+  chmod -R a+rX "$proj" "$fx" && chmod 000 "$fx/locked.json"
+fi
+run_cases() {
+  local out=$1 i=0 c in args
+  mkdir -p "$out" && chmod 777 "$out"
+  for c in "${cases[@]}"; do
+    in=${c%%|*} args=${c#*|}
+    [ "$in" = - ] && in=/dev/null
+    (cd "$fx" && "${as_user[@]}" npx --offline --no-install boxlint $args <"$in" >"$out/$i.out" 2>"$out/$i.err"; echo $? >"$out/$i.rc")
+    i=$((i + 1))
+  done
+}
+run_cases "$tmp/native-cli"
+
 cat >client.ts <<'TS'
 import * as boxlint from 'boxlint';
 const r = boxlint.checkCommands(['RUN true']);
@@ -100,6 +193,62 @@ if [ -f node_modules/boxlint/wasm/boxlint.wasm ]; then
     ok "without prebuilds for this platform: the WebAssembly build, the same findings ($(cut -c1-120 "$tmp/wasm.out"))"
   else
     cat "$tmp/native.out" "$tmp/wasm.out"; bad "the WebAssembly fallback"
+  fi
+  # `npx boxlint` there: the WebAssembly command, the same bytes and exit code on every case
+  if [ -f node_modules/boxlint/wasm/boxlint-cli.wasm ]; then
+    run_cases "$tmp/wasm-cli"
+    same=0 i=0 rcs=""
+    for c in "${cases[@]}"; do
+      # The program's name, where it appears, is the only thing allowed to differ.
+      sed -i "s#$proj/node_modules/boxlint/prebuilds/linux-x64-glibc/boxlint#boxlint#g" \
+        "$tmp/native-cli/$i.out" "$tmp/native-cli/$i.err"
+      if cmp -s "$tmp/native-cli/$i.out" "$tmp/wasm-cli/$i.out" && cmp -s "$tmp/native-cli/$i.err" "$tmp/wasm-cli/$i.err" &&
+         cmp -s "$tmp/native-cli/$i.rc" "$tmp/wasm-cli/$i.rc"; then
+        same=$((same + 1))
+      else
+        bad "npx boxlint ${c#*|} (stdin ${c%%|*}) without prebuilds: exit $(cat "$tmp/wasm-cli/$i.rc") vs $(cat "$tmp/native-cli/$i.rc")"
+        diff "$tmp/native-cli/$i.out" "$tmp/wasm-cli/$i.out" | head -n 10
+        diff "$tmp/native-cli/$i.err" "$tmp/wasm-cli/$i.err" | head -n 10
+      fi
+      rcs="$rcs$(cat "$tmp/native-cli/$i.rc")"
+      i=$((i + 1))
+    done
+    bytes=$(cat "$tmp"/wasm-cli/*.out "$tmp"/wasm-cli/*.err | wc -c)
+    [ $same = ${#cases[@]} ] && ok "npx boxlint without prebuilds (the WebAssembly command): $same of ${#cases[@]} cases byte-identical to the prebuilt command's (stdout, stderr, exit code; $bytes bytes; exit codes $rcs)"
+    # what the cases must have seen, so that a comparison of two empty outputs cannot pass
+    case_out() { local i=0 c; for c in "${cases[@]}"; do [ "$c" = "$1" ] && break; i=$((i + 1)); done
+                 echo "$tmp/wasm-cli/$i"; }
+    sarif=$(case_out "-|--format sarif secret.json bad-template.json") loop=$(case_out "-|loop-a.json")
+    locked=$(case_out "-|locked.json template.json") lsp=$(case_out "lsp.in|lsp")
+    grep -q 'no-latest' "$sarif.out" && grep -q 'secret-in-command' "$sarif.out" \
+      && ok "the WebAssembly command reports the user rule and the secret pattern (PCRE2 from Debian's source)" \
+      || bad "the WebAssembly command's SARIF lacks no-latest or secret-in-command"
+    grep -q 'Permission denied' "$locked.err" && [ "$(cat "$locked.rc")" = 2 ] \
+      && ok "an unreadable file: $(head -n 1 "$locked.err"), exit 2" \
+      || echo "NOTE: locked.json was readable (run as root without setpriv): $(head -c 200 "$locked.err")"
+    grep -q 'Too many levels of symbolic links' "$loop.err" \
+      && ok "a symbolic-link loop: glibc's words in the WebAssembly command too ($(cat "$loop.err"))" \
+      || bad "the symbolic-link loop's message: $(cat "$loop.err")"
+    grep -q 'publishDiagnostics' "$lsp.out" && ok "boxlint lsp over standard input and output in the WebAssembly command" \
+      || bad "boxlint lsp in the WebAssembly command"
+    # --fix: the WebAssembly command writes no file; it says so, exit 2, the file unchanged
+    cp "$fx/bad-template.json" "$fx/fixme.json"
+    (cd "$fx" && npx --offline --no-install boxlint --fix fixme.json) >"$tmp/fix.out" 2>"$tmp/fix.err"; rc=$?
+    if [ $rc = 2 ] && cmp -s "$fx/fixme.json" "$fx/bad-template.json" &&
+       grep -qx "boxlint: fixme.json: not fixed: the WebAssembly build of boxlint writes no files (WASI has no owners, modes or signals to keep them safe); use --diff, or the native command; the file is unchanged" "$tmp/fix.err"; then
+      ok "npx boxlint --fix without prebuilds: exit 2, the file unchanged, $(head -n 1 "$tmp/fix.err" | cut -c1-90)..."
+    else
+      cat "$tmp/fix.err"; bad "npx boxlint --fix without prebuilds: exit $rc"
+    fi
+    # BOXLINT_BACKEND=wasm chooses the WebAssembly command where the prebuild is there too
+    mv node_modules/boxlint/prebuilds/darwin-arm64 node_modules/boxlint/prebuilds/linux-x64-glibc
+    (cd "$fx" && BOXLINT_BACKEND=wasm npx --offline --no-install boxlint --fix fixme.json) >/dev/null 2>"$tmp/fix.err"; rc=$?
+    [ $rc = 2 ] && grep -q "WebAssembly build of boxlint writes no files" "$tmp/fix.err" \
+      && ok "BOXLINT_BACKEND=wasm: the WebAssembly command although the prebuild fits (exit 2 on --fix)" \
+      || { cat "$tmp/fix.err"; bad "BOXLINT_BACKEND=wasm npx boxlint: exit $rc"; }
+    mv node_modules/boxlint/prebuilds/linux-x64-glibc node_modules/boxlint/prebuilds/darwin-arm64
+  else
+    bad "the package carries wasm/boxlint.wasm but no wasm/boxlint-cli.wasm (no jansson source? tools/wasm-sources.sh)"
   fi
   mv node_modules/boxlint/wasm node_modules/boxlint/wasm.hidden
 else

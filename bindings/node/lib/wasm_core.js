@@ -5,9 +5,10 @@
 // the library's public C API and malloc/free), called from JavaScript over the module's memory.
 // Nothing here needs Node.js: no require, no file system. Results have the shape of the native
 // binding's (lib/report.js diagFrom).
-// What the WebAssembly build leaves out (wasm/CMakeLists.txt, docs/bindings.md): user rules and
-// the secret patterns (no PCRE2), IDNA A-labels (no libidn2), \N{name} beyond CPython's rule-made
-// names and aliases and non-ASCII identifiers (no libunistring), single-byte Python encodings.
+// What the WebAssembly build leaves out (wasm/CMakeLists.txt, docs/bindings.md): IDNA A-labels
+// (no libidn2), \N{name} beyond CPython's rule-made names and aliases and non-ASCII identifiers
+// (no libunistring), single-byte Python encodings; and user rules and the secret patterns only
+// where it was built without Debian's pcre2 source.
 //
 // Layout: wasm32's C ABI, natural alignment, 4-byte pointers and size_t. Only the few imports a
 // WASI reactor built from wasi-libc asks for are given (fd_write to stderr; nothing else is

@@ -43,14 +43,25 @@ fs.copyFileSync(fs.realpathSync(path.join(build, 'lib', 'libboxlint.so.0')), pat
 fs.copyFileSync(path.join(build, 'cli', 'boxlint'), path.join(out, 'boxlint'));
 fs.chmodSync(path.join(out, 'boxlint'), 0o755);
 console.log(`boxlint: prebuilds/${dir}: libboxlint.so.0, boxlint (${pkg.version})`);
-// The WebAssembly build (cmake/wasm.cmake's target `wasm`), which index.js loads where no
-// prebuild fits: carried when the toolchain is here, else the package is native only (said).
+// The WebAssembly builds (cmake/wasm.cmake's target `wasm`), which index.js and bin/boxlint.js
+// use where no prebuild fits: carried when the toolchain is here, else the package is native
+// only (said).
 fs.rmSync(path.join(here, 'wasm'), { recursive: true, force: true });
 try {
   run(['--build', build, '--target', 'wasm']);
   fs.mkdirSync(path.join(here, 'wasm'));
   fs.copyFileSync(path.join(build, 'wasm', 'boxlint.wasm'), path.join(here, 'wasm', 'boxlint.wasm'));
   console.log('boxlint: wasm/boxlint.wasm (the fallback where no prebuild fits)');
+  // The command as WebAssembly, which bin/boxlint.js runs under node:wasi where no prebuilt
+  // command fits: built where jansson's Debian source was fetched (tools/wasm-sources.sh).
+  const cli = path.join(build, 'wasm', 'boxlint-cli.wasm');
+  if (fs.existsSync(cli)) {
+    fs.copyFileSync(cli, path.join(here, 'wasm', 'boxlint-cli.wasm'));
+    console.log('boxlint: wasm/boxlint-cli.wasm (npx boxlint where no prebuild fits)');
+  } else {
+    console.warn('boxlint: no wasm/boxlint-cli.wasm (no jansson source: tools/wasm-sources.sh): ' +
+      'npx boxlint needs a prebuild');
+  }
 } catch (e) {
   console.warn('boxlint: no WebAssembly build (clang, lld, wasi-libc, libclang-rt-14-dev-wasm32 ' +
     'missing?): the package carries the native prebuild only');
