@@ -78,6 +78,7 @@ int cli_lint_path(cli *c, const char *path);
  * (lint_jobs.c) while the second, which prints, runs on the main thread in the walk's order. */
 typedef struct cli_lint_job {
   char *buf;                   /* the file's bytes */
+  size_t len;
   checked k;                   /* what was found in them */
   int rc;                      /* 0, or -1: not read or not checked (the problem reported) */
 } cli_lint_job;
@@ -86,6 +87,9 @@ typedef struct cli_lint_job {
 int cli_lint_read(cli *c, const char *path, int found, cli_lint_job *j);
 /* Print j's findings (when it was checked and is not skipped) and release `j`. Returns j->rc. */
 int cli_lint_show(cli *c, cli_lint_job *j);
+/* The same in two halves (lint_jobs.c frees `j` on the thread that made it). */
+int cli_lint_print(cli *c, const cli_lint_job *j);
+void cli_lint_job_free(cli_lint_job *j);
 /* A file found by a walk (or named with --force-exclude): as cli_lint_path, but read by the
  * walk's rules (cli_file_kind with `walk`): a file of kind NONE is skipped silently (0). */
 int cli_lint_found(cli *c, const char *path);
@@ -106,7 +110,7 @@ unsigned cli_default_jobs(void);
 /* The files a walk finds, read and checked by up to `n` worker threads (started as files come)
  * while the main thread walks; each file's problems and findings printed by the main thread, in
  * the order the walk found the files, as the one-thread path prints them (byte for byte, on
- * both streams, and the same exit code). At most 2n files are held at once. */
+ * both streams, and the same exit code). At most 16n files are held at once. */
 typedef struct lint_jobs lint_jobs;
 /* NULL when out of memory (the caller then checks on the main thread). */
 lint_jobs *cli_jobs_new(cli *c, unsigned n);

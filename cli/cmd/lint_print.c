@@ -15,18 +15,25 @@ int cli_lint_text(cli *c, const char *path, const char *text, size_t len) {
 
 int cli_lint_read(cli *c, const char *path, int found, cli_lint_job *j) {
   memset(j, 0, sizeof *j);
-  size_t len;
-  j->rc = cli_read_file(c, path, &j->buf, &len);
-  if (j->rc == 0) j->rc = cli_check_found(c, path, j->buf, len, found, &j->k);
+  j->rc = cli_read_file(c, path, &j->buf, &j->len);
+  if (j->rc == 0) j->rc = cli_check_found(c, path, j->buf, j->len, found, &j->k);
   return j->rc;
 }
 
-int cli_lint_show(cli *c, cli_lint_job *j) {
-  int rc = j->rc;
-  if (rc == 0 && !j->k.skipped) cli_emit_unit(c, &j->k.u);
+int cli_lint_print(cli *c, const cli_lint_job *j) {
+  if (j->rc == 0 && !j->k.skipped) cli_emit_unit(c, &j->k.u);
+  return j->rc;
+}
+
+void cli_lint_job_free(cli_lint_job *j) {
   cli_checked_free(&j->k);
   free(j->buf);
   j->buf = NULL;
+}
+
+int cli_lint_show(cli *c, cli_lint_job *j) {
+  int rc = cli_lint_print(c, j);
+  cli_lint_job_free(j);
   return rc;
 }
 
