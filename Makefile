@@ -153,6 +153,7 @@ bench: build
 	bench/cli.sh $(BUILD_DIR)
 	python3 bench/python_scale.py $(BUILD_DIR)/cli/boxlint
 	python3 bench/scale.py $(BUILD_DIR)/cli/boxlint
+	python3 bench/jobs.py $(BUILD_DIR)/cli/boxlint
 
 peers: build
 	bench/peers/run.sh $(BUILD_DIR)
