@@ -161,7 +161,7 @@ static void render(worker *w, slot *s) {
  * file taken is, a sleeping worker is woken when a few files are queued. */
 struct lint_jobs {
   cli *c;
-  unsigned n;                     /* workers at most */
+  unsigned n, nw;                 /* workers at most; the size of `w` */
   pthread_mutex_t mu;             /* everything below but the ring's slots being worked on */
   pthread_cond_t work, done;      /* files to take; files checked (the main thread waits) */
   pthread_mutex_t cache_mu;       /* the command's config cache (c->cache_lock) */
@@ -256,7 +256,7 @@ lint_jobs *cli_jobs_new(cli *c, unsigned n) {
   lint_jobs *j = calloc(1, sizeof *j);
   if (!j) return NULL;
   j->c = c;
-  j->n = n;
+  j->n = j->nw = n;
   j->cap = 16 * (size_t)n;
   j->ring = calloc(j->cap, sizeof *j->ring);
   j->w = calloc(n, sizeof *j->w);
@@ -292,7 +292,7 @@ void cli_jobs_free(lint_jobs *j) {
       free(j->w[i].trash[k].out);
     }
   }
-  for (unsigned i = 0; i < j->n; i++) {
+  for (unsigned i = 0; i < j->nw; i++) {
     free(j->w[i].trash);
     free(j->w[i].spare);
   }
