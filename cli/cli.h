@@ -67,6 +67,10 @@ typedef struct cli {
      thread checks). */
   struct cli *cache_owner;
   pthread_mutex_t *cache_lock;
+  /* A walk's last lookup (input.c, with `walking` only): the directory and its cache entry, so
+     that the files of one directory do not each look upward for a .boxlint.json. */
+  char last_dir[4096];         /* PATH_MAX on Linux (input.c asserts it) */
+  struct cfg_cache *last_cfg;
   cli_fragments config_frag; /* --config's "fragments" */
   const char *stdin_name;    /* --stdin-filename: what standard input is named and read as */
   int walking;               /* set by input/dir.c around a found file: cli_read_file opens it only

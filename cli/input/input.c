@@ -453,8 +453,22 @@ int cli_config_for(cli *c, const char *path, const boxlint_config **out) {
     *strrchr(dir, '/') = 0;
     if (!dir[0]) strcpy(dir, "/");
   }
+  /* A walk meets a directory's files one after another: its config is looked up once (a walk
+   * is one reading of the tree; the language server, which does not walk, looks each time). */
+  if (c->walking && c->last_cfg && !strcmp(c->last_dir, dir)) {
+    *out = c->last_cfg->cfg;
+    return 0;
+  }
+  _Static_assert(sizeof c->last_dir >= PATH_MAX, "a directory fits in cli.last_dir");
+  char key[PATH_MAX];
+  size_t klen = strlen(dir) + 1;
+  memcpy(key, dir, klen); /* config_entry uses `dir` as scratch */
   struct cfg_cache *e;
   if (config_entry(c, dir, &e)) return -1;
+  if (c->walking) {
+    memcpy(c->last_dir, key, klen);
+    c->last_cfg = e;
+  }
   *out = e->cfg;
   return 0;
 }
@@ -483,6 +497,7 @@ void cli_configs_free(cli *c) {
   free(c->cache);
   c->cache = NULL;
   c->ncache = 0;
+  c->last_cfg = NULL;
   boxlint_config_free(c->config);
   c->config = NULL;
   cli_fragments_free(&c->config_frag);
