@@ -9,12 +9,15 @@ Trees: the standard library's .py files (Debian's python3, /usr/lib/python3.X, w
 else the running interpreter's; --tree names another), copied (regular files only, no
 site-packages) to a temporary directory; and 10,000 generated template JSON files in 100
 directories. Wall clock medians of N runs (default 10; ruff 5) by hyperfine when it is
-installed, else by repeated timing here; MB/s and files/s from them. Output goes to /dev/null:
+installed, else by repeated timing here; MB/s and files/s from them; the mean CPU time (user
+and system, every thread) beside them, and the load average before and after, since -j 2 can
+only gain where the machine has a CPU free. Output goes to /dev/null:
 what is timed is reading, checking and printing, as a user runs it. ruff is installed with npm
 into a temporary directory; without npm or the package the line says it was skipped."""
 import json
 import os
 import random
+import resource
 import shlex
 import shutil
 import statistics
@@ -82,28 +85,33 @@ def templates(dst, n=10000):
 
 
 def medians(cmds, runs, warmup, tmp):
-    """The median wall clock of each command (a list of argv), in one hyperfine run."""
+    """(median wall clock, mean CPU time: user + system) of each command (a list of argv), in
+    one hyperfine run."""
     if HYPERFINE:
         out = os.path.join(tmp, "h.json")
         subprocess.run([HYPERFINE, "-N", "-i", "--warmup", str(warmup), "--runs", str(runs),
                         "--export-json", out] + [shlex.join(c) for c in cmds],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        return [r["median"] for r in json.load(open(out))["results"]]
-    times = [[] for _ in cmds]
+        return [(r["median"], r["user"] + r["system"]) for r in json.load(open(out))["results"]]
+    times, cpu = [[] for _ in cmds], [0.0 for _ in cmds]
     for _ in range(warmup):
         for c in cmds:
             subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(runs):  # interleaved, so that drift touches each alike
         for k, c in enumerate(cmds):
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
             subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             times[k].append(time.perf_counter() - t)
-    return [statistics.median(t) for t in times]
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[k] += (r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) / runs
+    return [(statistics.median(t), u) for t, u in zip(times, cpu)]
 
 
 def line(what, files, size, t):
-    print("%-44s %7d %8.2f %9.3f %9.1f %10.0f" % (what, len(files), size / 1e6, t,
-                                                 size / 1e6 / t, len(files) / t))
+    t, cpu = t
+    print("%-44s %7d %8.2f %9.3f %9.1f %10.0f %8.3f" % (what, len(files), size / 1e6, t,
+                                                       size / 1e6 / t, len(files) / t, cpu))
 
 
 RUFF_JS = r"""
@@ -147,7 +155,10 @@ def main():
         print("trees on every core: the command on a directory, -j 1 and -j 2 in one run (%d CPUs "
               "this process may use; %s, %d runs each, median)" %
               (cpus, "hyperfine" if HYPERFINE else "timed here: hyperfine not installed", RUNS))
-        print("%-44s %7s %8s %9s %9s %10s" % ("", "files", "MB", "median s", "MB/s", "files/s"))
+        print("load average before: %.2f %.2f %.2f (other processes share the CPUs: -j 2 gains "
+              "only where a CPU is free)" % os.getloadavg())
+        print("%-44s %7s %8s %9s %9s %10s %8s" % ("", "files", "MB", "median s", "MB/s", "files/s",
+                                                "CPU s"))
         for name, d, files, size in (("the standard library (%s)" % src, "stdlib", py, pysize),
                                      ("10,000 generated templates", "templates", tpl, tplsize)):
             tree = os.path.join(tmp, d)
@@ -155,7 +166,8 @@ def main():
             print(name)
             line("  boxlint -j 1", files, size, t1)
             line("  boxlint -j 2", files, size, t2)
-            print("  -j 2 takes %.0f%% of -j 1's time (%.2fx as fast)" % (100 * t2 / t1, t1 / t2))
+            print("  -j 2 takes %.0f%% of -j 1's time (%.2fx as fast); CPU time %.2fx -j 1's" %
+                  (100 * t2[0] / t1[0], t1[0] / t2[0], t2[1] / t1[1]))
         d, why = ruff(tmp)
         if not d:
             print("ruff check (WebAssembly): SKIPPED: " + why)
@@ -174,6 +186,7 @@ def main():
               "package (one Node.js process, one thread; %s findings, %s files it could not "
               "check; median of %d runs)" % (version, ndiags, failed, RUFF_RUNS))
         line("  ruff check (@astral-sh/ruff-wasm-nodejs)", py, pysize, t)
+        print("load average after: %.2f %.2f %.2f" % os.getloadavg())
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
