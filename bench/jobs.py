@@ -108,6 +108,20 @@ def medians(cmds, runs, warmup, tmp):
     return [(statistics.median(t), u) for t, u in zip(times, cpu)]
 
 
+def cpus_free():
+    """How many CPUs are free now: two busy loops at once against one (1.0: the other CPU is
+    taken by another process; 2.0: both are free)."""
+    spin = [sys.executable, "-c", "n = 0\nfor i in range(3000000): n += i"]
+    t = time.perf_counter()
+    subprocess.run(spin)
+    one = time.perf_counter() - t
+    t = time.perf_counter()
+    ps = [subprocess.Popen(spin) for _ in range(2)]
+    for p in ps:
+        p.wait()
+    return 2 * one / (time.perf_counter() - t)
+
+
 def line(what, files, size, t):
     t, cpu = t
     print("%-44s %7d %8.2f %9.3f %9.1f %10.0f %8.3f" % (what, len(files), size / 1e6, t,
@@ -143,6 +157,28 @@ def ruff(tmp):
     return d, None
 
 
+def ruff_line(tmp, py, pysize):
+    """ruff on the same files, or a line saying why it was skipped."""
+    d, why = ruff(tmp)
+    if not d:
+        print("ruff check (WebAssembly): SKIPPED: " + why)
+        return
+    lst = os.path.join(tmp, "stdlib.list")
+    with open(lst, "w") as f:
+        f.write("".join(p + "\n" for p in py))
+    p = subprocess.run(["node", os.path.join(d, "check.js"), lst], cwd=d, capture_output=True,
+                       text=True)
+    if p.returncode:
+        print("ruff check (WebAssembly): SKIPPED: it failed: " + p.stderr.strip()[-300:])
+        return
+    version, nfiles, ndiags, failed = p.stdout.split()
+    (t,) = medians([["node", os.path.join(d, "check.js"), lst]], RUFF_RUNS, 1, tmp)
+    print("the same standard library files, ruff %s's default rules through its WebAssembly "
+          "package (one Node.js process, one thread; %s findings, %s files it could not "
+          "check; median of %d runs)" % (version, ndiags, failed, RUFF_RUNS))
+    line("  ruff check (@astral-sh/ruff-wasm-nodejs)", py, pysize, t)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="boxlint-jobs-bench-")
     try:
@@ -155,8 +191,8 @@ def main():
         print("trees on every core: the command on a directory, -j 1 and -j 2 in one run (%d CPUs "
               "this process may use; %s, %d runs each, median)" %
               (cpus, "hyperfine" if HYPERFINE else "timed here: hyperfine not installed", RUNS))
-        print("load average before: %.2f %.2f %.2f (other processes share the CPUs: -j 2 gains "
-              "only where a CPU is free)" % os.getloadavg())
+        print("before: load average %.2f %.2f %.2f, CPUs free %.2f (two busy loops at once against "
+              "one; -j 2 gains only where a second CPU is free)" % (os.getloadavg() + (cpus_free(),)))
         print("%-44s %7s %8s %9s %9s %10s %8s" % ("", "files", "MB", "median s", "MB/s", "files/s",
                                                 "CPU s"))
         for name, d, files, size in (("the standard library (%s)" % src, "stdlib", py, pysize),
@@ -168,25 +204,8 @@ def main():
             line("  boxlint -j 2", files, size, t2)
             print("  -j 2 takes %.0f%% of -j 1's time (%.2fx as fast); CPU time %.2fx -j 1's" %
                   (100 * t2[0] / t1[0], t1[0] / t2[0], t2[1] / t1[1]))
-        d, why = ruff(tmp)
-        if not d:
-            print("ruff check (WebAssembly): SKIPPED: " + why)
-            return
-        lst = os.path.join(tmp, "stdlib.list")
-        with open(lst, "w") as f:
-            f.write("".join(p + "\n" for p in py))
-        p = subprocess.run(["node", os.path.join(d, "check.js"), lst], cwd=d, capture_output=True,
-                           text=True)
-        if p.returncode:
-            print("ruff check (WebAssembly): SKIPPED: it failed: " + p.stderr.strip()[-300:])
-            return
-        version, nfiles, ndiags, failed = p.stdout.split()
-        (t,) = medians([["node", os.path.join(d, "check.js"), lst]], RUFF_RUNS, 1, tmp)
-        print("the same standard library files, ruff %s's default rules through its WebAssembly "
-              "package (one Node.js process, one thread; %s findings, %s files it could not "
-              "check; median of %d runs)" % (version, ndiags, failed, RUFF_RUNS))
-        line("  ruff check (@astral-sh/ruff-wasm-nodejs)", py, pysize, t)
-        print("load average after: %.2f %.2f %.2f" % os.getloadavg())
+        ruff_line(tmp, py, pysize)
+        print("after: load average %.2f %.2f %.2f, CPUs free %.2f" % (os.getloadavg() + (cpus_free(),)))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
