@@ -194,6 +194,7 @@ bench: build
 	python3 bench/python_scale.py $(BUILD_DIR)/cli/boxlint
 	python3 bench/scale.py $(BUILD_DIR)/cli/boxlint
 	python3 bench/lsp_edit.py $(BUILD_DIR)/cli/boxlint
+	python3 bench/jobs.py $(BUILD_DIR)/cli/boxlint
 
 peers: build
 	bench/peers/run.sh $(BUILD_DIR)

@@ -11,6 +11,14 @@
  * file uses the library's public API only, plus jansson for JSON. */
 #ifndef BOXLINT_CLI_H
 #define BOXLINT_CLI_H
+#ifndef BOXLINT_WASI
+#include <pthread.h>
+typedef pthread_mutex_t cli_mutex;
+#else
+/* The WebAssembly build of the command (wasm/): WASI has no threads, so -j N checks on the main
+   thread (cmd/lint_jobs.c) and nothing is ever locked. */
+typedef int cli_mutex;
+#endif
 #include <stdio.h>
 #include <sys/stat.h>
 #include <jansson.h>
@@ -56,9 +64,20 @@ typedef struct cli {
   json_t *sarif_rules;       /* rule id -> index (object) */
   json_t *sarif_rule_list;
   int worst;                 /* exit code so far */
-  /* configs found upward, each with its "fragments" */
-  struct cfg_cache { char *path; boxlint_config *cfg; cli_fragments frag; } *cache;
+  /* configs found upward, each with its "fragments", each entry allocated once (an entry and
+     its "fragments" stay where they are until cli_configs_free) */
+  struct cfg_cache { char *path; boxlint_config *cfg; cli_fragments frag; } **cache;
   size_t ncache;
+  /* A directory checked by several threads (cmd/lint_jobs.c): each worker checks with a copy
+     of the command's cli whose `cache_owner` is the command's own; the configs found upward
+     are then the owner's, looked up and added under the owner's `cache_lock` (NULL while one
+     thread checks). */
+  struct cli *cache_owner;
+  cli_mutex *cache_lock;
+  /* A walk's last lookup (input.c, with `walking` only): the directory and its cache entry, so
+     that the files of one directory do not each look upward for a .boxlint.json. */
+  char last_dir[4096];         /* PATH_MAX on Linux (input.c asserts it) */
+  struct cfg_cache *last_cfg;
   cli_fragments config_frag; /* --config's "fragments" */
   const char *stdin_name;    /* --stdin-filename: what standard input is named and read as */
   int walking;               /* set by input/dir.c around a found file: cli_read_file opens it only

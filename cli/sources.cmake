@@ -4,6 +4,7 @@
 set(_bl_cli ${CMAKE_CURRENT_LIST_DIR})
 set(BOXLINT_CLI_SOURCES
   ${_bl_cli}/cmd/main.c ${_bl_cli}/cmd/args.c ${_bl_cli}/cmd/lint_cmd.c ${_bl_cli}/cmd/lint_print.c
+  ${_bl_cli}/cmd/lint_jobs.c
   ${_bl_cli}/cmd/render_cmd.c ${_bl_cli}/cmd/rules_cmd.c ${_bl_cli}/cmd/policy_cmd.c
   ${_bl_cli}/cmd/policy_out.c ${_bl_cli}/cmd/policy_py.c ${_bl_cli}/cmd/lsp_cmd.c
   ${_bl_cli}/lsp/server.c ${_bl_cli}/lsp/handlers.c ${_bl_cli}/lsp/lsp_actions.c

@@ -44,7 +44,7 @@ static void put_text(FILE *f, const char *s, int join) {
 }
 
 /* The tag line: ".B --no-color", ".BI --config \" FILE\"", ".BR --format \" \" text | json",
- * ".BR -h \", \" --help". */
+ * ".BR -h \", \" --help", ".BI -j \" N\" \", --jobs \" N". */
 static void put_tag(FILE *f, const row *r) {
   const char *name = r->lng ? r->lng : r->shrt;
   int placeholder = r->arg && r->arg[0] >= 'A' && r->arg[0] <= 'Z';
@@ -53,6 +53,12 @@ static void put_tag(FILE *f, const row *r) {
     put_text(f, r->shrt, 0);
     fputs(" \", \" ", f);
     put_text(f, r->lng, 0);
+  } else if (r->lng && r->shrt && placeholder) { /* ".BI -j \" N\" \", --jobs \" N" */
+    fputs(".BI ", f);
+    put_text(f, r->shrt, 0);
+    fprintf(f, " \" %s\" \", ", r->arg);
+    put_text(f, r->lng, 0);
+    fprintf(f, " \" %s", r->arg);
   } else if (!r->arg) {
     fputs(".B ", f);
     put_text(f, name, 0);

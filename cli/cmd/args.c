@@ -159,6 +159,21 @@ int cli_fail_on_word(const char *word, boxlint_severity *out) {
   return 0;
 }
 
+/* --jobs N: decimal digits only, 1 to CLI_MAX_JOBS. 0 with *out set, or -1. */
+_Static_assert(CLI_MAX_JOBS == 1024, "set_option's message for --jobs names the limit");
+static int jobs_word(const char *word, unsigned *out) {
+  unsigned n = 0;
+  if (!*word) return -1;
+  for (const char *p = word; *p; p++) {
+    if (*p < '0' || *p > '9') return -1;
+    n = n * 10 + (unsigned)(*p - '0');
+    if (n > CLI_MAX_JOBS) return -1;
+  }
+  if (n < 1) return -1;
+  *out = n;
+  return 0;
+}
+
 /* One valued option. Returns CLI_ARGS_GO, or the usage exit code (the message printed). */
 static int set_option(cli *c, lint_args *a, enum lint_opt o, const char *val) {
   switch (o) {
@@ -183,6 +198,10 @@ static int set_option(cli *c, lint_args *a, enum lint_opt o, const char *val) {
     break;
   case OPT_EXCLUDE: a->excludes[a->nexcludes++] = val; break;
   case OPT_STDIN_NAME: c->stdin_name = val; break;
+  case OPT_JOBS:
+    if (jobs_word(val, &a->jobs))
+      return cli_usage_error(c, "-j (--jobs) takes a number of threads from 1 to 1024, not", val);
+    break;
   case OPT_COUNT: break;
   }
   return CLI_ARGS_GO;
@@ -193,8 +212,8 @@ static int parse_arg(cli *c, int argc, char **argv, int *i, lint_args *a) {
   const char *arg = argv[*i], *val = NULL;
   int m = 0, o = 0;
   for (; o < OPT_COUNT; o++) {
-    const char *name = LINT_OPTS[o].lng ? LINT_OPTS[o].lng : LINT_OPTS[o].shrt;
-    if ((m = opt_value(argc, argv, i, name, &val))) break;
+    if (LINT_OPTS[o].lng && (m = opt_value(argc, argv, i, LINT_OPTS[o].lng, &val))) break;
+    if (LINT_OPTS[o].shrt && (m = opt_value(argc, argv, i, LINT_OPTS[o].shrt, &val))) break;
   }
   if (m < 0) {
     fprintf(c->err, "boxlint: option '%s' needs a value; see 'boxlint --help'\n", arg);

@@ -35,6 +35,8 @@ typedef struct lint_args {
   size_t nexcludes;
   int fix;                     /* --fix, --diff: an enum fix_mode (FIX_NONE without) */
   int force_exclude;           /* --force-exclude: FILEs named follow the walk's rules */
+  unsigned jobs;               /* -j, --jobs N: threads checking a walked DIR's files (1: the
+                                  main thread alone); default cli_default_jobs() */
 } lint_args;
 
 enum { CLI_ARGS_GO = -1 };
@@ -72,6 +74,22 @@ int cli_fail_on_word(const char *word, boxlint_severity *out);
 
 /* The same, reading `path` first ("-": standard input). */
 int cli_lint_path(cli *c, const char *path);
+/* cli_lint_path and cli_lint_found in two halves, so that the first may run on another thread
+ * (lint_jobs.c) while the second, which prints, runs on the main thread in the walk's order. */
+typedef struct cli_lint_job {
+  char *buf;                   /* the file's bytes */
+  size_t len;
+  checked k;                   /* what was found in them */
+  int rc;                      /* 0, or -1: not read or not checked (the problem reported) */
+} cli_lint_job;
+/* Read `path` and check it (`found`: by the walk's rules) into `j`; prints nothing but
+ * problems (cli_problem_report). Returns j->rc. */
+int cli_lint_read(cli *c, const char *path, int found, cli_lint_job *j);
+/* Print j's findings (when it was checked and is not skipped) and release `j`. Returns j->rc. */
+int cli_lint_show(cli *c, cli_lint_job *j);
+/* The same in two halves (lint_jobs.c frees `j` on the thread that made it). */
+int cli_lint_print(cli *c, const cli_lint_job *j);
+void cli_lint_job_free(cli_lint_job *j);
 /* A file found by a walk (or named with --force-exclude): as cli_lint_path, but read by the
  * walk's rules (cli_file_kind with `walk`): a file of kind NONE is skipped silently (0). */
 int cli_lint_found(cli *c, const char *path);
@@ -80,5 +98,26 @@ int cli_lint_inline(cli *c, const boxlint_span *cmds, size_t n);
 /* Check the platform's base Dockerfile: sets c->opts.escape from it and *appendable, reports its
  * findings like a file's. *text holds the file (the caller frees it, also on failure). */
 int cli_lint_base(cli *c, const char *path, char **text, size_t *len, int *appendable);
+
+/*==============================================================================================
+ * MARK: lint_jobs.c: a walked directory's files checked by several threads
+ *============================================================================================*/
+
+/* The number of CPUs the process may run on (sched_getaffinity), at least 1, at most
+ * CLI_MAX_JOBS: --jobs's default. */
+enum { CLI_MAX_JOBS = 1024 };
+unsigned cli_default_jobs(void);
+/* The files a walk finds, read and checked by up to `n` worker threads (started as files come)
+ * while the main thread walks; each file's problems and findings printed by the main thread, in
+ * the order the walk found the files, as the one-thread path prints them (byte for byte, on
+ * both streams, and the same exit code). At most 16n files are held at once. */
+typedef struct lint_jobs lint_jobs;
+/* NULL when out of memory (the caller then checks on the main thread). */
+lint_jobs *cli_jobs_new(cli *c, unsigned n);
+/* Walk `dir` as cli_walk does, the files found checked by the workers; returns when every one
+ * is printed: 0, or -1 when something could not be walked or a file could not be checked. */
+int cli_jobs_walk(lint_jobs *j, const char *dir, const char *const *excludes, size_t nexcludes);
+/* Stop and join the workers, release everything. NULL: nothing. */
+void cli_jobs_free(lint_jobs *j);
 
 #endif

@@ -4,9 +4,11 @@
  * one input) and its exit code: 2 when an input could not be checked, else 1 when a finding is at
  * or above --fail-on, else 0. With --fix or --diff each FILE goes through fix_run.c instead.
  * A FILE that is a directory is walked (input/'s cli_walk) and each file found is linted
- * (cli_lint_found);
+ * (cli_lint_found), by several threads with -j N > 1 (lint_jobs.c; its default the CPUs the
+ * process may use), the output the same; --fix and --diff take one file at a time;
  * with --force-exclude, so is a FILE named, after cli_walk_skips.
- * Called by main.c; calls args.c, lint_print.c, input/ (cli_walk), fix/ and output/. */
+ * Called by main.c; calls args.c, lint_print.c, lint_jobs.c, input/ (cli_walk), fix/ and
+ * output/. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 typedef struct input_ctx {
   const lint_args *a;
   FILE *text_out;
+  lint_jobs *jobs;             /* a DIR's files on several threads (lint_jobs.c), or NULL */
 } input_ctx;
 
 /* A file found by a walk of a directory given on the command line. */
@@ -28,11 +31,13 @@ static int found(cli *c, const char *path, void *ctx) {
 /* One FILE of the command line: checked whatever its name; a directory is walked. With
  * --force-exclude a FILE follows the walk's rules: passed over silently where a walk would pass
  * over it (cli_walk_skips), read by its kind as a walk reads it (skipped when it is not ours). */
-static int lint_input(cli *c, const lint_args *a, const char *path, FILE *text_out) {
-  input_ctx in = {a, text_out};
+static int lint_input(cli *c, const lint_args *a, const char *path, FILE *text_out,
+                      lint_jobs *jobs) {
+  input_ctx in = {a, text_out, jobs};
   struct stat st;
   if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-    return cli_walk(c, path, a->excludes, a->nexcludes, found, &in);
+    return jobs ? cli_jobs_walk(jobs, path, a->excludes, a->nexcludes)
+                : cli_walk(c, path, a->excludes, a->nexcludes, found, &in);
   int is_stdin = !strcmp(path, "-");
   if (a->force_exclude && (!is_stdin || c->stdin_name)) { /* standard input: by its name */
     const char *name = is_stdin ? c->stdin_name : path;
@@ -65,8 +70,12 @@ static int lint_all(cli *c, const lint_args *a) {
     free(btext);
   }
   if (a->ninline && cli_lint_inline(c, a->inline_cmds, a->ninline)) io_error = 1;
+  /* Several threads for a walked directory, unless --fix or --diff (a file at a time). */
+  unsigned njobs = a->jobs ? a->jobs : cli_default_jobs();
+  lint_jobs *jobs = njobs > 1 && !a->fix ? cli_jobs_new(c, njobs) : NULL;
   for (size_t k = 0; k < a->npaths; k++)
-    if (lint_input(c, a, a->paths[k], text_out)) io_error = 1;
+    if (lint_input(c, a, a->paths[k], text_out, jobs)) io_error = 1;
+  cli_jobs_free(jobs);
   cli_finish(c);
   if (a->fix) cli_fix_summary(c, (enum fix_mode)a->fix);
   c->out = text_out;

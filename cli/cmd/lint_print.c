@@ -13,16 +13,34 @@ int cli_lint_text(cli *c, const char *path, const char *text, size_t len) {
   return rc;
 }
 
-static int lint_read(cli *c, const char *path, int found) {
-  char *buf;
-  size_t len;
-  if (cli_read_file(c, path, &buf, &len)) return -1;
-  checked k;
-  int rc = cli_check_found(c, path, buf, len, found, &k);
-  if (rc == 0 && !k.skipped) cli_emit_unit(c, &k.u);
-  cli_checked_free(&k);
-  free(buf);
+int cli_lint_read(cli *c, const char *path, int found, cli_lint_job *j) {
+  memset(j, 0, sizeof *j);
+  j->rc = cli_read_file(c, path, &j->buf, &j->len);
+  if (j->rc == 0) j->rc = cli_check_found(c, path, j->buf, j->len, found, &j->k);
+  return j->rc;
+}
+
+int cli_lint_print(cli *c, const cli_lint_job *j) {
+  if (j->rc == 0 && !j->k.skipped) cli_emit_unit(c, &j->k.u);
+  return j->rc;
+}
+
+void cli_lint_job_free(cli_lint_job *j) {
+  cli_checked_free(&j->k);
+  free(j->buf);
+  j->buf = NULL;
+}
+
+int cli_lint_show(cli *c, cli_lint_job *j) {
+  int rc = cli_lint_print(c, j);
+  cli_lint_job_free(j);
   return rc;
+}
+
+static int lint_read(cli *c, const char *path, int found) {
+  cli_lint_job j;
+  cli_lint_read(c, path, found, &j);
+  return cli_lint_show(c, &j);
 }
 
 int cli_lint_path(cli *c, const char *path) { return lint_read(c, path, 0); }

@@ -19,14 +19,20 @@ typedef struct dir_walk {
   size_t frag_off;    /* where the path from the config's directory starts, or SIZE_MAX */
 } dir_walk;
 
+/* What could not be walked, as a problem record (printed `boxlint: PATH: reason`), so that a
+ * walk whose files are checked by several threads (cmd/lint_jobs.c) prints it in its place. */
 static void on_error(void *ctx, const char *path, const char *why) {
+  cli_problemf(((dir_walk *)ctx)->c, path, 0, 0, SIZE_MAX, "io-error", "%s", why);
+}
+
+/* The same for cli_walk_skips (the language server's too): printed on c->err. */
+static void on_skip_error(void *ctx, const char *path, const char *why) {
   cli *c = ((dir_walk *)ctx)->c;
   if (path) fprintf(c->err, "boxlint: %s: %s\n", path, why);
   else fprintf(c->err, "boxlint: %s\n", why);
 }
 
-/* The "fragments" globs of the config that applies to the directory, copied (the cache they
- * live in may move during the walk); frag_off where the path from the config's directory starts
+/* The "fragments" globs of the config that applies to the directory, copied; frag_off where the path from the config's directory starts
  * in the real paths the walk gives (`root`, the walked directory's, then below). Returns 0, or
  * -1 (why printed). */
 static int on_start(void *ctx, const char *root) {
@@ -45,7 +51,7 @@ static int on_start(void *ctx, const char *root) {
   }
   return 0;
 oom:
-  fprintf(w->c->err, "boxlint: out of memory\n");
+  cli_problemf(w->c, NULL, 0, 0, SIZE_MAX, "out-of-memory", "out of memory");
   return -1;
 }
 
@@ -92,6 +98,6 @@ int cli_walk_skips(cli *c, const char *path, const char *const *excludes, size_t
   dir_walk w;
   memset(&w, 0, sizeof w);
   w.c = c;
-  wk_hooks h = {NULL, NULL, NULL, on_error, &w};
+  wk_hooks h = {NULL, NULL, NULL, on_skip_error, &w};
   return wk_skips(path, excludes, nexcludes, &h);
 }

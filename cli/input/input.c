@@ -389,16 +389,16 @@ static void find_config(char dir[PATH_MAX], char found[PATH_MAX + 16]) {
   }
 }
 
-/* The cached config for the files of directory `dir` (scratch), loaded when first needed. */
-static int config_entry(cli *c, char dir[PATH_MAX], struct cfg_cache **out) {
-  char found[PATH_MAX + 16];
-  find_config(dir, found);
-  for (size_t i = 0; i < c->ncache; i++) {
-    if (!strcmp(c->cache[i].path, found)) {
-      *out = &c->cache[i];
-      return 0;
-    }
-  }
+/* The cache entry of config file `found` ("" for none) in `o`'s cache, or NULL. */
+static struct cfg_cache *cache_find(const cli *o, const char *found) {
+  for (size_t i = 0; i < o->ncache; i++)
+    if (!strcmp(o->cache[i]->path, found)) return o->cache[i];
+  return NULL;
+}
+
+/* The config file `found` ("" for none) loaded (problems reported through `c`) into a new entry
+ * of `o`'s cache. Returns 0, or -1. */
+static int cache_add(cli *c, cli *o, const char *found, struct cfg_cache **out) {
   boxlint_config *cfg = NULL;
   cli_fragments frag = {NULL, NULL, 0};
   if (found[0]) {
@@ -408,21 +408,41 @@ static int config_entry(cli *c, char dir[PATH_MAX], struct cfg_cache **out) {
     cli_problemf(c, NULL, 0, 0, SIZE_MAX, "out-of-memory", "out of memory");
     return -1;
   }
-  void *nc = realloc(c->cache, (c->ncache + 1) * sizeof *c->cache);
+  struct cfg_cache **nc = realloc(o->cache, (o->ncache + 1) * sizeof *o->cache);
+  struct cfg_cache *e = malloc(sizeof *e);
   char *p = strdup(found);
-  if (!nc || !p) {
+  if (nc) o->cache = nc;
+  if (!nc || !e || !p) {
     free(p);
-    if (nc) c->cache = nc;
+    free(e);
     boxlint_config_free(cfg);
     cli_fragments_free(&frag);
     return -1;
   }
-  c->cache = nc;
-  c->cache[c->ncache].path = p;
-  c->cache[c->ncache].cfg = cfg;
-  c->cache[c->ncache].frag = frag;
-  *out = &c->cache[c->ncache++];
+  e->path = p;
+  e->cfg = cfg;
+  e->frag = frag;
+  o->cache[o->ncache++] = e;
+  *out = e;
   return 0;
+}
+
+/* The cached config for the files of directory `dir` (scratch), loaded when first needed: in
+ * the command's cache (c->cache_owner's when `c` is a worker's copy), under its lock when
+ * threads share it. */
+static int config_entry(cli *c, char dir[PATH_MAX], struct cfg_cache **out) {
+  char found[PATH_MAX + 16];
+  find_config(dir, found);
+  cli *o = c->cache_owner ? c->cache_owner : c;
+#ifndef BOXLINT_WASI
+  if (o->cache_lock) pthread_mutex_lock(o->cache_lock);
+#endif
+  int rc = 0;
+  if (!(*out = cache_find(o, found))) rc = cache_add(c, o, found, out);
+#ifndef BOXLINT_WASI
+  if (o->cache_lock) pthread_mutex_unlock(o->cache_lock);
+#endif
+  return rc;
 }
 
 int cli_config_for(cli *c, const char *path, const boxlint_config **out) {
@@ -439,8 +459,22 @@ int cli_config_for(cli *c, const char *path, const boxlint_config **out) {
     *strrchr(dir, '/') = 0;
     if (!dir[0]) strcpy(dir, "/");
   }
+  /* A walk meets a directory's files one after another: its config is looked up once (a walk
+   * is one reading of the tree; the language server, which does not walk, looks each time). */
+  if (c->walking && c->last_cfg && !strcmp(c->last_dir, dir)) {
+    *out = c->last_cfg->cfg;
+    return 0;
+  }
+  _Static_assert(sizeof c->last_dir >= PATH_MAX, "a directory fits in cli.last_dir");
+  char key[PATH_MAX];
+  size_t klen = strlen(dir) + 1;
+  memcpy(key, dir, klen); /* config_entry uses `dir` as scratch */
   struct cfg_cache *e;
   if (config_entry(c, dir, &e)) return -1;
+  if (c->walking) {
+    memcpy(c->last_dir, key, klen);
+    c->last_cfg = e;
+  }
   *out = e->cfg;
   return 0;
 }
@@ -461,13 +495,15 @@ int cli_fragments_for(cli *c, const char *dir, const cli_fragments **out) {
 
 void cli_configs_free(cli *c) {
   for (size_t i = 0; i < c->ncache; i++) {
-    free(c->cache[i].path);
-    boxlint_config_free(c->cache[i].cfg);
-    cli_fragments_free(&c->cache[i].frag);
+    free(c->cache[i]->path);
+    boxlint_config_free(c->cache[i]->cfg);
+    cli_fragments_free(&c->cache[i]->frag);
+    free(c->cache[i]);
   }
   free(c->cache);
   c->cache = NULL;
   c->ncache = 0;
+  c->last_cfg = NULL;
   boxlint_config_free(c->config);
   c->config = NULL;
   cli_fragments_free(&c->config_frag);

@@ -197,7 +197,9 @@ void cli_fragments_free(cli_fragments *frag);
 int cli_config_for(cli *c, const char *path, const boxlint_config **out);
 /* The "fragments" of the config that applies to the files of directory `dir` (as
  * cli_config_for finds it; c->config_frag with --config). Returns 0, or -1 (why printed).
- * *out stays valid until the next call of cli_config_for or cli_fragments_for. */
+ * *out stays valid until cli_configs_free (the cache's entries never move). With workers
+ * (cmd/lint_jobs.c), both are called from any thread: a worker's copy of the cli reaches the
+ * command's cache through c->cache_owner, under its lock. */
 int cli_fragments_for(cli *c, const char *dir, const cli_fragments **out);
 void cli_configs_free(cli *c);
 
