@@ -6,7 +6,7 @@
 
 /* The unit at a[*i] (a < end), advancing *i: a byte, or a code point (a byte that is not valid
  * UTF-8 is one unit, U+FFFD); ASCII letters lower-cased when folding. */
-static uint32_t next_unit(const unsigned char *a, size_t n, size_t *i, unsigned mode) {
+static inline uint32_t next_unit(const unsigned char *a, size_t n, size_t *i, unsigned mode) {
   uint32_t u = a[*i];
   size_t w = 1;
   if ((mode & BL_EDIT_RUNES) && u >= 0x80) {
@@ -20,32 +20,6 @@ static uint32_t next_unit(const unsigned char *a, size_t n, size_t *i, unsigned 
   return (mode & BL_EDIT_FOLD) && u < 0x80 ? boxlint__lower((unsigned char)u) : u;
 }
 
-/* boxlint__edit_distance of two ASCII strings: each byte is a unit, folded by a table look-up
- * when folding; the same rows, without decoding. */
-static size_t edit_distance_ascii(const unsigned char *pa, size_t na, const unsigned char *pb,
-                                  size_t nb, int fold, size_t limit) {
-  unsigned char ub[BL_EDIT_MAX];
-  size_t row[BL_EDIT_MAX + 1];
-  if ((na > nb ? na - nb : nb - na) >= limit) return limit;
-  for (size_t j = 0; j < nb; j++) ub[j] = fold ? boxlint__lower(pb[j]) : pb[j];
-  for (size_t j = 0; j <= nb; j++) row[j] = j;
-  for (size_t r = 1; r <= na; r++) {
-    unsigned char ua = fold ? boxlint__lower(pa[r - 1]) : pa[r - 1];
-    size_t prev = row[0], low = r;
-    row[0] = r;
-    for (size_t j = 1; j <= nb; j++) {
-      size_t cur = row[j];
-      size_t sub = prev + (ua != ub[j - 1]);
-      size_t del = row[j] + 1, ins = row[j - 1] + 1;
-      row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-      if (row[j] < low) low = row[j];
-      prev = cur;
-    }
-    if (low >= limit) return limit;
-  }
-  return row[nb] < limit ? row[nb] : limit;
-}
-
 static int all_ascii(const unsigned char *p, size_t n) {
   unsigned char hi = 0;
   for (size_t i = 0; i < n; i++) hi |= p[i];
@@ -56,9 +30,8 @@ size_t boxlint__edit_distance(const char *a, size_t an, const char *b, size_t bn
                               size_t limit) {
   const unsigned char *pa = (const unsigned char *)a, *pb = (const unsigned char *)b;
   /* ASCII on both sides (keywords, flags, field names against what was written, mostly):
-   * bytes are units whatever the mode. */
-  if (bn <= BL_EDIT_MAX && all_ascii(pa, an) && all_ascii(pb, bn))
-    return edit_distance_ascii(pa, an, pb, bn, (mode & BL_EDIT_FOLD) != 0, limit);
+   * bytes are units whatever the mode, so nothing is decoded. */
+  if (bn <= BL_EDIT_MAX && all_ascii(pa, an) && all_ascii(pb, bn)) mode &= ~(unsigned)BL_EDIT_RUNES;
   uint32_t ub[BL_EDIT_MAX];
   size_t row[BL_EDIT_MAX + 1], nb = 0, na = 0;
   for (size_t i = 0; i < bn;) {
