@@ -1,6 +1,6 @@
 'use strict';
 // C objects owned by a JavaScript object (Config, NetworkPolicy): close(), or the collector.
-const { ClosedError } = require('./errors');
+const { ClosedError } = require('./error_classes');
 
 const registry = new FinalizationRegistry(({ ptr, free }) => free(ptr));
 

@@ -8,7 +8,8 @@ const {
 const { PolicyError, checkStatus } = require('./errors');
 const { typeName, EMPTY, span, encodeList, decodeString } = require('./inputs');
 const { Owned } = require('./owned');
-const { configPtr } = require('./config');
+const { configPtr, L } = require('./config');
+const { policyArgs: checkPolicyArgs } = require('./settings');
 const { collect, withReport } = require('./report');
 
 function policySpec(p) {
@@ -31,24 +32,9 @@ function policySpec(p) {
   return { type, allow, deny };
 }
 
-/** Policy options, checked: TypeError/RangeError for what the library would not understand. */
-function policyArgs({ compat = null, unmatched = DEFAULT_UNMATCHED, maxEntries = 0 }) {
-  if (compat !== null && compat !== undefined && typeof compat !== 'string') {
-    throw new TypeError(`compat must be null or 'e2b', not ${typeName(compat)}`);
-  }
-  const c = compat === null || compat === undefined ? 'none' : compat;
-  if (!(c in COMPAT)) throw new RangeError(`compat must be null or 'e2b', not ${JSON.stringify(compat)}`);
-  if (typeof unmatched !== 'string') {
-    throw new TypeError(`unmatched must be 'allow' or 'deny', not ${typeName(unmatched)}`);
-  }
-  if (!(unmatched in UNMATCHED)) {
-    throw new RangeError(`unmatched must be 'allow' or 'deny', not ${JSON.stringify(unmatched)}`);
-  }
-  if (!Number.isInteger(maxEntries) || maxEntries < 0) {
-    throw new TypeError('maxEntries must be a non-negative integer');
-  }
-  return { unmatched, compat: c, maxEntries };
-}
+/** Policy options, checked (lib/settings.js): TypeError/RangeError for what the library would
+ *  not understand. */
+const policyArgs = (args) => checkPolicyArgs(L, args);
 
 /** A boxlint_policy_options buffer (the library's size: see optionsBuffer); `config`
  *  a config's pointer (null: every warning at its default severity). */
