@@ -5,7 +5,8 @@
 // Where no native command fits the platform (or BOXLINT_BACKEND=wasm), the WebAssembly build of
 // the same command (wasm/boxlint-cli.wasm, wasm/CMakeLists.txt) runs under node:wasi instead:
 // the arguments and the environment as given, the standard streams, the whole file system
-// (preopened at "/", the module's working directory set to this one), and its exit code.
+// (preopened at "/", the module's working directory set to this one), and its exit code
+// (lib/wasi.js, which checkFile on the WebAssembly backend shares).
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
@@ -17,40 +18,17 @@ const exe = path.join(here, 'prebuilds', dir, 'boxlint');
 const wasm = process.env.BOXLINT_WASM_CLI || path.join(here, 'wasm', 'boxlint-cli.wasm');
 const args = process.argv.slice(2);
 
-/* The command as WebAssembly: never returns. Host paths are the module's paths, except on
- * Windows, where the current drive is the module's "/" and its backslashes are slashes. */
+/* The command as WebAssembly (lib/wasi.js). */
 function runWasm() {
-  // node:wasi is "experimental" in Node.js: its warning would be the only difference on stderr.
-  const emit = process.emitWarning;
-  process.emitWarning = (w, ...rest) => {
-    if (!/WASI/.test(String(w && w.message ? w.message : w)) && !/WASI/.test(String(rest[0]))) {
-      emit.call(process, w, ...rest);
-    }
-  };
-  const { WASI } = require('node:wasi');
-  process.emitWarning = emit;
-  const win = process.platform === 'win32';
-  const cwd = process.cwd();
-  const root = win ? path.parse(cwd).root : '/';
-  const guestCwd = win ? `/${path.relative(root, cwd).split(path.sep).join('/')}` : cwd;
-  const wasi = new WASI({
-    version: 'preview1',
-    args: ['boxlint', ...args],
-    env: { ...process.env, BOXLINT_WASI_CWD: guestCwd },
-    preopens: { '/': root },
-    returnOnExit: true,
-  });
   let code;
   try {
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(wasm)),
-      wasi.getImportObject());
-    code = wasi.start(instance);
+    code = require('../lib/wasi').runCommand(wasm, args);
   } catch (e) {
     // A trap (out of memory, a bug): said, never a stack trace of the host.
     process.stderr.write(`boxlint: the WebAssembly command stopped: ${e.message}\n`);
     code = 2;
   }
-  process.exitCode = typeof code === 'number' ? code : 2;
+  process.exitCode = code;
 }
 
 if (process.env.BOXLINT_BACKEND === 'wasm' || !fs.existsSync(exe)) {

@@ -8,13 +8,14 @@
  * `boxlint` on PATH) with `--format json --force-exclude` and reads its document back, so its
  * answer cannot differ from theirs. A file the command would pass over in a directory
  * (package.json, an ordinary Dockerfile, an excluded or git-ignored path) gives an empty
- * result with `checked` false.
+ * result with `checked` false. The WebAssembly backend runs the WebAssembly build of the same
+ * command instead (checkFileWith, lib/wasm_api.js).
  */
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const { platformDir } = require('../platform');
-const { BoxlintError } = require('./errors');
+const { BoxlintError } = require('./error_classes');
 
 function command() {
   if (process.env.BOXLINT_COMMAND) return process.env.BOXLINT_COMMAND;
@@ -50,6 +51,18 @@ function diagFrom(o) {
  * cannot be read or parsed (the command's exit code 2).
  */
 function checkFile(file, opts) {
+  return checkFileWith(runNative, file, opts);
+}
+
+/** The command run natively: {status, stdout, stderr}. */
+function runNative(argv, input) {
+  const r = spawnSync(command(), argv, { input, maxBuffer: 1 << 30 });
+  if (r.error) throw new BoxlintError(`boxlint: cannot run ${command()}: ${r.error.message}`);
+  return r;
+}
+
+/** checkFile with the command run by `run(argv, input)` -> {status, stdout, stderr} (Buffers). */
+function checkFileWith(run, file, opts) {
   const o = opts || {};
   const argv = ['--format', 'json', '--force-exclude', '--no-color', ...(o.args || [])];
   if (o.config !== undefined) argv.push('--config', String(o.config));
@@ -61,8 +74,7 @@ function checkFile(file, opts) {
   } else {
     argv.push(name.startsWith('-') ? `.${path.sep}${name}` : name);
   }
-  const r = spawnSync(command(), argv, { input, maxBuffer: 1 << 30 });
-  if (r.error) throw new BoxlintError(`boxlint: cannot run ${command()}: ${r.error.message}`);
+  const r = run(argv, input);
   if (r.status !== 0 && r.status !== 1) {
     throw new BoxlintError(r.stderr.toString().trim() || `boxlint: exit code ${r.status}`);
   }
@@ -79,4 +91,4 @@ function checkFile(file, opts) {
   return { path: name, checked: files.length > 0, diagnostics, errors, ok: errors.length === 0 };
 }
 
-module.exports = { checkFile };
+module.exports = { checkFile, checkFileWith, runNative };
