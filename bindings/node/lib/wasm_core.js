@@ -89,17 +89,31 @@
       this.x.free(out);
     }
 
-    /* boxlint_options and boxlint_policy_options with the default config. */
-    options(alloc) {
+    /* boxlint_options and boxlint_policy_options: `s` (optional) the settings of the call,
+     * {config (a config's address; absent: the default config), options ({max_commands, ...,
+     * escape}: boxlint_options fields by their C names, values the library's), policy
+     * ({unmatched, compat, max_entries}: boxlint_policy_options fields)}. */
+    options(alloc, s) {
       const o = alloc(Math.max(OPTIONS.size, this.x.boxlint_options_size()));
       this.x.boxlint_options_init(o);
-      this.dv.setUint32(o + OPTIONS.off.config, this.config, true);
+      const f = (s && s.options) || {};
+      for (const [k, v] of Object.entries(f)) {
+        const at = o + OPTIONS.off[k];
+        if (k === 'escape') this.dv.setUint8(at, v);
+        else if (/^(cpu|memory)_/.test(k)) this.dv.setBigInt64(at, BigInt(v), true);
+        else this.dv.setUint32(at, Math.min(v, 0xffffffff), true); // size_t: 32 bits here
+      }
+      this.dv.setUint32(o + OPTIONS.off.config, (s && s.config) || this.config, true);
       return o;
     }
-    policyOptions(alloc) {
+    policyOptions(alloc, s) {
       const o = alloc(Math.max(POLICY_OPTIONS.size, this.x.boxlint_policy_options_size()));
       this.x.boxlint_policy_options_init(o);
-      this.dv.setUint32(o + POLICY_OPTIONS.off.config, this.config, true);
+      const p = (s && s.policy) || {};
+      if (p.unmatched !== undefined) this.dv.setInt32(o + POLICY_OPTIONS.off.unmatched, p.unmatched, true);
+      if (p.compat !== undefined) this.dv.setUint32(o + POLICY_OPTIONS.off.compat, p.compat, true);
+      if (p.max_entries) this.dv.setUint32(o + POLICY_OPTIONS.off.max_entries, Math.min(p.max_entries, 0xffffffff), true);
+      this.dv.setUint32(o + POLICY_OPTIONS.off.config, (s && s.config) || this.config, true);
       return o;
     }
 
@@ -197,26 +211,26 @@
       return { diagnostics: out, ok: !out.some((d) => d.severity === 'error') };
     }
 
-    checkCommands(commands) {
+    checkCommands(commands, s) {
       return this.scope((alloc) => this.withReport(alloc, (r) => {
         const a = this.spans(alloc, commands);
-        this.status(this.x.boxlint_check_commands(r, a, commands.length, this.options(alloc)), 'boxlint_check_commands');
+        this.status(this.x.boxlint_check_commands(r, a, commands.length, this.options(alloc, s)), 'boxlint_check_commands');
         return this.collect(r);
       }));
     }
 
-    checkFragment(text) {
+    checkFragment(text, s) {
       return this.scope((alloc) => this.withReport(alloc, (r) => {
         const [p, n] = this.put(alloc, text);
-        this.status(this.x.boxlint_check_fragment(r, p, n, this.options(alloc)), 'boxlint_check_fragment');
+        this.status(this.x.boxlint_check_fragment(r, p, n, this.options(alloc, s)), 'boxlint_check_fragment');
         return this.collect(r);
       }));
     }
 
-    checkPython(source) {
+    checkPython(source, s) {
       return this.scope((alloc) => this.withReport(alloc, (r) => {
         const [p, n] = this.put(alloc, source);
-        const st = this.x.boxlint_check_python(r, p, n, this.options(alloc), this.policyOptions(alloc));
+        const st = this.x.boxlint_check_python(r, p, n, this.options(alloc, s), this.policyOptions(alloc, s));
         if (st !== ESYNTAX) this.status(st, 'boxlint_check_python');
         const out = this.collect(r);
         // A syntax error: the file's calls were not read (its last finding says where).
@@ -254,8 +268,9 @@
       }
     }
 
-    /* A template object as the native binding's checkTemplate takes it (strings and numbers). */
-    checkTemplate(t) {
+    /* A template object as the native binding's checkTemplate takes it (strings and numbers);
+     * `s` the settings of the call (options()), `ps` those of its network_policy (default `s`). */
+    checkTemplate(t, s, ps) {
       return this.scope((alloc) => this.withReport(alloc, (r) => {
         const tp = alloc(TEMPLATE.size);
         const o = TEMPLATE.off;
@@ -275,11 +290,11 @@
         const extra = Object.keys(t).filter((k) => !this.templateFields.has(k));
         this.dv.setUint32(tp + o.extra_fields, this.spans(alloc, extra), true);
         this.dv.setUint32(tp + o.nextra_fields, extra.length, true);
-        this.status(this.x.boxlint_check_template(r, tp, this.options(alloc)), 'boxlint_check_template');
+        this.status(this.x.boxlint_check_template(r, tp, this.options(alloc, s)), 'boxlint_check_template');
         if (t.network_policy !== undefined && t.network_policy !== null) {
           const out = alloc(4);
           this.x.boxlint_policy_new(out, r, this.policySpec(alloc, t.network_policy),
-            this.policyOptions(alloc), 0);
+            this.policyOptions(alloc, ps || s), 0);
           this.x.boxlint_policy_free(this.u32(out));
         }
         return this.collect(r);
@@ -288,7 +303,7 @@
 
     /* An agent binding as the native checkBinding takes it (lib/checks.js): `spell` names a
      * value that is not what the field takes, as lib/values.js does for both backends. */
-    checkBinding(bd, spell) {
+    checkBinding(bd, spell, s, ps) {
       return this.scope((alloc) => this.withReport(alloc, (r) => {
         const bp = alloc(BINDING.size);
         const o = BINDING.off;
@@ -316,11 +331,11 @@
         const extra = Object.keys(bd).filter((k) => !this.bindingFields.has(k));
         this.dv.setUint32(bp + o.extra_fields, this.spans(alloc, extra), true);
         this.dv.setUint32(bp + o.nextra_fields, extra.length, true);
-        this.status(this.x.boxlint_check_binding(r, bp, this.options(alloc)), 'boxlint_check_binding');
+        this.status(this.x.boxlint_check_binding(r, bp, this.options(alloc, s)), 'boxlint_check_binding');
         if (bd.network_policy !== undefined && bd.network_policy !== null) {
           const out = alloc(4);
           this.x.boxlint_policy_new(out, r, this.policySpec(alloc, bd.network_policy),
-            this.policyOptions(alloc), 0);
+            this.policyOptions(alloc, ps || s), 0);
           this.x.boxlint_policy_free(this.u32(out));
         }
         return this.collect(r);
@@ -329,11 +344,11 @@
 
     /* A NetworkPolicy compiled: {diagnostics, ok, decide({host, ip}), close()}; `ok` false (and no
      * decide) when it has errors. */
-    policy(spec) {
+    policy(spec, s) {
       let ptr = 0;
       const res = this.scope((alloc) => this.withReport(alloc, (r) => {
         const out = alloc(4);
-        const st = this.x.boxlint_policy_new(out, r, this.policySpec(alloc, spec), this.policyOptions(alloc), 0);
+        const st = this.x.boxlint_policy_new(out, r, this.policySpec(alloc, spec), this.policyOptions(alloc, s), 0);
         ptr = st === 0 ? this.u32(out) : 0;
         return this.collect(r);
       }));
