@@ -431,6 +431,205 @@ if (pcre2) {
   nativeConfig.close();
 }
 
+// Settings, through each backend's own API (lib/settings.js): a Config (warnings raised,
+// lowered and off, the user rules above, label-words hitting regex-limit), each option of the
+// checks (options: maxCommands, maxCommandBytes, escape, the resource bounds) and the policy
+// options (compat, unmatched, maxEntries) of checkPython and NetworkPolicy, on the same inputs
+// as above. Each setting must change some native finding (else it could be ignored unseen), and
+// its findings must be the same on both sides. The Config's own answers (severity() of every
+// rule, userRuleIds) and the errors of bad settings are compared too.
+{
+  const SEVERITIES = {
+    'apt-get-missing-yes': 'off', 'sudo-usage': 'error', 'pip-no-cache-dir': 'info',
+    'apt-lists-not-cleaned': 'error', 'unknown-field': 'off', 'duplicate-entry': 'info',
+    'allow-without-effect': 'error',
+  };
+  const configs = [native, wasm].map((b) => new b.Config({
+    severities: SEVERITIES, userRules: pcre2 ? USER_RULES : [],
+  }));
+  const settingStats = new Map();
+  const configHits = []; // native findings of the user rules and regex-limit under the Config
+  const seen = (setting, changed) => {
+    const st = settingStats.get(setting) || { inputs: 0, changed: 0 };
+    st.inputs++;
+    if (changed) st.changed++;
+    settingStats.set(setting, st);
+  };
+  // fn(side, opts) -> a result; opts.config is replaced by that side's Config.
+  const withSetting = (setting, corpus, name, text, opts, fn) => {
+    const side = (b, i) => {
+      const o = { ...opts };
+      if (o.config) o.config = configs[i];
+      try {
+        return fn(b, o).diagnostics;
+      } catch (e) {
+        return e.diagnostics ? e.diagnostics
+          : [{ rule: 'exception', severity: 'error', line: 0, column: 0, message: `${e.name}: ${e.message}` }];
+      }
+    };
+    const nd = side(native, 0);
+    const wd = side(wasm, 1);
+    let plain;
+    try {
+      plain = fn(native, {}).diagnostics;
+    } catch (e) {
+      plain = e.diagnostics || [];
+    }
+    seen(setting, JSON.stringify(plain.map(key)) !== JSON.stringify(nd.map(key)));
+    if (opts.config) configHits.push(...nd.filter((d) => d.rule === 'regex-limit' || USER_RULES.some((r) => r.id === d.rule)));
+    compare(`${corpus} (${setting})`, name, text, nd, wd);
+  };
+  const dockerfiles = [];
+  for (const sub of ['real-dockerfiles', 'buildkit-fixtures']) {
+    for (const f of walk(path.join(dataDir, 'corpus', sub))) {
+      if (/^(README\.md|result|EXPECTED\.jsonl|PARSE_STATUS\.tsv|PROVENANCE\.tsv)$/.test(path.basename(f))) continue;
+      dockerfiles.push([path.relative(dataDir, f), fs.readFileSync(f)]);
+    }
+  }
+  const pythons = walk(path.join(dataDir, 'python')).filter((p) => p.endsWith('.py'))
+    .map((f) => [path.relative(dataDir, f), fs.readFileSync(f)]);
+  const templates = [];
+  const policies = [];
+  for (const f of walk(path.join(dataDir, 'policy')).filter((p) => p.endsWith('.json'))) {
+    let v;
+    try {
+      v = JSON.parse(fs.readFileSync(f, 'utf8'));
+    } catch (e) {
+      continue;
+    }
+    if (Array.isArray(v)) templates.push([path.relative(dataDir, f), { name: 't', commands: v, cpu_count: 2, memory_mb: 1024 }]);
+    else if ('commands' in v || 'name' in v) templates.push([path.relative(dataDir, f), v]);
+    else {
+      policies.push([path.relative(dataDir, f), Object.fromEntries(Object.entries(v)
+        .filter(([k]) => ['type', 'allow_out', 'deny_out'].includes(k)))]);
+    }
+  }
+  const probeCmds = ['RUN sudo apt-get install curl', `LABEL ${'a'.repeat(40)}!`, 'RUN pip install x',
+    'RUN echo `date`', 'RUN a \\', 'FROM python:latest', 'RUN ' + 'x'.repeat(60)];
+  templates.push(['probe', { name: 'p', commands: probeCmds, cpu_count: 8, memory_mb: 512 }]);
+  policies.push(['probe', { type: 'filtered', allow_out: ['10.0.0.0/8', '10.0.0.0/8', 'pypi.org', '*.pythonhosted.org'], deny_out: ['ALL_TRAFFIC', '0.0.0.0/0'] }]);
+  const OPTIONS = [
+    ['config', { config: true }],
+    ['maxCommands', { options: { maxCommands: 3 } }],
+    ['maxCommandBytes', { options: { maxCommandBytes: 40 } }],
+    ['escape', { options: { escape: '`' } }],
+    ['cpu and memory bounds', { options: { cpuMin: 4, cpuMax: 6, memoryMin: 1024, memoryMax: 2048 } }],
+  ];
+  for (const [setting, opts] of OPTIONS) {
+    for (const [name, text] of dockerfiles) {
+      withSetting(setting, 'dockerfiles', name, text.toString('latin1'), opts, (b, o) => b.checkFragment(text, o));
+    }
+    withSetting(setting, 'probes', 'commands', probeCmds.join('\n'), opts, (b, o) => b.checkCommands(probeCmds, o));
+    for (const [name, t] of templates) {
+      withSetting(setting, 'templates', name, JSON.stringify(t), opts, (b, o) => b.checkTemplate(t, o));
+    }
+  }
+  const POLICY_OPTIONS = [
+    ['config', { config: true }], ['compat', { compat: 'e2b' }], ['unmatched', { unmatched: 'deny' }],
+    ['maxEntries', { maxEntries: 1 }],
+  ];
+  for (const [setting, opts] of POLICY_OPTIONS) {
+    for (const [name, text] of pythons) {
+      withSetting(setting, 'python', name, text.toString('latin1'), opts, (b, o) => b.checkPython(text, o));
+    }
+    for (const [name, spec] of policies) {
+      withSetting(setting, 'policies', name, JSON.stringify(spec), opts, (b, o) => new b.NetworkPolicy(spec, o));
+      // The compiled policy's decisions under the options.
+      const made = [native, wasm].map((b, i) => {
+        try {
+          return new b.NetworkPolicy(spec, opts.config ? { config: configs[i] } : opts);
+        } catch (e) {
+          return null;
+        }
+      });
+      if (made[0] && made[1]) {
+        for (const d of destinations(spec)) {
+          counts.decisions++;
+          const a = JSON.stringify(made[0].decide(d));
+          const b = JSON.stringify(made[1].decide(d));
+          if (a !== b) {
+            counts.differences++;
+            shown.push(`DIFFERENCE: decision ${name} (${setting}) ${JSON.stringify(d)}\n    native: ${a}\n    wasm:   ${b}`);
+          }
+        }
+        // A compiled policy in a template keeps its options, under the call's config.
+        const t = { name: 't', commands: ['RUN true'], cpu_count: 2, memory_mb: 1024 };
+        withSetting(`${setting}, a NetworkPolicy in a template`, 'policies', name, JSON.stringify(spec), { compiled: true },
+          (b, o) => {
+            const i = b === native ? 0 : 1;
+            return b.checkTemplate({ ...t, network_policy: o.compiled ? made[i] : spec },
+              o.compiled ? { config: configs[i] } : {});
+          });
+      } else if (made[0] || made[1]) {
+        counts.differences++;
+        shown.push(`DIFFERENCE: ${name} (${setting}): the policy compiles on one side only`);
+      }
+      for (const p of made) if (p) p.close();
+    }
+  }
+  for (const [setting, st] of settingStats) {
+    console.log(`setting ${setting}: ${st.inputs} inputs, ${st.changed} whose native findings it changes`);
+    if (!st.changed) {
+      counts.differences++;
+      shown.push(`DIFFERENCE: the setting ${setting} changed no native finding: the comparison cannot see it ignored`);
+    }
+  }
+  const limits = configHits.filter((d) => d.rule === 'regex-limit').length;
+  console.log(`Config: ${configHits.length - limits} native findings of user rules, ${limits} regex-limit`);
+  if (pcre2 && (limits === 0 || configHits.length === limits)) {
+    counts.differences++;
+    shown.push('DIFFERENCE: the Config\'s user rules found nothing, or no regex-limit, on the native side');
+  }
+  // The Config's own answers.
+  const ruleIds = native.rules().map((r) => r.id).concat(USER_RULES.map((r) => r.id), ['no-such-rule']);
+  const answers = configs.map((c) => JSON.stringify([ruleIds.map((id) => c.severity(id)), c.userRuleIds]));
+  if (answers[0] !== answers[1]) {
+    counts.differences++;
+    shown.push(`DIFFERENCE: Config severity()/userRuleIds\n    native: ${answers[0].slice(0, 300)}\n    wasm:   ${answers[1].slice(0, 300)}`);
+  }
+  // Bad settings: the same exception (class, message, offset, status) on both sides.
+  const BAD = [
+    ['Config', (b) => new b.Config({ userRules: [{ id: 'x', pattern: 'a(' }] })],
+    ['Config', (b) => new b.Config({ severities: { 'no-such-rule': 'off' } })],
+    ['Config', (b) => new b.Config({ severities: { 'denied-instruction': 'off' } })],
+    ['Config', (b) => new b.Config({ severities: { 'sudo-usage': 'loud' } })],
+    ['Config', (b) => new b.Config({ userRules: [{ id: 'x', pattern: 'a', instruction: 'NOPE' }] })],
+    ['Config', (b) => new b.Config({ userRules: [{ id: 'sudo-usage', pattern: 'a' }] })],
+    ['Config', (b) => new b.Config({ userRules: [{ id: 'x', pattern: 'a', colour: 1 }] })],
+    ['Config', (b) => b.Config.fromObject({ rules: {}, extra: 1 })],
+    ['config', (b) => b.checkCommands(['RUN a'], { config: {} })],
+    ['options', (b) => b.checkCommands(['RUN a'], { options: { escape: 'x' } })],
+    ['options', (b) => b.checkCommands(['RUN a'], { options: { maxCommands: 1.5 } })],
+    ['options', (b) => b.checkFragment('RUN a', { options: 7 })],
+    ['compat', (b) => b.checkPython('x = 1', { compat: 'nope' })],
+    ['unmatched', (b) => new b.NetworkPolicy({ type: 'open' }, { unmatched: 'maybe' })],
+    ['maxEntries', (b) => new b.NetworkPolicy({ type: 'open' }, { maxEntries: -1 })],
+    ['closed', (b) => {
+      const c = new b.Config();
+      c.close();
+      return b.checkCommands(['RUN a'], { config: c });
+    }],
+  ];
+  let badSame = 0;
+  for (const [what, fn] of BAD) {
+    const out = [native, wasm].map((b) => {
+      try {
+        fn(b);
+        return 'no exception';
+      } catch (e) {
+        return JSON.stringify([e.name, e.message, e.offset, e.status]);
+      }
+    });
+    if (out[0] === out[1] && out[0] !== 'no exception') badSame++;
+    else {
+      counts.differences++;
+      shown.push(`DIFFERENCE: bad ${what}\n    native: ${out[0]}\n    wasm:   ${out[1]}`);
+    }
+  }
+  console.log(`bad settings: ${badSame} of ${BAD.length} refused alike`);
+  for (const c of configs) c.close();
+}
+
 // Probes of each left-out feature, so that its count says it was seen: inputs the corpora
 // above may lack, whose native findings the WebAssembly build is known not to give.
 const PROBES = [

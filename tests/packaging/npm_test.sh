@@ -6,7 +6,8 @@
 # project and used there with no environment variable: require('boxlint') on the Quick Start
 # file, `npx boxlint` compared with the command (outputs and exit codes), the TypeScript types
 # under tsc --strict, and what another platform gets (simulated: the prebuilds renamed): the
-# WebAssembly library with the same findings, and `npx boxlint` running the WebAssembly command
+# WebAssembly library with the same findings (and the same Config, options and checkFile), and
+# `npx boxlint` running the WebAssembly command
 # (wasm/boxlint-cli.wasm under node:wasi) with byte for byte the output and exit code the
 # prebuilt command gave on the same cases (formats, a tree, user rules and secrets, policies
 # emitted, standard input, a bad flag, unreadable files, the language server), then, with no
@@ -193,6 +194,54 @@ if [ -f node_modules/boxlint/wasm/boxlint.wasm ]; then
     ok "without prebuilds for this platform: the WebAssembly build, the same findings ($(cut -c1-120 "$tmp/wasm.out"))"
   else
     cat "$tmp/native.out" "$tmp/wasm.out"; bad "the WebAssembly fallback"
+  fi
+  # the settings there too: a Config (severities changed, a rule off, user rules, one of them
+  # hitting regex-limit; a refused pattern's ConfigError), each option of the checks and of
+  # NetworkPolicy, and checkFile (the WebAssembly command under node:wasi, a file and a text,
+  # with and without a config file): the same answers as with the prebuilds
+  cat >settings_probe.js <<'JS'
+const b = require('boxlint');
+const fs = require('fs');
+fs.writeFileSync('probe.e2b.Dockerfile', 'FROM python:latest\nRUN sudo apt-get install curl\n');
+fs.writeFileSync('probe-config.json', JSON.stringify({ rules: { 'sudo-usage': 'off' } }));
+const out = [];
+const d = (r) => r.diagnostics.map((x) => [x.rule, x.severity, x.line, x.column, x.message]);
+const c = new b.Config({
+  severities: { 'apt-get-missing-yes': 'off', 'sudo-usage': 'error', 'pip-no-cache-dir': 'info' },
+  userRules: [{ id: 'no-latest', instruction: 'FROM', pattern: ':latest\\b', message: 'pin it' },
+    { id: 'label-words', instruction: 'LABEL', pattern: '^LABEL (\\w+\\s?)*$', message: 'words' }],
+});
+out.push(c.severity('sudo-usage'), c.severity('apt-get-missing-yes'), c.userRuleIds);
+const cmds = ['RUN sudo apt-get install curl', `LABEL ${'a'.repeat(40)}!`, 'RUN pip install x', 'RUN echo `x`'];
+out.push(d(b.checkCommands(cmds, { config: c })));
+out.push(d(b.checkCommands(cmds, { options: { maxCommands: 2, maxCommandBytes: 20, escape: '`' } })));
+out.push(d(b.checkTemplate({ name: 'x', commands: cmds, cpu_count: 8, memory_mb: 64 },
+  { config: c, options: { cpuMax: 4, memoryMin: 128 } })));
+out.push(d(b.checkFragment('FROM python:latest\nRUN sudo x\n', { config: c })));
+const py = 'from e2b import NetworkPolicy\nNetworkPolicy(type="filtered", allow_out=["10.0.0.0/8", "10.1.0.0/16"])\n';
+out.push(d(b.checkPython(py, { compat: 'e2b', unmatched: 'deny', maxEntries: 1 })));
+const p = new b.NetworkPolicy({ type: 'filtered', allow_out: ['10.0.0.0/8', '10.0.0.0/8'] },
+  { unmatched: 'deny', config: new b.Config({ severities: { 'duplicate-entry': 'info' } }) });
+out.push(d(p), p.unmatched, p.decide({ ip: '192.0.2.1' }));
+for (const bad of [{ userRules: [{ id: 'x', pattern: '(' }] }, { severities: { 'no-such-rule': 'off' } }]) {
+  try { new b.Config(bad); } catch (e) { out.push([e.name, e.message, e.offset, e.status]); }
+}
+const f = (r) => [r.path, r.checked, r.ok, r.diagnostics.map((x) => [x.rule, x.severity, x.line, x.column])];
+out.push(f(b.checkFile('probe.e2b.Dockerfile')));
+out.push(f(b.checkFile('probe.e2b.Dockerfile', { config: 'probe-config.json' })));
+out.push(f(b.checkFile('other.e2b.Dockerfile', { text: 'RUN sudo y\n' })));
+try { b.checkFile('no-such-file.json'); } catch (e) { out.push([e.name, e.message]); }
+console.log(b.backend, JSON.stringify(out));
+JS
+  mv node_modules/boxlint/prebuilds/darwin-arm64 node_modules/boxlint/prebuilds/linux-x64-glibc
+  node settings_probe.js >"$tmp/native-settings.out" 2>&1
+  mv node_modules/boxlint/prebuilds/linux-x64-glibc node_modules/boxlint/prebuilds/darwin-arm64
+  node settings_probe.js >"$tmp/wasm-settings.out" 2>&1
+  if grep -q '^native ' "$tmp/native-settings.out" && grep -q '^wasm ' "$tmp/wasm-settings.out" &&
+     [ "$(cut -d' ' -f2- "$tmp/native-settings.out")" = "$(cut -d' ' -f2- "$tmp/wasm-settings.out")" ]; then
+    ok "without prebuilds: Config, the checks' options and checkFile answer as with them ($(wc -c <"$tmp/wasm-settings.out") bytes: $(cut -c1-100 "$tmp/wasm-settings.out")...)"
+  else
+    cat "$tmp/native-settings.out" "$tmp/wasm-settings.out"; bad "Config, options or checkFile on the WebAssembly backend"
   fi
   # `npx boxlint` there: the WebAssembly command, the same bytes and exit code on every case
   if [ -f node_modules/boxlint/wasm/boxlint-cli.wasm ]; then
