@@ -597,6 +597,7 @@ if (pcre2) {
     ['Config', (b) => new b.Config({ userRules: [{ id: 'sudo-usage', pattern: 'a' }] })],
     ['Config', (b) => new b.Config({ userRules: [{ id: 'x', pattern: 'a', colour: 1 }] })],
     ['Config', (b) => b.Config.fromObject({ rules: {}, extra: 1 })],
+    ['Config', (b) => new b.Config().severity(3)],
     ['config', (b) => b.checkCommands(['RUN a'], { config: {} })],
     ['options', (b) => b.checkCommands(['RUN a'], { options: { escape: 'x' } })],
     ['options', (b) => b.checkCommands(['RUN a'], { options: { maxCommands: 1.5 } })],

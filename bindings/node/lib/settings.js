@@ -113,6 +113,7 @@ function configClass(L) {
     /** The severity `ruleId` has under this config. */
     severity(ruleId) {
       const p = this._use();
+      if (typeof ruleId !== 'string') throw new TypeError(`rule id must be a string, not ${typeName(ruleId)}`);
       return L.severityName(L.getSeverity(p, ruleId, L.severityOf(L.defaultSeverity(ruleId) || 'warning')));
     }
 

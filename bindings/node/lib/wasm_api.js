@@ -59,10 +59,9 @@ function library(w) {
     configNew: () => w.scope((alloc) => {
       const out = alloc(4);
       const st = x.boxlint_config_new(out, 0);
-      if (st !== 0) {
-        if (failed(st, out).enomem) throw new RangeError('boxlint: out of memory in boxlint_config_new');
-        throw new BoxlintError(`boxlint: boxlint_config_new failed: ${w.str(x.boxlint_status_str(st))}`);
-      }
+      const name = w.str(x.boxlint_status_str(st));
+      if (name === 'BOXLINT_ENOMEM') throw new RangeError('boxlint: out of memory in boxlint_config_new');
+      if (st !== 0) throw new BoxlintError(`boxlint: boxlint_config_new failed: ${name}`);
       return w.u32(out);
     }),
     configFree: (p) => x.boxlint_config_free(p),
