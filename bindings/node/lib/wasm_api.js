@@ -214,21 +214,10 @@ function policyClass(w, L, configPtr) {
   return NetworkPolicy;
 }
 
-/** The API over `w`, a loaded module (lib/wasm.js load()); `why` says why not native. */
-function api(w, why) {
+/* The checks over `w` with their settings: `configPtr` a Config's address (null: the default
+ * config), `NetworkPolicy` the class of policyClass. */
+function checks(w, L, configPtr, NetworkPolicy) {
   const text = (t) => (typeof t === 'string' ? t : new Uint8Array(t.buffer, t.byteOffset, t.byteLength));
-  const L = library(w);
-  const Config = configClass(L);
-  /* config: null is the module's default config (every warning at its default severity, as
-   * native's), kept for the module's life. */
-  const configPtr = (config) => {
-    if (config === undefined || config === null) return w.config;
-    if (!(config instanceof Config)) {
-      throw new TypeError(`config must be a boxlint Config, not ${typeName(config)}`);
-    }
-    return config._use();
-  };
-  const NetworkPolicy = policyClass(w, L, configPtr);
   /* The settings of a check (wasm_core.js options()), checked as native checks them. */
   const settings = (config, options) => {
     const cp = configPtr(config);
@@ -252,10 +241,6 @@ function api(w, why) {
     return result(w.checkTemplate({ ...t, network_policy: spec }, s, ps));
   };
   return {
-    backend: 'wasm',
-    /** Why the native library was not used (the error of loading it). */
-    backendReason: why,
-    version: w.version,
     checkCommands: (commands, { config = null, options = null } = {}) => result(
       w.checkCommands(commands, settings(config, options))),
     checkFragment: (t, { config = null, options = null } = {}) => fileResult(w,
@@ -273,6 +258,41 @@ function api(w, why) {
       if (!r.ok) throw new ValidationError(r.diagnostics);
       return r;
     },
+    checkBinding(b, { config = null, options = null } = {}) {
+      if (b === null || typeof b !== 'object' || Array.isArray(b)) {
+        throw new TypeError(`binding must be an object, not ${typeName(b)}`);
+      }
+      const s = settings(config, options);
+      const np = b.network_policy;
+      if (np === undefined || np === null) return result(w.checkBinding(b, spell, s));
+      const [spec, ps] = policyInput(np, s);
+      return result(w.checkBinding({ ...b, network_policy: spec }, spell, s, ps));
+    },
+    /** checkFile (lib/file.js) with the WebAssembly build of the command. */
+    checkFile: (file, opts) => checkFileWith(runWasm, file, opts),
+  };
+}
+
+/** The API over `w`, a loaded module (lib/wasm.js load()); `why` says why not native. */
+function api(w, why) {
+  const L = library(w);
+  const Config = configClass(L);
+  /* config: null is the module's default config (every warning at its default severity, as
+   * native's), kept for the module's life. */
+  const configPtr = (config) => {
+    if (config === undefined || config === null) return w.config;
+    if (!(config instanceof Config)) {
+      throw new TypeError(`config must be a boxlint Config, not ${typeName(config)}`);
+    }
+    return config._use();
+  };
+  const NetworkPolicy = policyClass(w, L, configPtr);
+  return {
+    backend: 'wasm',
+    /** Why the native library was not used (the error of loading it). */
+    backendReason: why,
+    version: w.version,
+    ...checks(w, L, configPtr, NetworkPolicy),
     NetworkPolicy,
     Config,
     rules: () => w.rules(),
@@ -286,18 +306,6 @@ function api(w, why) {
       this.rule(id);
       return w.explain(id);
     },
-    checkBinding(b, { config = null, options = null } = {}) {
-      if (b === null || typeof b !== 'object' || Array.isArray(b)) {
-        throw new TypeError(`binding must be an object, not ${typeName(b)}`);
-      }
-      const s = settings(config, options);
-      const np = b.network_policy;
-      if (np === undefined || np === null) return result(w.checkBinding(b, spell, s));
-      const [spec, ps] = policyInput(np, s);
-      return result(w.checkBinding({ ...b, network_policy: spec }, spell, s, ps));
-    },
-    /** checkFile (lib/file.js) with the WebAssembly build of the command. */
-    checkFile: (file, opts) => checkFileWith(runWasm, file, opts),
     BoxlintError,
     ValidationError,
     PolicyError,
