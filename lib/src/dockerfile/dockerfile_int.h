@@ -141,6 +141,10 @@ typedef struct bl_ctx {
   int oom;
   int scratch_logical; /* the logical line goes to the report's scratch arena: a read that
                           only finds where an instruction ends keeps nothing */
+  const uint64_t *lfm; /* the line feeds of buf as bits (bl_lex_clean_lines), or NULL: whoever
+                          sets buf clears it */
+  uint64_t *lfbuf;     /* where bl_lex_clean_lines writes them */
+  size_t caplfm;
 } bl_ctx;
 
 /* Read the next instruction at or after input offset `pos` (a line start, on line `line`).
@@ -152,6 +156,11 @@ size_t bl_logical_to_input(const bl_ctx *cx, const bl_read *rd, size_t l);
 int bl_is_blank(const unsigned char *p, const unsigned char *e);
 /* 1 when the line [p, e) is a comment (first non-space character is '#'). */
 int bl_is_comment(const unsigned char *p, const unsigned char *e);
+/* The common case of bl_lex_bytes in one pass: returns 1 when every byte of the input is
+ * printable ASCII, TAB or LF, with cx->lfm set to a bit map of its line feeds (in the report's
+ * scratch arena) that bl_line_end then reads instead of searching; else 0 with cx->lfm NULL. */
+int bl_lex_clean_lines(bl_ctx *cx);
+
 /* End of line content at/after p: the LF position or the end, and after trailing CRs trimmed. */
 size_t bl_line_end(const bl_ctx *cx, size_t pos, size_t *next);
 

@@ -51,9 +51,10 @@ static void check_bytes(bl_check *ck) {
   static const char *const rule[] = {NULL, BL_R_NUL_BYTE, BL_R_BARE_CR, BL_R_CONTROL_CHARACTER,
                                      BL_R_INVALID_UTF8};
   size_t pos = 0, n;
-  enum bl_byte_problem p = bl_lex_bytes(ck->cx.buf, ck->cx.len, &pos, &n);
   ck->bad_utf8 = 0;
-  if (p == BL_BYTES_OK) return; /* the common case */
+  if (bl_lex_clean_lines(&ck->cx)) return; /* the common case, with the line feeds found */
+  enum bl_byte_problem p = bl_lex_bytes(ck->cx.buf, ck->cx.len, &pos, &n);
+  if (p == BL_BYTES_OK) return;
   size_t first[5] = {0}, count[5] = {0};
   for (; p != BL_BYTES_OK; p = bl_lex_bytes(ck->cx.buf, ck->cx.len, &pos, &n)) {
     if (!count[p]++) first[p] = pos;

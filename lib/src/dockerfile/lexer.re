@@ -152,6 +152,68 @@ enum bl_byte_problem bl_lex_bytes(const unsigned char *buf, size_t len, size_t *
   }
 }
 
+#if defined(__SSE2__)
+/* The line feeds of 16 bytes (a bit per byte); the bytes outside printable ASCII, TAB and LF
+ * are or-ed into *bad. */
+static inline unsigned lf16(__m128i x, __m128i *bad) {
+  const __m128i one = _mm_set1_epi8(1), lo = _mm_set1_epi8(0x21), tab = _mm_set1_epi8('\t'),
+                lf = _mm_set1_epi8('\n');
+  __m128i l = _mm_cmpeq_epi8(x, lf);
+  *bad = _mm_or_si128(*bad, _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(x, tab), l),
+                                             _mm_cmplt_epi8(_mm_add_epi8(x, one), lo)));
+  return (unsigned)_mm_movemask_epi8(l);
+}
+#define BL_LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#endif
+
+/* The bit map's words, in the context's buffer (kept warm by the caller), or NULL. */
+static uint64_t *lf_words(bl_ctx *cx, size_t n) {
+  if (n > cx->caplfm) {
+    size_t cap = n < 64 ? 64 : n * 2;
+    uint64_t *m = boxlint__realloc(cx->m, cx->lfbuf, cx->caplfm * sizeof *m, cap * sizeof *m);
+    if (!m) return NULL;
+    cx->lfbuf = m;
+    cx->caplfm = cap;
+  }
+  return cx->lfbuf;
+}
+
+int bl_lex_clean_lines(bl_ctx *cx) {
+  const unsigned char *p = cx->buf;
+  size_t len = cx->len, k = 0;
+  uint64_t *m = lf_words(cx, len / 64 + 1);
+  cx->lfm = NULL;
+  if (!m) return 0; /* no room: the bytes are checked and the lines found the slow way */
+#if defined(__SSE2__)
+  __m128i bad = _mm_setzero_si128();
+  for (; len - k >= 64; k += 64) {
+    uint64_t a = lf16(BL_LD(p + k), &bad), b = lf16(BL_LD(p + k + 16), &bad),
+             c = lf16(BL_LD(p + k + 32), &bad), d = lf16(BL_LD(p + k + 48), &bad);
+    m[k / 64] = a | b << 16 | c << 32 | d << 48;
+  }
+  uint64_t last = 0; /* the last word, from up to three 16-byte blocks and the tail */
+  size_t k0 = k;
+  for (; len - k >= 16; k += 16) last |= (uint64_t)lf16(BL_LD(p + k), &bad) << (k - k0);
+  if (k < len && len >= 16) { /* the last 1-15 bytes: a load that ends at the input's end */
+    unsigned l = lf16(BL_LD(p + len - 16), &bad) >> (16 - (len - k));
+    last |= (uint64_t)l << (k - k0);
+    k = len;
+  }
+  m[k0 / 64] = last;
+  if (_mm_movemask_epi8(bad)) return 0;
+#else
+  m[0] = 0;
+#endif
+  for (; k < len; k++) { /* a short input (or no SSE2) */
+    unsigned char ch = p[k];
+    if (k % 64 == 0) m[k / 64] = 0;
+    if (ch == '\n') m[k / 64] |= 1ull << (k & 63);
+    else if ((ch < 0x20 && ch != '\t') || ch > 0x7E) return 0;
+  }
+  cx->lfm = m;
+  return 1;
+}
+
 size_t bl_lex_printable(const unsigned char *p, size_t n, unsigned char except) {
   size_t i = 0;
 #if defined(__SSE2__)
@@ -250,13 +312,36 @@ static const unsigned char *find_lf(const unsigned char *p, size_t n) {
   return NULL;
 }
 
-size_t bl_line_end(const bl_ctx *cx, size_t pos, size_t *next) {
-  const unsigned char *lf = pos < cx->len ? find_lf(cx->buf + pos, cx->len - pos) : NULL;
-  size_t e = lf ? (size_t)(lf - cx->buf) : cx->len;
-  *next = lf ? e + 1 : cx->len;
+/* The first line feed at or after pos (< cx->len) in the bit map, or cx->len. */
+static inline size_t map_lf(const bl_ctx *cx, size_t pos) {
+  size_t w = pos / 64, last = (cx->len - 1) / 64;
+  uint64_t b = cx->lfm[w] & (~0ull << (pos & 63));
+  while (!b) {
+    if (++w > last) return cx->len;
+    b = cx->lfm[w];
+  }
+  return w * 64 + (size_t)__builtin_ctzll(b);
+}
+
+/* bl_line_end, inlined in the reader. With the bit map, the input has no CR to trim. */
+static inline size_t line_end(const bl_ctx *cx, size_t pos, size_t *next) {
+  size_t e;
+  if (pos >= cx->len) {
+    e = cx->len;
+  } else if (cx->lfm) {
+    e = map_lf(cx, pos);
+    *next = e < cx->len ? e + 1 : cx->len;
+    return e;
+  } else {
+    const unsigned char *lf = find_lf(cx->buf + pos, cx->len - pos);
+    e = lf ? (size_t)(lf - cx->buf) : cx->len;
+  }
+  *next = e < cx->len ? e + 1 : cx->len;
   while (e > pos && (cx->buf[e - 1] == '\r' || cx->buf[e - 1] == '\n')) e--;
   return e;
 }
+
+size_t bl_line_end(const bl_ctx *cx, size_t pos, size_t *next) { return line_end(cx, pos, next); }
 
 /* BuildKit's continuation regex ([^E])E[ \t]*$|^E[ \t]*$ on the line [s, e). Returns the
  * offset of E, or SIZE_MAX. */
@@ -606,7 +691,7 @@ static int skip_to_instruction(const bl_ctx *cx, rd_line *ln, bl_read *rd) {
       rd->line = rd->end_line = ln->line;
       return 0;
     }
-    ln->e = bl_line_end(cx, ln->pos, &ln->next);
+    ln->e = line_end(cx, ln->pos, &ln->next);
     const unsigned char *f = skip_space(cx->buf + ln->pos, cx->buf + ln->e);
     size_t first = (size_t)(f - cx->buf);
     if (first == ln->e) { /* blank */
@@ -642,7 +727,7 @@ static int read_continuations(bl_ctx *cx, rd_line *ln, bl_read *rd, size_t *llen
     }
     ln->pos = ln->next;
     ln->line++;
-    ln->e = bl_line_end(cx, ln->pos, &ln->next);
+    ln->e = line_end(cx, ln->pos, &ln->next);
     const unsigned char *f = skip_space(cx->buf + ln->pos, cx->buf + ln->e);
     if (f < cx->buf + ln->e && *f == '#') continue; /* a comment line */
     if (f == cx->buf + ln->e) {                      /* a blank line */
@@ -712,7 +797,7 @@ static int read_heredoc_body(const bl_ctx *cx, rd_line *ln, boxlint_heredoc *h) 
   h->line = ln->line + 1;
   ln->pos = ln->next;
   while (ln->pos < cx->len) {
-    ln->e = bl_line_end(cx, ln->pos, &ln->next);
+    ln->e = line_end(cx, ln->pos, &ln->next);
     ln->line++;
     size_t s = ln->pos;
     if (h->chomp)

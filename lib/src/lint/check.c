@@ -39,11 +39,14 @@ typedef struct bl_scratch {
   size_t capflags;
   bl_words w1, w2, w3;
   bl_buf shpool[3];
+  uint64_t *lfbuf;
+  size_t caplfm;
 } bl_scratch;
 
 static void scratch_release(const boxlint__mem *m, bl_scratch *s) {
   boxlint__free(m, s->segs);
   boxlint__free(m, s->flags);
+  boxlint__free(m, s->lfbuf);
   bl_words_free(m, &s->w1);
   bl_words_free(m, &s->w2);
   bl_words_free(m, &s->w3);
@@ -79,6 +82,8 @@ static int ctx_init(bl_check *ck, boxlint_report *r, const boxlint_options *opts
     ck->cx.w2 = s->w2;
     ck->cx.w3 = s->w3;
     memcpy(ck->cx.shpool, s->shpool, sizeof s->shpool);
+    ck->cx.lfbuf = s->lfbuf;
+    ck->cx.caplfm = s->caplfm;
   }
   ck->cx.r = r;
   ck->em.r = r;
@@ -95,7 +100,7 @@ static void ctx_free(bl_check *ck) {
   boxlint_report *r = ck->cx.r;
   bl_warn_free(ck);
   bl_scratch tmp = {ck->cx.segs, ck->cx.capsegs, ck->cx.flags, ck->cx.capflags,
-                    ck->cx.w1, ck->cx.w2, ck->cx.w3, {{0}}};
+                    ck->cx.w1, ck->cx.w2, ck->cx.w3, {{0}}, ck->cx.lfbuf, ck->cx.caplfm};
   memcpy(tmp.shpool, ck->cx.shpool, sizeof tmp.shpool);
   *(bl_scratch *)r->scratch = tmp;
 }
@@ -117,6 +122,7 @@ static void set_input(bl_check *ck, const unsigned char *buf, size_t len, size_t
                       uint32_t line_base) {
   ck->cx.buf = ck->em.buf = buf;
   ck->cx.len = ck->em.len = len;
+  ck->cx.lfm = NULL;
   ck->em.off_base = off_base;
   ck->em.line_base = line_base;
 }
