@@ -26,12 +26,43 @@ static int all_ascii(const unsigned char *p, size_t n) {
   return hi < 0x80;
 }
 
+/* The distance of two ASCII strings of at most BL_EDIT_MAX bytes, their lengths at most
+ * limit - 1 apart: bytes are units, folded up front when `fold`. */
+static size_t ascii_distance(const unsigned char *pa, size_t an, const unsigned char *pb,
+                             size_t bn, int fold, size_t limit) {
+  unsigned char ub[BL_EDIT_MAX];
+  size_t row[BL_EDIT_MAX + 1];
+  for (size_t j = 0; j < bn; j++) ub[j] = fold ? boxlint__lower(pb[j]) : pb[j];
+  for (size_t j = 0; j <= bn; j++) row[j] = j;
+  for (size_t r = 1; r <= an; r++) {
+    unsigned char ua = fold ? boxlint__lower(pa[r - 1]) : pa[r - 1];
+    size_t prev = row[0], low = r;
+    row[0] = r;
+    for (size_t j = 1; j <= bn; j++) {
+      size_t cur = row[j];
+      size_t sub = prev + (ua != ub[j - 1]);
+      size_t del = cur + 1, ins = row[j - 1] + 1;
+      size_t v = sub < del ? sub : del;
+      v = v < ins ? v : ins;
+      row[j] = v;
+      low = v < low ? v : low;
+      prev = cur;
+    }
+    if (low >= limit) return limit; /* no later row can get under the limit */
+  }
+  return row[bn] < limit ? row[bn] : limit;
+}
+
 size_t boxlint__edit_distance(const char *a, size_t an, const char *b, size_t bn, unsigned mode,
                               size_t limit) {
   const unsigned char *pa = (const unsigned char *)a, *pb = (const unsigned char *)b;
   /* ASCII on both sides (keywords, flags, field names against what was written, mostly):
    * bytes are units whatever the mode, so nothing is decoded. */
-  if (bn <= BL_EDIT_MAX && all_ascii(pa, an) && all_ascii(pb, bn)) mode &= ~(unsigned)BL_EDIT_RUNES;
+  if (bn <= BL_EDIT_MAX && all_ascii(pa, an) && all_ascii(pb, bn)) {
+    if ((an > bn ? an - bn : bn - an) >= limit) return limit;
+    if (an <= BL_EDIT_MAX) return ascii_distance(pa, an, pb, bn, (mode & BL_EDIT_FOLD) != 0, limit);
+    mode &= ~(unsigned)BL_EDIT_RUNES;
+  }
   uint32_t ub[BL_EDIT_MAX];
   size_t row[BL_EDIT_MAX + 1], nb = 0, na = 0;
   for (size_t i = 0; i < bn;) {
