@@ -299,30 +299,25 @@ static int report_secret(const secret_scan *sc, const char *what, size_t vs, siz
 }
 
 #if defined(__SSE2__)
-/* Whether each byte of xl and the byte after it (yl), both lower-cased by OR 0x20 (which maps
- * only the letters onto letters), start a candidate: the pairs AKIA/ASIA, gh?_/github_pat_/
- * glpat-, xox?-, sk-, -----BEGIN, and the assignment keywords pas(sword), pwd, sec(ret),
- * tok(en), api, acc(ess) begin with. */
-static inline __m128i secret_pairs(__m128i xl, __m128i yl) {
-#define EQ(v, c) _mm_cmpeq_epi8((v), _mm_set1_epi8(c))
-  __m128i a = _mm_and_si128(EQ(xl, 'a'), _mm_or_si128(_mm_or_si128(EQ(yl, 'k'), EQ(yl, 's')),
-                                                      _mm_or_si128(EQ(yl, 'p'), EQ(yl, 'c'))));
-  __m128i g = _mm_and_si128(EQ(xl, 'g'), _mm_or_si128(_mm_or_si128(EQ(yl, 'h'), EQ(yl, 'i')),
-                                                      EQ(yl, 'l')));
-  __m128i o = _mm_and_si128(_mm_or_si128(EQ(xl, 'x'), EQ(xl, 't')), EQ(yl, 'o'));
-  __m128i sk = _mm_and_si128(EQ(xl, 's'), _mm_or_si128(EQ(yl, 'k'), EQ(yl, 'e')));
-  __m128i d = _mm_and_si128(EQ(xl, '-'), EQ(yl, '-'));
-  __m128i p = _mm_and_si128(EQ(xl, 'p'), _mm_or_si128(EQ(yl, 'a'), EQ(yl, 'w')));
-#undef EQ
-  return _mm_or_si128(_mm_or_si128(_mm_or_si128(a, g), _mm_or_si128(o, sk)), _mm_or_si128(d, p));
-}
+/* The second bytes (lower-cased by OR 0x20, as a bit of their low five bits) that may follow
+ * a first byte (the same, indexed by its low five bits) where a pattern starts: the pairs
+ * AKIA/ASIA, gh?_/github_pat_/glpat-, xox?-, sk-, -----BEGIN, and the assignment keywords
+ * pas(sword), pwd, sec(ret), tok(en), api, acc(ess) begin with. Bytes that share the low five
+ * bits pass too: a superset, as the candidates must be. */
+#define P5(c) (1u << ((c) & 31))
+static const uint32_t SECRET_PAIR[32] = {
+    ['a' & 31] = P5('k') | P5('s') | P5('p') | P5('c'), ['g' & 31] = P5('h') | P5('i') | P5('l'),
+    ['x' & 31] = P5('o'), ['t' & 31] = P5('o'), ['s' & 31] = P5('k') | P5('e'),
+    ['-' & 31] = P5('-'), ['p' & 31] = P5('a') | P5('w'),
+};
+#undef P5
 
 /* The candidates among the 16 offsets from i (i > s, at least 18 bytes from i to the end),
- * as a bit mask: a pair of secret_pairs after a byte that is not a letter, or ':'. When a
- * byte from i to i + 17 is not ASCII (assign_start then lets PCRE2 decide), the first bytes
- * alone as SECRET_FIRST proposes them: a byte whose lower-case form is one of a g p s t x, or
- * '-', after a byte that is not a letter; or ':'. Either is a superset of the offsets the
- * caller runs a pattern at. */
+ * as a bit mask: a byte whose lower-case form is one of a g p s t x, or '-', after a byte that
+ * is not a letter (as SECRET_FIRST proposes them), or ':'. When the bytes from i to i + 17 are
+ * ASCII, a first byte is kept only when the byte after it may follow it (SECRET_PAIR); when
+ * one is not (assign_start then lets PCRE2 decide), the first bytes alone. Either is a
+ * superset of the offsets the caller runs a pattern at. */
 static inline unsigned candidates16(const char *text, size_t i) {
   const __m128i lo = _mm_set1_epi8(0x20), a0 = _mm_set1_epi8(0x60), z1 = _mm_set1_epi8(0x7b),
                 colon = _mm_set1_epi8(':');
@@ -333,20 +328,23 @@ static inline unsigned candidates16(const char *text, size_t i) {
   __m128i prev_alpha = _mm_and_si128(_mm_cmpgt_epi8(pl, a0), _mm_cmplt_epi8(pl, z1));
   unsigned not_after_letter = ~(unsigned)_mm_movemask_epi8(prev_alpha) & 0xFFFFu;
   unsigned colons = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, colon));
-  if (_mm_movemask_epi8(_mm_or_si128(x, x2))) { /* a byte from 0x80 */
-    __m128i first = _mm_or_si128(
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(xl, _mm_set1_epi8('a')),
-                                  _mm_cmpeq_epi8(xl, _mm_set1_epi8('g'))),
-                     _mm_or_si128(_mm_cmpeq_epi8(xl, _mm_set1_epi8('p')),
-                                  _mm_cmpeq_epi8(xl, _mm_set1_epi8('s')))),
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(xl, _mm_set1_epi8('t')),
-                                  _mm_cmpeq_epi8(xl, _mm_set1_epi8('x'))),
-                     _mm_cmpeq_epi8(x, _mm_set1_epi8('-'))));
-    return ((unsigned)_mm_movemask_epi8(first) & not_after_letter) | colons;
+  __m128i first = _mm_or_si128(
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(xl, _mm_set1_epi8('a')),
+                                _mm_cmpeq_epi8(xl, _mm_set1_epi8('g'))),
+                   _mm_or_si128(_mm_cmpeq_epi8(xl, _mm_set1_epi8('p')),
+                                _mm_cmpeq_epi8(xl, _mm_set1_epi8('s')))),
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(xl, _mm_set1_epi8('t')),
+                                _mm_cmpeq_epi8(xl, _mm_set1_epi8('x'))),
+                   _mm_cmpeq_epi8(x, _mm_set1_epi8('-'))));
+  unsigned m = (unsigned)_mm_movemask_epi8(first) & not_after_letter;
+  if (!m || _mm_movemask_epi8(_mm_or_si128(x, x2))) return m | colons; /* a byte from 0x80 */
+  unsigned out = colons;
+  for (; m; m &= m - 1) {
+    unsigned k = (unsigned)__builtin_ctz(m);
+    unsigned char f = (unsigned char)(text[i + k] | 0x20), n = (unsigned char)(text[i + k + 1] | 0x20);
+    out |= ((SECRET_PAIR[f & 31] >> (n & 31)) & 1u) << k;
   }
-  __m128i yl = _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(text + i + 1)), lo);
-  unsigned pairs = (unsigned)_mm_movemask_epi8(secret_pairs(xl, yl));
-  return (pairs & not_after_letter) | colons;
+  return out;
 }
 #endif
 
