@@ -358,8 +358,9 @@ typedef struct cand_cursor {
 
 /* The next offset in [i, e) where a secret pattern may start (a superset of those
  * bl_warn_secrets runs one at, as SECRET_FIRST, the previous byte and the next two bytes
- * decide), or e: 32 or 16 offsets at a time with SSE2 (candidates16), the last ones (and all
- * of them without SSE2) by SECRET_FIRST alone. The caller then tests them one by one, in
+ * decide), or e: 32 or 16 offsets at a time with SSE2 (candidates16), the last ones from a
+ * copy padded with spaces (a pattern needs three bytes, so a first byte whose pair is cut by
+ * the end starts none), and without SSE2 by SECRET_FIRST alone. The caller then tests them one by one, in
  * order, from the first call at i == s. */
 static size_t next_candidate(cand_cursor *cc, const char *text, size_t s, size_t i, size_t e) {
 #if defined(__SSE2__)
@@ -382,6 +383,13 @@ static size_t next_candidate(cand_cursor *cc, const char *text, size_t s, size_t
     } else if (e - nb >= 18) {
       cc->mask = candidates16(text, nb);
       cc->width = 16;
+    } else if (nb < e) { /* the last 1-17 offsets: their bytes, and spaces after them */
+      char tmp[64];
+      size_t r = e - nb;
+      memcpy(tmp, text + nb - 1, r + 1);
+      memset(tmp + r + 1, ' ', 32);
+      cc->mask = candidates16(tmp, 1) & ((1u << r) - 1);
+      cc->width = r;
     } else {
       break;
     }
