@@ -92,6 +92,24 @@ static void check_bytes(bl_check *ck) {
   }
 }
 
+/* Whether the distance of ASCII word w[0..n) to keyword k[0..kl) (upper-case letters) is at
+ * least `limit` because they share too few letters: an alignment matches at most `shared` pairs
+ * of equal units, the fewer of w's bytes whose letter k holds and of k's letters w holds, so
+ * the distance is at least max(n, kl) - shared. Bytes are told apart by their low five bits
+ * (the letters' case folded), which can only count more of them as shared. */
+static int too_few_shared(const char *w, size_t n, const char *k, size_t kl, uint32_t wset,
+                          size_t limit) {
+  uint32_t kset = 0;
+  size_t in_w = 0, in_k = 0;
+  for (size_t j = 0; j < kl; j++) {
+    kset |= 1u << (k[j] & 31);
+    in_w += (wset >> (k[j] & 31)) & 1;
+  }
+  for (size_t i = 0; i < n; i++) in_k += (kset >> (w[i] & 31)) & 1;
+  size_t shared = in_w < in_k ? in_w : in_k, longer = n > kl ? n : kl;
+  return longer - shared >= limit;
+}
+
 static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdline *c,
                                 const char *context) {
   const char *L = rd->logical;
@@ -100,11 +118,16 @@ static void unknown_instruction(bl_check *ck, const bl_read *rd, const bl_cmdlin
   /* The nearest keyword under distance 3, the first of a tie in alphabetical order: Levenshtein
    * over code points with unit costs (agext/levenshtein as BuildKit uses it), ASCII letters
    * case-blind. */
+  uint32_t wset = 0; /* the word's bytes by their low five bits, letters folded */
+  for (size_t i = 0; i < n; i++) wset |= 1u << (kw[i] & 31);
   for (size_t i = 1; i < sizeof KW_NAMES / sizeof KW_NAMES[0]; i++) {
     /* An ASCII keyword has as many units as bytes: a keyword whose length differs by the best
-     * distance so far or more cannot be nearer, and is not measured. */
+     * distance so far or more cannot be nearer, and is not measured; nor one that shares too
+     * few letters (below). */
     size_t kl = KW_LENS[i];
-    if (!c->kw_nonascii && (n > kl ? n - kl : kl - n) >= best_d) continue;
+    if (!c->kw_nonascii && ((n > kl ? n - kl : kl - n) >= best_d ||
+                            too_few_shared(kw, n, KW_NAMES[i], kl, wset, best_d)))
+      continue;
     size_t d = boxlint__edit_distance(kw, n, KW_NAMES[i], kl, BL_EDIT_RUNES | BL_EDIT_FOLD, best_d);
     if (d < best_d) {
       best_d = d;
