@@ -312,12 +312,28 @@ static const uint32_t SECRET_PAIR[32] = {
 };
 #undef P5
 
+/* The three first bytes (lower-cased by OR 0x20) of a pair that SECRET_PAIR lets through: the
+ * same starts to three bytes (AKIA/ASIA, gh, git(hub_pat_), glp(at-), xox, sk-, ---, pas,
+ * pwd, sec, tok, api, acc). Every pattern needs three bytes. */
+static inline int secret_triple(unsigned char f, unsigned char n, unsigned char t) {
+  switch (f) {
+  case 'a': return ((n == 'k' || n == 's' || n == 'p') && t == 'i') || (n == 'c' && t == 'c');
+  case 'g': return n == 'h' || (n == 'i' && t == 't') || (n == 'l' && t == 'p');
+  case 'x': return n == 'o' && t == 'x';
+  case 's': return (n == 'k' && t == '-') || (n == 'e' && t == 'c');
+  case 't': return n == 'o' && t == 'k';
+  case '-': return n == '-' && t == '-';
+  case 'p': return (n == 'a' && t == 's') || (n == 'w' && t == 'd');
+  default: return 0;
+  }
+}
+
 /* The candidates among the 16 offsets from i (i > s, at least 18 bytes from i to the end),
  * as a bit mask: a byte whose lower-case form is one of a g p s t x, or '-', after a byte that
  * is not a letter (as SECRET_FIRST proposes them), or ':'. When the bytes from i to i + 17 are
- * ASCII, a first byte is kept only when the byte after it may follow it (SECRET_PAIR); when
- * one is not (assign_start then lets PCRE2 decide), the first bytes alone. Either is a
- * superset of the offsets the caller runs a pattern at. */
+ * ASCII, a first byte is kept only when the two bytes after it may follow it (SECRET_PAIR,
+ * then secret_triple); when one is not (assign_start then lets PCRE2 decide), the first bytes
+ * alone. Either is a superset of the offsets the caller runs a pattern at. */
 static inline unsigned candidates16(const char *text, size_t i) {
   const __m128i lo = _mm_set1_epi8(0x20), a0 = _mm_set1_epi8(0x60), z1 = _mm_set1_epi8(0x7b),
                 colon = _mm_set1_epi8(':');
@@ -342,7 +358,9 @@ static inline unsigned candidates16(const char *text, size_t i) {
   for (; m; m &= m - 1) {
     unsigned k = (unsigned)__builtin_ctz(m);
     unsigned char f = (unsigned char)(text[i + k] | 0x20), n = (unsigned char)(text[i + k + 1] | 0x20);
-    out |= ((SECRET_PAIR[f & 31] >> (n & 31)) & 1u) << k;
+    if (((SECRET_PAIR[f & 31] >> (n & 31)) & 1u) &&
+        secret_triple(f, n, (unsigned char)(text[i + k + 2] | 0x20)))
+      out |= 1u << k;
   }
   return out;
 }
