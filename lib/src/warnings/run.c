@@ -281,9 +281,9 @@ static void rule_systemctl(const run_cmd *x) {
 
 static void run_simple(bl_check *ck, const bl_read *rd, const bl_sh_script *sc,
                        const bl_sh_cmd *sm, run_state *st) {
-  const char *name = bl_sh_base_name(&sc->w[sm->c]);
+  const char *name = sm->name; /* found with the command word */
   if (!worth_a_look(name, sm, st)) return;
-  run_cmd x = {ck, rd, sc, sm, sc->w, name, sm->c + 1, bl_sh_name_kind(name)};
+  run_cmd x = {ck, rd, sc, sm, sc->w, name, sm->c + 1, (enum bl_sh_name)sm->kind};
   rule_sudo(&x);
   rule_fetch_piped(&x, st);
   run_shell_c(&x, st);
@@ -294,7 +294,7 @@ static void run_simple(bl_check *ck, const bl_read *rd, const bl_sh_script *sc,
 }
 
 static void walk_script(bl_check *ck, const bl_read *rd, const bl_sh_script *sc, run_state *st) {
-  bl_sh_cmd sm = {0, 0, 0, 0, 0, 0};
+  bl_sh_cmd sm = {0, 0, 0, 0, 0, 0, NULL, 0};
   while (bl_sh_next_cmd(sc, &sm)) run_simple(ck, rd, sc, &sm, st);
 }
 

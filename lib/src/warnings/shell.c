@@ -213,7 +213,8 @@ static size_t command_word(const bl_sh_script *sc, bl_sh_cmd *cmd) {
   for (;;) {
     while (c < cmd->e && is_assignment(&w[c])) c++;
     if (c >= cmd->e) return c;
-    enum bl_sh_name k = bl_sh_name_kind(bl_sh_base_name(&w[c]));
+    const char *name = bl_sh_base_name(&w[c]);
+    enum bl_sh_name k = bl_sh_name_kind(name);
     if (k == BL_SH_SUDO) {
       cmd->sudo = (int)c + 1;
       c++;
@@ -226,6 +227,8 @@ static size_t command_word(const bl_sh_script *sc, bl_sh_cmd *cmd) {
       c++;
       while (c < cmd->e && w[c].text[0] == '-') c++;
     } else {
+      cmd->name = name;
+      cmd->kind = (int)k;
       return c;
     }
   }
@@ -243,8 +246,10 @@ int bl_sh_next_cmd(const bl_sh_script *sc, bl_sh_cmd *cmd) {
     cmd->b = cmd->e = i;
     cmd->sudo = 0;
     cmd->pipe_in = pipe_in;
-    while (cmd->e < sc->n && !sc->w[cmd->e].op) cmd->e++;
-    cmd->pipe_out = cmd->e < sc->n && sc->w[cmd->e].op == 'p';
+    size_t e = i;
+    while (e < sc->n && !sc->w[e].op) e++;
+    cmd->e = e;
+    cmd->pipe_out = e < sc->n && sc->w[e].op == 'p';
     cmd->c = command_word(sc, cmd);
     if (cmd->c < cmd->e) return 1;
     i = cmd->e; /* only assignments and wrappers: no command */

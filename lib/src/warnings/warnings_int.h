@@ -63,6 +63,8 @@ typedef struct bl_sh_cmd {
   int sudo;       /* index of a sudo word + 1, or 0 */
   int pipe_in;    /* fed by a pipe */
   int pipe_out;   /* feeds a pipe */
+  const char *name; /* the command word's base name (bl_sh_base_name) */
+  int kind;         /* and what it is (enum bl_sh_name) */
 } bl_sh_cmd;
 
 /* Walk the simple commands of a script: start with a zeroed `cmd`; each call fills it with the
