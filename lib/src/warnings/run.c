@@ -143,10 +143,16 @@ static int apt_says_yes(const run_cmd *x, size_t *verb) {
       if (*verb == SIZE_MAX) *verb = k;
       continue;
     }
-    /* Options that take the next word as their value. */
-    int takes_value = bl_eq(t, "-o") || bl_eq(t, "-t") || bl_eq(t, "-c") ||
-                      bl_eq(t, "--option") || bl_eq(t, "--target-release") ||
-                      bl_eq(t, "--default-release") || bl_eq(t, "--config-file");
+    /* Options that take the next word as their value: -o -t -c, and four long ones (told
+     * apart by the byte after "--" first: most options are none of them). */
+    int takes_value;
+    if (t[1] != '-')
+      takes_value = (t[1] == 'o' || t[1] == 't' || t[1] == 'c') && !t[2];
+    else
+      takes_value = (t[2] == 'o' && bl_eq(t, "--option")) ||
+                    (t[2] == 't' && bl_eq(t, "--target-release")) ||
+                    (t[2] == 'd' && bl_eq(t, "--default-release")) ||
+                    (t[2] == 'c' && bl_eq(t, "--config-file"));
     if (takes_value) {
       if (bl_eq(t, "-o") && k + 1 < x->sm->e && strstr(w[k + 1].text, "Assume-Yes=")) yes = 1;
       k++;
