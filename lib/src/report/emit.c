@@ -43,8 +43,10 @@ static boxlint_diag *emit_v(bl_sink *s, const char *rule, boxlint_severity sev, 
 boxlint_severity bl_severity_override(const boxlint_severity *sev, const char *rule,
                                       boxlint_severity def) {
   if (!sev) return def;
+  for (size_t i = 0; i < BL_NWARNINGS; i++) /* the BL_R_* ids by address, the common case */
+    if (BL_WARNINGS[i] == rule) return sev[i];
   for (size_t i = 0; i < BL_NWARNINGS; i++)
-    if (BL_WARNINGS[i] == rule || !strcmp(BL_WARNINGS[i], rule)) return sev[i];
+    if (!strcmp(BL_WARNINGS[i], rule)) return sev[i];
   return def;
 }
 

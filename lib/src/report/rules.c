@@ -107,6 +107,10 @@ boxlint_status boxlint_rule_explain(const boxlint_rule_info *rule, char **out, s
 }
 
 boxlint_severity bl_rule_severity(const char *rule) {
+  /* The checks emit with the BL_R_* ids, which are the table's own storage: found by address
+   * first, then by text (another pointer to the same id). */
+  for (size_t i = 0; i < sizeof RULES / sizeof RULES[0]; i++)
+    if (RULES[i].id == rule) return RULES[i].severity;
   const boxlint_rule_info *r = boxlint_rule_find(rule, strlen(rule));
   return r ? r->severity : BOXLINT_SEVERITY_ERROR;
 }
