@@ -139,11 +139,11 @@ static char *read_word(const char *text, size_t *at, size_t e, char *o, bl_sh_wo
 int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script *out) {
   size_t cap = 64;
   out->n = 0;
-  out->w = boxlint__rtmp(ck->cx.r, sizeof(bl_sh_word) * cap);
+  /* The first 64 words, then the word texts back to back, each NUL-terminated: one block. */
+  if (e - s > (SIZE_MAX - sizeof(bl_sh_word) * cap) / 2 - 1) return -1;
+  out->w = boxlint__rtmp(ck->cx.r, sizeof(bl_sh_word) * cap + 2 * (e - s) + 1);
   if (!out->w) return -1;
-  /* Word texts live back to back in one buffer, each NUL-terminated. */
-  char *buf = boxlint__rtmp(ck->cx.r, 2 * (e - s) + 1);
-  if (!buf) return -1;
+  char *buf = (char *)(out->w + cap);
   /* The count and the array in locals, stored back at the end: the word texts are written
    * through a char pointer, which may alias anything, and would otherwise make every word
    * reload and store out->n. */
