@@ -10,6 +10,7 @@ set(BOXLINT_LIB_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/report/suppress.c
   ${CMAKE_CURRENT_LIST_DIR}/src/config/config.c
   ${CMAKE_CURRENT_LIST_DIR}/src/dockerfile/shlex.c
+  ${CMAKE_CURRENT_LIST_DIR}/src/dockerfile/bytes.c
   ${CMAKE_CURRENT_LIST_DIR}/src/dockerfile/instruction.c
   ${CMAKE_CURRENT_LIST_DIR}/src/dockerfile/args.c
   ${CMAKE_CURRENT_LIST_DIR}/src/dockerfile/flags.c

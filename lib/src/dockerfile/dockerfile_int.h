@@ -1,8 +1,8 @@
 /*
  * dockerfile/: reading a command exactly as BuildKit does, and the instruction checks of design.md
  * §2.1. The folder owns the re2c reader (lexer.re, generated at build time: byte classes,
- * keywords, continuations, splitCommand, extractBuilderFlags, heredoc openers) and BuildKit's
- * shell-word lexer (shlex.c); the instruction record filled from what was read, with the errors
+ * keywords, continuations, splitCommand, extractBuilderFlags, heredoc openers), its vector byte
+ * scans (bytes.c) and BuildKit's shell-word lexer (shlex.c); the instruction record filled from what was read, with the errors
  * of §2.1 (instruction.c, the folder's door); and the checks of arguments (args.c, with the
  * JSON exec-form reader) and flags (flags.c). This header is private to the folder and to the
  * folders above that read instructions (warnings/, lint/). It may call report/ only.
