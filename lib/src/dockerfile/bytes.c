@@ -30,7 +30,11 @@ static uint64_t *lf_words(bl_ctx *cx, size_t n) {
   if (n > cx->caplfm) {
     size_t cap = n < 64 ? 64 : n * 2;
     uint64_t *m = boxlint__realloc(cx->m, cx->lfbuf, cx->caplfm * sizeof *m, cap * sizeof *m);
-    if (!m) return NULL;
+    if (!m) { /* never swallowed: the check answers out of memory */
+      cx->oom = 1;
+      cx->r->oom = 1;
+      return NULL;
+    }
     cx->lfbuf = m;
     cx->caplfm = cap;
   }
@@ -42,7 +46,7 @@ int bl_lex_clean_lines(bl_ctx *cx) {
   size_t len = cx->len, k = 0;
   uint64_t *m = lf_words(cx, len / 64 + 1);
   cx->lfm = NULL;
-  if (!m) return 0; /* no room: the bytes are checked and the lines found the slow way */
+  if (!m) return 0; /* out of memory (reported): the slow way, for what it finds */
 #if defined(__SSE2__)
   __m128i bad = _mm_setzero_si128();
   for (; len - k >= 64; k += 64) {

@@ -158,7 +158,8 @@ int bl_is_blank(const unsigned char *p, const unsigned char *e);
 int bl_is_comment(const unsigned char *p, const unsigned char *e);
 /* The common case of bl_lex_bytes in one pass: returns 1 when every byte of the input is
  * printable ASCII, TAB or LF, with cx->lfm set to a bit map of its line feeds (in the report's
- * scratch arena) that bl_line_end then reads instead of searching; else 0 with cx->lfm NULL. */
+ * scratch, kept warm) that bl_line_end then reads instead of searching; else 0 with cx->lfm
+ * NULL (cx->oom and the report's oom set when the map's memory ran out). */
 int bl_lex_clean_lines(bl_ctx *cx);
 
 /* End of line content at/after p: the LF position or the end, and after trailing CRs trimmed. */
