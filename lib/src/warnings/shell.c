@@ -152,10 +152,10 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
   size_t i = s;
   while (i < e) {
     unsigned lead = SH_LEAD[(unsigned char)text[i]];
-    if (lead == SH_BLANK) { /* a run of blanks (indented lines) */
+    if (lead == SH_BLANK) { /* a run of blanks (indented lines), then what follows it */
       do i++;
-      while (i < e && SH_LEAD[(unsigned char)text[i]] == SH_BLANK);
-      continue;
+      while (i < e && (lead = SH_LEAD[(unsigned char)text[i]]) == SH_BLANK);
+      if (i == e) break;
     }
     if (lead == SH_HASH) { /* a comment to the end of the line */
       while (i < e && text[i] != '\n') i++;
