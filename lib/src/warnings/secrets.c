@@ -477,12 +477,20 @@ static int name_may_be_secret(const char *p, size_t n) {
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)p[i];
     if (c >= 0x80) return 1;
+    /* The byte after (lower-cased by OR 0x20; 0 at the end) rules most words out at once. */
+    unsigned char d = i + 1 < n ? (unsigned char)(p[i + 1] | 0x20) : 0;
     switch (c | 0x20) {
-    case 'p': if (NAME_HAS("pass") || NAME_HAS("private")) return 1; break;
-    case 's': if (NAME_HAS("secret")) return 1; break;
-    case 't': if (NAME_HAS("token")) return 1; break;
-    case 'a': if (NAME_HAS("api") || NAME_HAS("access") || NAME_HAS("auth")) return 1; break;
-    case 'c': if (NAME_HAS("credential")) return 1; break;
+    case 'p':
+      if ((d == 'a' && NAME_HAS("pass")) || (d == 'r' && NAME_HAS("private"))) return 1;
+      break;
+    case 's': if (d == 'e' && NAME_HAS("secret")) return 1; break;
+    case 't': if (d == 'o' && NAME_HAS("token")) return 1; break;
+    case 'a':
+      if ((d == 'p' && NAME_HAS("api")) || (d == 'c' && NAME_HAS("access")) ||
+          (d == 'u' && NAME_HAS("auth")))
+        return 1;
+      break;
+    case 'c': if (d == 'r' && NAME_HAS("credential")) return 1; break;
     default: break;
     }
   }
