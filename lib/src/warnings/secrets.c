@@ -333,13 +333,13 @@ static inline int secret_triple(unsigned char f, unsigned char n, unsigned char 
  * is not a letter (as SECRET_FIRST proposes them), or ':'. When the bytes from i to i + 17 are
  * ASCII, a first byte is kept only when the two bytes after it may follow it (SECRET_PAIR,
  * then secret_triple); when one is not (assign_start then lets PCRE2 decide), the first bytes
- * alone. Either is a superset of the offsets the caller runs a pattern at. */
-static inline unsigned candidates16(const char *text, size_t i) {
+ * alone. Either is a superset of the offsets the caller runs a pattern at. `ascii`: the whole
+ * input is known to be ASCII (nothing to test). */
+static inline unsigned candidates16(const char *text, size_t i, int ascii) {
   const __m128i lo = _mm_set1_epi8(0x20), a0 = _mm_set1_epi8(0x60), z1 = _mm_set1_epi8(0x7b),
                 colon = _mm_set1_epi8(':');
   __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
   __m128i p = _mm_loadu_si128((const __m128i *)(const void *)(text + i - 1));
-  __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(text + i + 2));
   __m128i xl = _mm_or_si128(x, lo), pl = _mm_or_si128(p, lo);
   __m128i prev_alpha = _mm_and_si128(_mm_cmpgt_epi8(pl, a0), _mm_cmplt_epi8(pl, z1));
   unsigned not_after_letter = ~(unsigned)_mm_movemask_epi8(prev_alpha) & 0xFFFFu;
@@ -353,7 +353,11 @@ static inline unsigned candidates16(const char *text, size_t i) {
                                 _mm_cmpeq_epi8(xl, _mm_set1_epi8('x'))),
                    _mm_cmpeq_epi8(x, _mm_set1_epi8('-'))));
   unsigned m = (unsigned)_mm_movemask_epi8(first) & not_after_letter;
-  if (!m || _mm_movemask_epi8(_mm_or_si128(x, x2))) return m | colons; /* a byte from 0x80 */
+  if (!m) return colons;
+  if (!ascii) { /* a byte from 0x80 among the bytes from i to i + 17: the first bytes alone */
+    __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(text + i + 2));
+    if (_mm_movemask_epi8(_mm_or_si128(x, x2))) return m | colons;
+  }
   unsigned out = colons;
   for (; m; m &= m - 1) {
     unsigned k = (unsigned)__builtin_ctz(m);
@@ -372,6 +376,7 @@ static inline unsigned candidates16(const char *text, size_t i) {
 typedef struct cand_cursor {
   size_t base, width;
   uint32_t mask;
+  int ascii; /* the input is printable ASCII, TAB and LF (the byte check's line map exists) */
 } cand_cursor;
 
 /* The next offset in [i, e) where a secret pattern may start (a superset of those
@@ -396,17 +401,17 @@ static size_t next_candidate(cand_cursor *cc, const char *text, size_t s, size_t
     }
     size_t nb = cc->base + cc->width; /* the next block */
     if (e - nb >= 34) {
-      cc->mask = candidates16(text, nb) | candidates16(text, nb + 16) << 16;
+      cc->mask = candidates16(text, nb, cc->ascii) | candidates16(text, nb + 16, cc->ascii) << 16;
       cc->width = 32;
     } else if (e - nb >= 18) {
-      cc->mask = candidates16(text, nb);
+      cc->mask = candidates16(text, nb, cc->ascii);
       cc->width = 16;
     } else if (nb < e) { /* the last 1-17 offsets: their bytes, and spaces after them */
       char tmp[64];
       size_t r = e - nb;
       memcpy(tmp, text + nb - 1, r + 1);
       memset(tmp + r + 1, ' ', 32);
-      cc->mask = candidates16(tmp, 1) & ((1u << r) - 1);
+      cc->mask = candidates16(tmp, 1, cc->ascii) & ((1u << r) - 1);
       cc->width = r;
     } else {
       break;
@@ -429,7 +434,9 @@ void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s
   secret_scan sc = {ck, rd, text, s, e, in_input, NULL};
   int reports = 0;
   size_t skip_to = s; /* after a match, later candidates inside it are not tried */
-  cand_cursor cc = {s, 0, 0};
+  /* Every text scanned comes from the input (its logical line, a heredoc body), whose bytes
+   * are all ASCII when the byte check left the line-feed map (dockerfile_int.h). */
+  cand_cursor cc = {s, 0, 0, ck->cx.lfm != NULL};
   for (size_t i = s; i < e && reports < 16; i++) {
     i = next_candidate(&cc, text, s, i, e); /* to the next candidate */
     if (i == e) break;
