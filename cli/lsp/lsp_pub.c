@@ -227,13 +227,30 @@ static const pub_entry *body_of(lsp_pub *p, int sev, int fix, const char *code,
   return &p->next->e[p->next->n - 1];
 }
 
+/* v in decimal at the end of t[0..*k): *k moves back to its first character. */
+static void put_int(char *t, size_t *k, int64_t v) {
+  uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  do {
+    t[--*k] = (char)('0' + m % 10);
+    m /= 10;
+  } while (m);
+  if (v < 0) t[--*k] = '-';
+}
+
+/* name{"line":L,"character":C}, the integers as jansson writes them */
 static void put_pos(lsp_pub *p, const char *name, size_t off) {
   int64_t l, c;
   lsp_position(p->d->text, p->d->len, p->s->enc, off, &l, &c);
-  char t[96];
-  int n = snprintf(t, sizeof t, "%s{\"line\":%" JSON_INTEGER_FORMAT ",\"character\":%"
-                   JSON_INTEGER_FORMAT "}", name, (json_int_t)l, (json_int_t)c);
-  put(p, t, (size_t)n);
+  char li[24], ci[24];
+  size_t lk = sizeof li, ck = sizeof ci;
+  put_int(li, &lk, l);
+  put_int(ci, &ck, c);
+  put(p, name, strlen(name));
+  put(p, "{\"line\":", 8);
+  put(p, li + lk, sizeof li - lk);
+  put(p, ",\"character\":", 13);
+  put(p, ci + ck, sizeof ci - ck);
+  put(p, "}", 1);
 }
 
 static void put_item(lsp_pub *p, size_t a, size_t b, const pub_entry *e) {
