@@ -118,12 +118,15 @@ static const char *dup(boxlint_report *to, const char *p) {
 /* `text` with each "allow_out[N]"/"deny_out[N]" naming the entry's index in the file's list
  * (the policy was checked without the entries known only at run time). */
 static const char *remap(boxlint_report *to, const char *text, const bl_pypolicy *pol) {
-  if (!text || !pol) return dup(to, text);
+  if (!text || !pol || (!strstr(text, "allow_out[") && !strstr(text, "deny_out[")))
+    return dup(to, text); /* no entry named: the text as it is */
   size_t n = strlen(text), cap = n * 2 + 64, w = 0;
   char *o = boxlint__ralloc(to, cap);
   if (!o) return NULL;
   for (size_t i = 0; i < n && w + 32 < cap;) {
-    int l = !strncmp(text + i, "allow_out[", 10) ? 0 : !strncmp(text + i, "deny_out[", 9) ? 1 : -1;
+    int l = -1;
+    if (text[i] == 'a' && !strncmp(text + i, "allow_out[", 10)) l = 0;
+    else if (text[i] == 'd' && !strncmp(text + i, "deny_out[", 9)) l = 1;
     if (l < 0 || !pol->map[l]) {
       o[w++] = text[i++];
       continue;
