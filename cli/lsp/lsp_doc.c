@@ -64,6 +64,22 @@ static size_t plain_run(const char *t, size_t i, size_t stop) {
   return j - i;
 }
 
+/* t[0, n) is ASCII without \r. */
+static int ascii_no_cr(const char *t, size_t n) {
+  const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+  uint64_t bad = 0;
+  size_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    uint64_t x;
+    memcpy(&x, t + j, 8);
+    uint64_t cr = x ^ (ones * '\r');
+    bad |= (x | ((cr - ones) & ~cr)) & high;
+  }
+  for (; j < n; j++)
+    if ((unsigned char)t[j] >= 0x80 || t[j] == '\r') bad = 1;
+  return !bad;
+}
+
 static void walk(const char *t, size_t n, enum lsp_enc enc, size_t i, size_t stop, int clip,
                  int64_t *line, int64_t *u, size_t *next) {
   int64_t l = *line, w = *u;
@@ -118,12 +134,30 @@ void lsp_positions_begin(const char *t, size_t n, enum lsp_enc enc) {
   }
   int64_t l = 0, w = 0;
   size_t i = 0;
-  for (size_t k = 0; k < nb; k++) {
-    size_t stop = k * LSP_BLOCK;
-    if (i < stop) walk(t, n, enc, i, stop, 0, &l, &w, &i);
-    scope.line[k] = l;
-    scope.u[k] = w;
-    scope.at[k] = i;
+  if (ascii_no_cr(t, n)) {
+    /* ASCII and no \r (every character one byte and one unit, lines end at \n): each block's
+     * start is a character's, on the line of the \n before it */
+    const char *lf = memchr(t, '\n', n);
+    size_t ls = 0; /* the start of the line of offset k * LSP_BLOCK */
+    for (size_t k = 0; k < nb; k++) {
+      size_t stop = k * LSP_BLOCK;
+      while (lf && (size_t)(lf - t) < stop) {
+        l++;
+        ls = (size_t)(lf - t) + 1;
+        lf = memchr(lf + 1, '\n', n - ls);
+      }
+      scope.line[k] = l;
+      scope.u[k] = (int64_t)(stop - ls);
+      scope.at[k] = stop;
+    }
+  } else {
+    for (size_t k = 0; k < nb; k++) {
+      size_t stop = k * LSP_BLOCK;
+      if (i < stop) walk(t, n, enc, i, stop, 0, &l, &w, &i);
+      scope.line[k] = l;
+      scope.u[k] = w;
+      scope.at[k] = i;
+    }
   }
   scope.t = t;
   scope.n = n;

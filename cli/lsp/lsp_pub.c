@@ -43,6 +43,7 @@ struct lsp_pubcache {
   int comments; /* a Python file without an input error, no message quoting a comment: an
                    edit inside a comment changes no finding but where it is (lsp_pub_edit) */
   int edited;   /* such edits since the publish, each applied to it[] */
+  size_t len;   /* the bytes of the message published: the next one's buffer starts so */
 };
 
 json_t *lsp_finding_body(const server *s, int sev, const char *code, const char *message,
@@ -157,6 +158,8 @@ int lsp_pub_begin(server *s, lsp_doc *d, int python, lsp_pub *p) {
   memset(p, 0, sizeof *p);
   p->s = s;
   p->d = d;
+  if (d->pub && d->pub->len && (p->buf = malloc(d->pub->len + 4096)) != NULL)
+    p->cap = d->pub->len + 4096; /* about the last one's size: no copy as it grows */
   p->next = calloc(1, sizeof *p->next);
   if (p->next) p->next->comments = python;
   json_t *params = json_object();
@@ -309,6 +312,7 @@ int lsp_pub_send(lsp_pub *p) {
     return rc;
   }
   int rc = lsp_write_raw(&p->s->io, p->buf, p->len) ? 1 : 0;
+  p->next->len = p->len;
   lsp_pubcache_free(p->d->pub);
   p->d->pub = p->next;
   p->next = NULL;
