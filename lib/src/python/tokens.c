@@ -26,7 +26,7 @@ typedef struct tz {
 static int push(tz *z, bl_pytok_kind k, size_t start, size_t end) {
   bl_pytoks *t = z->out;
   if (t->n == t->cap) {
-    size_t cap = t->cap ? t->cap * 2 : 256 + z->n / 8; /* a token every few bytes */
+    size_t cap = t->cap ? t->cap * 2 : 256 + z->n / 4; /* a token every few bytes */
     bl_pytok *v = boxlint__realloc(z->m, t->v, t->cap * sizeof *v, cap * sizeof *v);
     if (!v) return -1;
     t->v = v;
@@ -207,6 +207,8 @@ int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *ou
     if (rc) break;
     bol = 0;
     size_t l, p = z.pos;
+    /* blanks between tokens, as the lexer's SPACE would take them, skipped here */
+    while (p < z.n && (s[p] == ' ' || s[p] == '\t' || s[p] == '\f')) p++;
     bl_pylex k = bl_py_lex((const unsigned char *)s + p, (const unsigned char *)s + z.n, &l);
     cont = 0;
     z.pos = p + l;
