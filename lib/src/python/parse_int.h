@@ -56,6 +56,7 @@ typedef struct bl_pp {
   const char *smsg;       /* the first specific syntax error outside an attempt */
   size_t soff;
   size_t nnodes;
+  bl_pynode *pre;         /* an expression's first primary, parsed: factor() takes it */
 } bl_pp;
 
 #define PP_FAILED(p) ((p)->err != NULL || (p)->oom)

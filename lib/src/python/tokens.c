@@ -207,8 +207,6 @@ int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *ou
     if (rc) break;
     bol = 0;
     size_t l, p = z.pos;
-    /* blanks between tokens, as the lexer's SPACE would take them, skipped here */
-    while (p < z.n && (s[p] == ' ' || s[p] == '\t' || s[p] == '\f')) p++;
     bl_pylex k = bl_py_lex((const unsigned char *)s + p, (const unsigned char *)s + z.n, &l);
     cont = 0;
     z.pos = p + l;
