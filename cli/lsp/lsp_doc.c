@@ -113,6 +113,7 @@ static _Thread_local struct {
   enum lsp_enc enc;
   int64_t *line, *u; /* before the first character starting at or after k * LSP_BLOCK */
   size_t *at;        /* that character's offset */
+  int ascii;         /* the text is ASCII without \r: a byte is a character and a unit */
 } scope;
 
 void lsp_positions_end(void) {
@@ -134,7 +135,8 @@ void lsp_positions_begin(const char *t, size_t n, enum lsp_enc enc) {
   }
   int64_t l = 0, w = 0;
   size_t i = 0;
-  if (ascii_no_cr(t, n)) {
+  scope.ascii = ascii_no_cr(t, n);
+  if (scope.ascii) {
     /* ASCII and no \r (every character one byte and one unit, lines end at \n): each block's
      * start is a character's, on the line of the \n before it */
     const char *lf = memchr(t, '\n', n);
@@ -168,6 +170,18 @@ void lsp_positions_begin(const char *t, size_t n, enum lsp_enc enc) {
 void lsp_position(const char *t, size_t n, enum lsp_enc enc, size_t off, int64_t *line,
                   int64_t *ch) {
   if (off > n) off = n;
+  if (scope.ascii && scope.t == t && scope.n == n && scope.enc == enc && scope.line) {
+    size_t k = off / LSP_BLOCK, ls = scope.at[k] - (size_t)scope.u[k];
+    int64_t l = scope.line[k];
+    for (size_t i = scope.at[k]; i < off; i++)
+      if (t[i] == '\n') {
+        l++;
+        ls = i + 1;
+      }
+    *line = l;
+    *ch = (int64_t)(off - ls);
+    return;
+  }
   while (off > 0 && off < n && ((unsigned char)t[off] & 0xC0) == 0x80) off--;
   /* an offset between \r and \n is the end of the line */
   size_t stop = off > 0 && t[off - 1] == '\r' && off < n && t[off] == '\n' ? off - 1 : off;
