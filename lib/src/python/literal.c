@@ -37,7 +37,7 @@ static int reserve(const boxlint__mem *m, bl_pystr *o, size_t *cap, size_t need)
   while (nc < need) nc *= 2;
   size_t each = 2 * sizeof(size_t) + sizeof(uint32_t) + 1;
   if (nc > SIZE_MAX / each) return -1;
-  size_t *ns = boxlint__malloc(m, nc * each);
+  size_t *ns = o->arena ? boxlint__arena_alloc(o->arena, m, nc * each) : boxlint__malloc(m, nc * each);
   if (!ns) return -1;
   size_t *ne = ns + nc;
   uint32_t *np = (uint32_t *)(ne + nc);
@@ -48,7 +48,7 @@ static int reserve(const boxlint__mem *m, bl_pystr *o, size_t *cap, size_t need)
     memcpy(np, o->piece, o->len * sizeof *np);
     memcpy(nb, o->bytes, o->len);
   }
-  boxlint__free(m, o->src);
+  if (!o->arena) boxlint__free(m, o->src);
   o->src = ns;
   o->src_end = ne;
   o->piece = np;
@@ -443,6 +443,8 @@ static int plain(dec *d, size_t i, size_t *next) {
 int bl_py_decode(const boxlint__mem *m, const char *s, const bl_piece *p, uint32_t index,
                  bl_pystr *out, const char **err, size_t *err_off) {
   dec d = {m, s, p, index, out, out->cap, err, err_off};
+  /* the decoded bytes are never more than the source's (an escape is longer than its bytes) */
+  if (reserve(m, out, &d.cap, out->len + (p->body_end - p->body) + 1)) return -1;
   int raw = (p->flags & BL_LIT_RAW) != 0, fstr = (p->flags & BL_LIT_FSTRING) != 0, rc = 0;
   for (size_t i = p->body; rc == 0 && i < p->body_end;) {
     /* a run of ASCII characters that are no escape, line break or brace of an f-string: each
@@ -479,6 +481,6 @@ int bl_py_decode(const boxlint__mem *m, const char *s, const bl_piece *p, uint32
 }
 
 void bl_pystr_free(const boxlint__mem *m, bl_pystr *v) {
-  boxlint__free(m, v->src); /* the block of the four arrays */
+  if (!v->arena) boxlint__free(m, v->src); /* the block of the four arrays */
   memset(v, 0, sizeof *v);
 }
