@@ -33,7 +33,7 @@ void bl_py_piece(const char *s, const bl_pytok *t, bl_piece *p) {
  * o->src holds. */
 static int reserve(const boxlint__mem *m, bl_pystr *o, size_t *cap, size_t need) {
   if (need <= *cap && o->bytes) return 0;
-  size_t nc = *cap ? *cap * 2 : 64;
+  size_t nc = *cap ? *cap * 2 : need > 16 ? need : 16;
   while (nc < need) nc *= 2;
   size_t each = 2 * sizeof(size_t) + sizeof(uint32_t) + 1;
   if (nc > SIZE_MAX / each) return -1;

@@ -180,6 +180,7 @@ typedef struct bl_pysup {
 typedef struct bl_pyreader {
   const boxlint__mem *m;
   boxlint__arena arena;
+  boxlint__arena strs;   /* the arrays of the values' strings, apart from the values */
   const char *s;
   size_t n;
   bl_pytoks toks;
