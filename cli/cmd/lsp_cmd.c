@@ -2,8 +2,24 @@
  * are options.def's LSP rows); the server is lsp/'s lsp_serve. Called by main.c. */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include "cmd/cmd.h"
 #include "lsp/lsp.h"
+
+/* A server checks the same documents again and again: what one check frees, the next takes
+ * again. glibc would hand the top of its heap back to the system after a check of a large
+ * file, and map its largest blocks afresh, whenever its thresholds (which move with what was
+ * freed last) say so; then every page is faulted in again at each check, which costs more
+ * than the check on a 100 KB Python file (issue 28). Blocks up to 32 MiB come from the heap,
+ * and up to 64 MiB of free heap is kept. */
+static void keep_memory(void) {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
 
 static int lsp_usage(cli *c, int code) {
   fputs("usage: boxlint lsp [--stdio] [--debounce MS]\n"
@@ -56,5 +72,6 @@ int cli_cmd_lsp(cli *c, int argc, char **argv) {
     }
     return cli_usage_error(c, "unknown argument to boxlint lsp:", argv[i]);
   }
+  keep_memory();
   return lsp_serve(c, debounce_ms);
 }

@@ -4,6 +4,7 @@
  * valid UTF-8 (jansson has decoded it from JSON), so a code point is 1 to 4 bytes and takes two
  * UTF-16 units from 4 bytes on. Owns the conversions and the file: URI mapping; calls libc and
  * jansson only. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lsp/lsp.h"
@@ -47,10 +48,46 @@ int lsp_offset(const char *t, size_t n, enum lsp_enc enc, int64_t line, int64_t 
 /* The walk shared by the scan and the checkpoints: over characters from `i` (a character
  * start) to `stop`, the line and the units since the line's start. A line ends at \n, at \r\n
  * (counted at the \n) and at a lone \r; the text is valid UTF-8. */
+/* Bytes from t[i] before `stop` that are ASCII and no line break (\n, \r): one unit each in
+ * every encoding. Eight at a time while none of the eight is one of those. */
+static size_t plain_run(const char *t, size_t i, size_t stop) {
+  const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+  size_t j = i;
+  while (j + 8 <= stop) {
+    uint64_t x;
+    memcpy(&x, t + j, 8);
+    uint64_t lf = x ^ (ones * '\n'), cr = x ^ (ones * '\r');
+    if ((x | ((lf - ones) & ~lf) | ((cr - ones) & ~cr)) & high) break;
+    j += 8;
+  }
+  while (j < stop && (unsigned char)t[j] < 0x80 && t[j] != '\n' && t[j] != '\r') j++;
+  return j - i;
+}
+
+/* t[0, n) is ASCII without \r. */
+static int ascii_no_cr(const char *t, size_t n) {
+  const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+  uint64_t bad = 0;
+  size_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    uint64_t x;
+    memcpy(&x, t + j, 8);
+    uint64_t cr = x ^ (ones * '\r');
+    bad |= (x | ((cr - ones) & ~cr)) & high;
+  }
+  for (; j < n; j++)
+    if ((unsigned char)t[j] >= 0x80 || t[j] == '\r') bad = 1;
+  return !bad;
+}
+
 static void walk(const char *t, size_t n, enum lsp_enc enc, size_t i, size_t stop, int clip,
                  int64_t *line, int64_t *u, size_t *next) {
   int64_t l = *line, w = *u;
   while (i < stop) {
+    size_t r = plain_run(t, i, stop);
+    w += (int64_t)r;
+    i += r;
+    if (i >= stop) break;
     if (t[i] == '\n' || (t[i] == '\r' && !(i + 1 < n && t[i + 1] == '\n'))) {
       l++;
       w = 0;
@@ -76,6 +113,7 @@ static _Thread_local struct {
   enum lsp_enc enc;
   int64_t *line, *u; /* before the first character starting at or after k * LSP_BLOCK */
   size_t *at;        /* that character's offset */
+  int ascii;         /* the text is ASCII without \r: a byte is a character and a unit */
 } scope;
 
 void lsp_positions_end(void) {
@@ -97,12 +135,31 @@ void lsp_positions_begin(const char *t, size_t n, enum lsp_enc enc) {
   }
   int64_t l = 0, w = 0;
   size_t i = 0;
-  for (size_t k = 0; k < nb; k++) {
-    size_t stop = k * LSP_BLOCK;
-    if (i < stop) walk(t, n, enc, i, stop, 0, &l, &w, &i);
-    scope.line[k] = l;
-    scope.u[k] = w;
-    scope.at[k] = i;
+  scope.ascii = ascii_no_cr(t, n);
+  if (scope.ascii) {
+    /* ASCII and no \r (every character one byte and one unit, lines end at \n): each block's
+     * start is a character's, on the line of the \n before it */
+    const char *lf = memchr(t, '\n', n);
+    size_t ls = 0; /* the start of the line of offset k * LSP_BLOCK */
+    for (size_t k = 0; k < nb; k++) {
+      size_t stop = k * LSP_BLOCK;
+      while (lf && (size_t)(lf - t) < stop) {
+        l++;
+        ls = (size_t)(lf - t) + 1;
+        lf = memchr(lf + 1, '\n', n - ls);
+      }
+      scope.line[k] = l;
+      scope.u[k] = (int64_t)(stop - ls);
+      scope.at[k] = stop;
+    }
+  } else {
+    for (size_t k = 0; k < nb; k++) {
+      size_t stop = k * LSP_BLOCK;
+      if (i < stop) walk(t, n, enc, i, stop, 0, &l, &w, &i);
+      scope.line[k] = l;
+      scope.u[k] = w;
+      scope.at[k] = i;
+    }
   }
   scope.t = t;
   scope.n = n;
@@ -113,6 +170,18 @@ void lsp_positions_begin(const char *t, size_t n, enum lsp_enc enc) {
 void lsp_position(const char *t, size_t n, enum lsp_enc enc, size_t off, int64_t *line,
                   int64_t *ch) {
   if (off > n) off = n;
+  if (scope.ascii && scope.t == t && scope.n == n && scope.enc == enc && scope.line) {
+    size_t k = off / LSP_BLOCK, ls = scope.at[k] - (size_t)scope.u[k];
+    int64_t l = scope.line[k];
+    for (size_t i = scope.at[k]; i < off; i++)
+      if (t[i] == '\n') {
+        l++;
+        ls = i + 1;
+      }
+    *line = l;
+    *ch = (int64_t)(off - ls);
+    return;
+  }
   while (off > 0 && off < n && ((unsigned char)t[off] & 0xC0) == 0x80) off--;
   /* an offset between \r and \n is the end of the line */
   size_t stop = off > 0 && t[off - 1] == '\r' && off < n && t[off] == '\n' ? off - 1 : off;

@@ -43,6 +43,7 @@ struct lsp_pubcache {
   int comments; /* a Python file without an input error, no message quoting a comment: an
                    edit inside a comment changes no finding but where it is (lsp_pub_edit) */
   int edited;   /* such edits since the publish, each applied to it[] */
+  size_t len;   /* the bytes of the message published: the next one's buffer starts so */
 };
 
 json_t *lsp_finding_body(const server *s, int sev, const char *code, const char *message,
@@ -86,10 +87,20 @@ void lsp_pubcache_free(lsp_pubcache *c) {
   free(c);
 }
 
-static uint64_t fnv(const char *p, size_t n) {
-  uint64_t h = 14695981039346656037u;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211u;
-  return h;
+/* The key's hash, eight bytes at a time (a finding's key is a hundred bytes or so). */
+static uint64_t key_hash(const char *p, size_t n) {
+  const uint64_t k = 0x9E3779B97F4A7C15u;
+  uint64_t h = 14695981039346656037u ^ n, w;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&w, p + i, 8);
+    h = (h ^ w) * k;
+    h ^= h >> 29;
+  }
+  w = 0;
+  memcpy(&w, p + i, n - i);
+  h = (h ^ w) * k;
+  return h ^ (h >> 32);
 }
 
 static const pub_entry *cache_find(const lsp_pubcache *c, uint64_t h, const char *key,
@@ -157,6 +168,8 @@ int lsp_pub_begin(server *s, lsp_doc *d, int python, lsp_pub *p) {
   memset(p, 0, sizeof *p);
   p->s = s;
   p->d = d;
+  if (d->pub && d->pub->len && (p->buf = malloc(d->pub->len + 4096)) != NULL)
+    p->cap = d->pub->len + 4096; /* about the last one's size: no copy as it grows */
   p->next = calloc(1, sizeof *p->next);
   if (p->next) p->next->comments = python;
   json_t *params = json_object();
@@ -203,7 +216,7 @@ static int make_key(lsp_pub *p, int sev, int fix, const char *code, const char *
 static const pub_entry *body_of(lsp_pub *p, int sev, int fix, const char *code,
                                 const char *message, const char *hint) {
   if (make_key(p, sev, fix, code, message, hint)) return NULL;
-  uint64_t h = fnv(p->key, p->klen);
+  uint64_t h = key_hash(p->key, p->klen);
   const pub_entry *e = cache_find(p->next, h, p->key, p->klen);
   if (e) return e;
   e = cache_find(p->d->pub, h, p->key, p->klen);
@@ -227,13 +240,30 @@ static const pub_entry *body_of(lsp_pub *p, int sev, int fix, const char *code,
   return &p->next->e[p->next->n - 1];
 }
 
+/* v in decimal at the end of t[0..*k): *k moves back to its first character. */
+static void put_int(char *t, size_t *k, int64_t v) {
+  uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  do {
+    t[--*k] = (char)('0' + m % 10);
+    m /= 10;
+  } while (m);
+  if (v < 0) t[--*k] = '-';
+}
+
+/* name{"line":L,"character":C}, the integers as jansson writes them */
 static void put_pos(lsp_pub *p, const char *name, size_t off) {
   int64_t l, c;
   lsp_position(p->d->text, p->d->len, p->s->enc, off, &l, &c);
-  char t[96];
-  int n = snprintf(t, sizeof t, "%s{\"line\":%" JSON_INTEGER_FORMAT ",\"character\":%"
-                   JSON_INTEGER_FORMAT "}", name, (json_int_t)l, (json_int_t)c);
-  put(p, t, (size_t)n);
+  char li[24], ci[24];
+  size_t lk = sizeof li, ck = sizeof ci;
+  put_int(li, &lk, l);
+  put_int(ci, &ck, c);
+  put(p, name, strlen(name));
+  put(p, "{\"line\":", 8);
+  put(p, li + lk, sizeof li - lk);
+  put(p, ",\"character\":", 13);
+  put(p, ci + ck, sizeof ci - ck);
+  put(p, "}", 1);
 }
 
 static void put_item(lsp_pub *p, size_t a, size_t b, const pub_entry *e) {
@@ -292,6 +322,7 @@ int lsp_pub_send(lsp_pub *p) {
     return rc;
   }
   int rc = lsp_write_raw(&p->s->io, p->buf, p->len) ? 1 : 0;
+  p->next->len = p->len;
   lsp_pubcache_free(p->d->pub);
   p->d->pub = p->next;
   p->next = NULL;

@@ -26,6 +26,14 @@ static size_t random_text(char *b, size_t n) {
   return rt_text(&rng, b, n, PIECES, sizeof PIECES / sizeof *PIECES);
 }
 
+/* ASCII without \r: lsp_positions_begin's checkpoints from the line breaks alone */
+static const char *const ASCII_PIECES[] = {"a", "b", " ", "\n", "\"", "\n\n", "abcdefghij",
+                                           "0123456789abcdefghijklmnopqrstuvwxyz"};
+
+static size_t random_ascii(char *b, size_t n) {
+  return rt_text(&rng, b, n, ASCII_PIECES, sizeof ASCII_PIECES / sizeof *ASCII_PIECES);
+}
+
 typedef struct jb {
   char *p;
   size_t n;
@@ -194,8 +202,9 @@ END_TEST
 
 START_TEST(lsp_scope_every_offset) {
   char *t = malloc(8 * 4096 + 1);
-  for (int round = 0; round < 80; round++) {
-    size_t n = random_text(t, rnd(round < 50 ? 300 : 1500));
+  for (int round = 0; round < 120; round++) {
+    size_t n = round < 80 ? random_text(t, rnd(round < 50 ? 300 : 1500))
+                          : random_ascii(t, rnd(round < 100 ? 300 : 800));
     for (int e = 0; e < 3; e++) {
       enum lsp_enc enc = e == 0 ? LSP_UTF16 : e == 1 ? LSP_UTF8 : LSP_UTF32;
       size_t m = n + 2;

@@ -29,30 +29,56 @@ void bl_py_piece(const char *s, const bl_pytok *t, bl_piece *p) {
   p->body_end = t->end - q;
 }
 
+/* Room for `need` entries: the four arrays in one block (src, src_end, piece, bytes), which
+ * o->src holds. */
+static int reserve(const boxlint__mem *m, bl_pystr *o, size_t *cap, size_t need) {
+  if (need <= *cap && o->bytes) return 0;
+  size_t nc = *cap ? *cap * 2 : need > 16 ? need : 16;
+  while (nc < need) nc *= 2;
+  size_t each = 2 * sizeof(size_t) + sizeof(uint32_t) + 1;
+  if (nc > SIZE_MAX / each) return -1;
+  size_t *ns = o->arena ? boxlint__arena_alloc(o->arena, m, nc * each) : boxlint__malloc(m, nc * each);
+  if (!ns) return -1;
+  size_t *ne = ns + nc;
+  uint32_t *np = (uint32_t *)(ne + nc);
+  char *nb = (char *)(np + nc);
+  if (o->bytes) {
+    memcpy(ns, o->src, o->len * sizeof *ns);
+    memcpy(ne, o->src_end, o->len * sizeof *ne);
+    memcpy(np, o->piece, o->len * sizeof *np);
+    memcpy(nb, o->bytes, o->len);
+  }
+  if (!o->arena) boxlint__free(m, o->src);
+  o->src = ns;
+  o->src_end = ne;
+  o->piece = np;
+  o->bytes = nb;
+  *cap = nc;
+  return 0;
+}
+
 /* Append `n` bytes produced by the source character at `src`. */
 static int put(const boxlint__mem *m, bl_pystr *o, size_t *cap, const char *b, size_t n,
                size_t src, size_t src_end, uint32_t piece) {
-  if (o->len + n + 1 > *cap || !o->bytes) {
-    size_t nc = (*cap ? *cap * 2 : 64);
-    while (nc < o->len + n + 1) nc *= 2;
-    char *nb = boxlint__realloc(m, o->bytes, *cap, nc);
-    if (!nb) return -1;
-    o->bytes = nb;
-    size_t *ns = boxlint__realloc(m, o->src, *cap * sizeof *ns, nc * sizeof *ns);
-    if (!ns) return -1;
-    o->src = ns;
-    size_t *ne = boxlint__realloc(m, o->src_end, *cap * sizeof *ne, nc * sizeof *ne);
-    if (!ne) return -1;
-    o->src_end = ne;
-    uint32_t *np = boxlint__realloc(m, o->piece, *cap * sizeof *np, nc * sizeof *np);
-    if (!np) return -1;
-    o->piece = np;
-    *cap = nc;
-  }
+  if (reserve(m, o, cap, o->len + n + 1)) return -1;
   for (size_t k = 0; k < n; k++) {
     o->bytes[o->len] = b[k];
     o->src[o->len] = src;
     o->src_end[o->len] = src_end;
+    o->piece[o->len] = piece;
+    o->len++;
+  }
+  return 0;
+}
+
+/* Append s[i, j), source characters of one byte each. */
+static int put_run(const boxlint__mem *m, bl_pystr *o, size_t *cap, const char *s, size_t i,
+                   size_t j, uint32_t piece) {
+  if (reserve(m, o, cap, o->len + (j - i) + 1)) return -1;
+  memcpy(o->bytes + o->len, s + i, j - i);
+  for (size_t k = i; k < j; k++) {
+    o->src[o->len] = k;
+    o->src_end[o->len] = k + 1;
     o->piece[o->len] = piece;
     o->len++;
   }
@@ -417,8 +443,21 @@ static int plain(dec *d, size_t i, size_t *next) {
 int bl_py_decode(const boxlint__mem *m, const char *s, const bl_piece *p, uint32_t index,
                  bl_pystr *out, const char **err, size_t *err_off) {
   dec d = {m, s, p, index, out, out->cap, err, err_off};
-  int raw = (p->flags & BL_LIT_RAW) != 0, rc = 0;
+  /* the decoded bytes are never more than the source's (an escape is longer than its bytes) */
+  if (reserve(m, out, &d.cap, out->len + (p->body_end - p->body) + 1)) return -1;
+  int raw = (p->flags & BL_LIT_RAW) != 0, fstr = (p->flags & BL_LIT_FSTRING) != 0, rc = 0;
   for (size_t i = p->body; rc == 0 && i < p->body_end;) {
+    /* a run of ASCII characters that are no escape, line break or brace of an f-string: each
+     * its own byte, as plain() puts it */
+    size_t j = i;
+    for (unsigned char c; j < p->body_end && (c = (unsigned char)s[j]) < 0x80 && c != '\\' &&
+                          c != '\r' && !(fstr && (c == '{' || c == '}'));)
+      j++;
+    if (j > i) {
+      rc = put_run(m, out, &d.cap, s, i, j, index);
+      i = j;
+      continue;
+    }
     size_t next = i + 1;
     if (s[i] == '\\' && raw) {
       /* Raw: the backslash and the character after it both stay (a line break as \n). */
@@ -442,9 +481,6 @@ int bl_py_decode(const boxlint__mem *m, const char *s, const bl_piece *p, uint32
 }
 
 void bl_pystr_free(const boxlint__mem *m, bl_pystr *v) {
-  boxlint__free(m, v->bytes);
-  boxlint__free(m, v->src);
-  boxlint__free(m, v->src_end);
-  boxlint__free(m, v->piece);
+  if (!v->arena) boxlint__free(m, v->src); /* the block of the four arrays */
   memset(v, 0, sizeof *v);
 }

@@ -18,6 +18,13 @@ static const char *const KEYWORDS[] = {
   "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
   "while", "with", "yield"};
 
+/* Where the keywords of a first character start in KEYWORDS (sorted by byte): the search
+ * goes on from there while the first characters are not greater. */
+static const uint8_t KW_FIRST[128] = {
+  ['F'] = 0, ['N'] = 1, ['T'] = 2, ['a'] = 3, ['b'] = 8, ['c'] = 9, ['d'] = 11, ['e'] = 13,
+  ['f'] = 16, ['g'] = 19, ['i'] = 20, ['l'] = 24, ['n'] = 25, ['o'] = 27, ['p'] = 28,
+  ['r'] = 29, ['t'] = 31, ['w'] = 32, ['y'] = 34};
+
 static const char *const OPS[] = {
   "(", ")", "[", "]", "{", "}", ":", ",", ";", "+", "-", "*", "/", "|", "&", "<", ">", "=", ".",
   "%", "==", "!=", "<=", ">=", "~", "^", "<<", ">>", "**", "//", "@", "->", "...", ":=",
@@ -43,7 +50,8 @@ static int classify(const char *s, const bl_pytok *t) {
     if (l < 2 || l > 8 || !((b[0] >= 'a' && b[0] <= 'y') || b[0] == 'F' || b[0] == 'N' ||
                             b[0] == 'T'))
       return T_NAME;
-    for (size_t k = 0; k < sizeof KEYWORDS / sizeof *KEYWORDS; k++)
+    for (size_t k = KW_FIRST[(unsigned char)b[0]];
+         k < sizeof KEYWORDS / sizeof *KEYWORDS && KEYWORDS[k][0] <= b[0]; k++)
       if (KEYWORDS[k][0] == b[0] && !strncmp(KEYWORDS[k], b, l) && !KEYWORDS[k][l])
         return K_FALSE + (int)k;
     return T_NAME;
@@ -65,31 +73,6 @@ uint8_t *pp_classify(const boxlint__mem *m, const char *s, const bl_pytok *tv, c
   for (size_t i = 0; i < nsig; i++) code[i] = (uint8_t)classify(s, &tv[sig[i]]);
   code[nsig] = T_END;
   return code;
-}
-
-const bl_pytok *pp_tok(const bl_pp *p, size_t i) {
-  return i < p->nreal ? &p->tv[p->sig[i]] : &p->endtok;
-}
-
-size_t pp_off(const bl_pp *p, size_t text_off) { return text_off + p->delta; }
-
-int pp_peek(bl_pp *p) {
-  if (p->pos > p->far) p->far = p->pos;
-  return p->code[p->pos];
-}
-
-int pp_peek2(bl_pp *p) {
-  size_t i = p->pos + 1 < p->nsig ? p->pos + 1 : p->nsig - 1;
-  if (i > p->far) p->far = i;
-  return p->code[i];
-}
-
-int pp_at(bl_pp *p, int code) { return pp_peek(p) == code; }
-
-int pp_eat(bl_pp *p, int code) {
-  if (pp_peek(p) != code) return 0;
-  if (p->pos + 1 < p->nsig) p->pos++;
-  return 1;
 }
 
 int pp_name_is(bl_pp *p, size_t i, const char *word) {

@@ -56,13 +56,43 @@ static void comma_hint(bl_pp *p, const bl_pynode *a, size_t t0) {
   if (b) pp_fail(p, "invalid syntax. Perhaps you forgot a comma?", a->start);
 }
 
+/* Does a level of the disjunction act on the token that follows its first operand? */
+static int continues(int c) {
+  switch (c) {
+  case O_DOUBLESTAR: case O_VBAR: case O_CIRCUMFLEX: case O_AMPER: case O_LSHIFT:
+  case O_RSHIFT: case O_PLUS: case O_MINUS: case O_STAR: case O_SLASH: case O_DOUBLESLASH:
+  case O_PERCENT: case O_AT: case O_EQEQUAL: case O_NOTEQUAL: case O_LESS: case O_LESSEQUAL:
+  case O_GREATER: case O_GREATEREQUAL: case K_IN: case K_NOT: case K_IS: case K_AND: case K_OR:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* pp_disjunction, the common case without its dozen levels: an expression that starts with a
+ * primary (no prefix operator) has it parsed here, at the depth factor() parses it at; when no
+ * operator follows, every level would return it as it is, and so does this; else it waits in
+ * p->pre for factor() to take, and the levels go on from there. The same tree, errors and
+ * furthest token. */
+static bl_pynode *disjunction(bl_pp *p) {
+  int c = pp_peek(p);
+  if (c == K_NOT || c == O_PLUS || c == O_MINUS || c == O_TILDE || c == K_AWAIT || p->pre)
+    return pp_disjunction(p);
+  if (pp_enter(p)) return NULL;
+  bl_pynode *a = pp_primary(p);
+  pp_leave(p);
+  if (!a || !continues(pp_peek(p))) return a;
+  p->pre = a;
+  return pp_disjunction(p);
+}
+
 bl_pynode *pp_expression(bl_pp *p) {
   if (pp_enter(p)) return NULL;
   bl_pynode *r, *e;
   size_t t0 = p->pos;
   if (pp_at(p, K_LAMBDA)) {
     r = lambdef(p);
-  } else if ((r = pp_disjunction(p)) && !pp_at(p, K_IF)) {
+  } else if ((r = disjunction(p)) && !pp_at(p, K_IF)) {
     comma_hint(p, r, t0);
   } else if (r) {
     size_t at = r->start;
@@ -157,7 +187,7 @@ static bl_pynode *comparison(bl_pp *p) {
 }
 
 static bl_pynode *inversion(bl_pp *p) {
-  if (!pp_at(p, K_NOT)) return comparison(p);
+  if (p->pre || !pp_at(p, K_NOT)) return comparison(p); /* p->pre: the operand is parsed */
   if (pp_enter(p)) return NULL;
   bl_pynode *n = pp_node(p, BL_PK_UNARYOP, p->pos), *e = NULL;
   if (n) {
@@ -203,7 +233,10 @@ bl_pynode *pp_bitwise_or(bl_pp *p) { return binop(p, 0); }
 /* await_primary ['**' factor] */
 static bl_pynode *power(bl_pp *p) {
   bl_pynode *a, *b;
-  if (pp_at(p, K_AWAIT)) {
+  if (p->pre) { /* parsed by disjunction() */
+    a = p->pre;
+    p->pre = NULL;
+  } else if (pp_at(p, K_AWAIT)) {
     if (!(a = pp_node(p, BL_PK_AWAIT, p->pos))) return NULL;
     p->pos++;
     if (!(b = pp_primary(p))) return NULL;
@@ -223,6 +256,12 @@ static bl_pynode *power(bl_pp *p) {
 }
 
 static bl_pynode *factor(bl_pp *p) {
+  if (p->pre) { /* the operand parsed by disjunction(), at this depth: power() takes it */
+    p->depth++;
+    bl_pynode *e = power(p);
+    p->depth--;
+    return e;
+  }
   int c = pp_peek(p);
   if (pp_enter(p)) return NULL;
   bl_pynode *n, *e = NULL;

@@ -56,18 +56,37 @@ typedef struct bl_pp {
   const char *smsg;       /* the first specific syntax error outside an attempt */
   size_t soff;
   size_t nnodes;
+  bl_pynode *pre;         /* an expression's first primary, parsed: factor() takes it */
 } bl_pp;
 
 #define PP_FAILED(p) ((p)->err != NULL || (p)->oom)
 
-/* Tokens (parse.c). */
-int pp_peek(bl_pp *p);                    /* code of the next token (marks it looked at) */
-int pp_peek2(bl_pp *p);                   /* of the one after */
-int pp_at(bl_pp *p, int code);            /* the next token is `code` */
-int pp_eat(bl_pp *p, int code);           /* ...then consume it */
+/* Tokens (parse.c; the smallest here, inline: the parser calls them at every step). */
+/* code of the next token (marks it looked at) */
+static inline int pp_peek(bl_pp *p) {
+  if (p->pos > p->far) p->far = p->pos;
+  return p->code[p->pos];
+}
+/* of the one after */
+static inline int pp_peek2(bl_pp *p) {
+  size_t i = p->pos + 1 < p->nsig ? p->pos + 1 : p->nsig - 1;
+  if (i > p->far) p->far = i;
+  return p->code[i];
+}
+/* the next token is `code` */
+static inline int pp_at(bl_pp *p, int code) { return pp_peek(p) == code; }
+/* ...then consume it */
+static inline int pp_eat(bl_pp *p, int code) {
+  if (pp_peek(p) != code) return 0;
+  if (p->pos + 1 < p->nsig) p->pos++;
+  return 1;
+}
+static inline const bl_pytok *pp_tok(const bl_pp *p, size_t i) {
+  return i < p->nreal ? &p->tv[p->sig[i]] : &p->endtok;
+}
+/* a text offset in the file */
+static inline size_t pp_off(const bl_pp *p, size_t text_off) { return text_off + p->delta; }
 int pp_name_is(bl_pp *p, size_t i, const char *word); /* token i is the NAME `word` */
-const bl_pytok *pp_tok(const bl_pp *p, size_t i);
-size_t pp_off(const bl_pp *p, size_t text_off); /* a text offset in the file */
 int pp_starts_expr(int code);             /* may start an expression (not `*`, `yield`) */
 int pp_enter(bl_pp *p);                   /* nesting + 1: 0, or -1 (hard error) */
 void pp_leave(bl_pp *p);

@@ -118,13 +118,26 @@ static const char *dup(boxlint_report *to, const char *p) {
 /* `text` with each "allow_out[N]"/"deny_out[N]" naming the entry's index in the file's list
  * (the policy was checked without the entries known only at run time). */
 static const char *remap(boxlint_report *to, const char *text, const bl_pypolicy *pol) {
-  if (!text || !pol) return dup(to, text);
+  const char *na = text && pol ? strstr(text, "allow_out[") : NULL;
+  const char *nd = text && pol ? strstr(text, "deny_out[") : NULL;
+  if (!na && !nd) return dup(to, text); /* no entry named: the text as it is */
   size_t n = strlen(text), cap = n * 2 + 64, w = 0;
   char *o = boxlint__ralloc(to, cap);
   if (!o) return NULL;
   for (size_t i = 0; i < n && w + 32 < cap;) {
-    int l = !strncmp(text + i, "allow_out[", 10) ? 0 : !strncmp(text + i, "deny_out[", 9) ? 1 : -1;
-    if (l < 0 || !pol->map[l]) {
+    /* the next "allow_out[" and "deny_out[" at or after i */
+    if (na && na < text + i) na = strstr(text + i, "allow_out[");
+    if (nd && nd < text + i) nd = strstr(text + i, "deny_out[");
+    size_t next = na && (!nd || na < nd) ? (size_t)(na - text) : nd ? (size_t)(nd - text) : n;
+    if (next > i) { /* the characters before it, as far as the room goes */
+      size_t r = next - i < cap - 32 - w ? next - i : cap - 32 - w;
+      memcpy(o + w, text + i, r);
+      w += r;
+      i += r;
+      continue;
+    }
+    int l = na == text + i ? 0 : 1;
+    if (!pol->map[l]) {
       o[w++] = text[i++];
       continue;
     }
@@ -134,7 +147,17 @@ static const char *remap(boxlint_report *to, const char *text, const bl_pypolicy
       o[w++] = text[i++];
       continue;
     }
-    w += (size_t)snprintf(o + w, cap - w, "%s[%zu]", l ? "deny_out" : "allow_out", pol->map[l][idx]);
+    /* "%s[%zu]": at most 31 bytes, and w + 32 < cap */
+    memcpy(o + w, text + i, k - i); /* the list's name and '[' */
+    w += k - i;
+    char digits[24];
+    size_t nq = 0, v = pol->map[l][idx];
+    do {
+      digits[nq++] = (char)('0' + v % 10);
+      v /= 10;
+    } while (v);
+    while (nq) o[w++] = digits[--nq];
+    o[w++] = ']';
     i = d + 1;
   }
   o[w < cap ? w : cap - 1] = 0;

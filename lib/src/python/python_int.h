@@ -72,6 +72,7 @@ typedef struct bl_pystr {
   uint32_t *piece;      /* len + 1 entries: the piece index of each byte */
   int is_bytes;
   int dynamic;          /* an f-string with a replacement field */
+  boxlint__arena *arena; /* where the arrays are allocated (freed with it), or NULL: with m */
 } bl_pystr;
 
 /* Decode a piece and append it to `out` (growing it with `m`). Returns 0, -1 when out of memory,
@@ -179,6 +180,7 @@ typedef struct bl_pysup {
 typedef struct bl_pyreader {
   const boxlint__mem *m;
   boxlint__arena arena;
+  boxlint__arena strs;   /* the arrays of the values' strings, apart from the values */
   const char *s;
   size_t n;
   bl_pytoks toks;

@@ -111,6 +111,7 @@ static bl_pyval *parse_strings(bl_pyreader *rd, size_t *i) {
     return NULL;
   }
   v->npieces = np;
+  v->str.arena = &rd->strs; /* the value lives as long as the reader */
   for (; kind_is(rd, *i, BL_PT_STRING); (*i)++, k++) {
     bl_piece p;
     bl_py_piece(rd->s, TOK(rd, *i), &p);

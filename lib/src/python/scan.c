@@ -139,7 +139,9 @@ int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) 
 }
 
 void bl_py_reader_free(bl_pyreader *rd) {
-  for (bl_pyval *v = rd->vals; v; v = v->next_free) bl_pystr_free(rd->m, &v->str);
+  for (bl_pyval *v = rd->vals; v; v = v->next_free)
+    if (!v->str.arena) bl_pystr_free(rd->m, &v->str); /* else in rd->strs */
+  boxlint__arena_free(&rd->strs, rd->m);
   boxlint__arena_free(&rd->arena, rd->m);
   bl_py_tokens_free(rd->m, &rd->toks);
   boxlint__free(rd->m, rd->sig);

@@ -26,7 +26,7 @@ typedef struct tz {
 static int push(tz *z, bl_pytok_kind k, size_t start, size_t end) {
   bl_pytoks *t = z->out;
   if (t->n == t->cap) {
-    size_t cap = t->cap ? t->cap * 2 : 256;
+    size_t cap = t->cap ? t->cap * 2 : 256 + z->n / 4; /* a token every few bytes */
     bl_pytok *v = boxlint__realloc(z->m, t->v, t->cap * sizeof *v, cap * sizeof *v);
     if (!v) return -1;
     t->v = v;

@@ -48,7 +48,9 @@ const boxlint_rule_info *boxlint_rules(size_t *count) {
 const boxlint_rule_info *boxlint_rule_find(const char *id, size_t len) {
   if (!id) return NULL;
   for (size_t i = 0; i < sizeof RULES / sizeof RULES[0]; i++)
-    if (strlen(RULES[i].id) == len && !memcmp(RULES[i].id, id, len)) return &RULES[i];
+    if (len && RULES[i].id[0] == id[0] && strlen(RULES[i].id) == len &&
+        !memcmp(RULES[i].id, id, len))
+      return &RULES[i];
   return NULL;
 }
 
