@@ -78,6 +78,30 @@ BOXLINT_API boxlint_status boxlint_check_python(boxlint_report *report, const ch
                                                 size_t len, const boxlint_options *opts,
                                                 const boxlint_policy_options *popts);
 
+/**
+ * What a Python file's check keeps for the next check of the same file after an edit (an
+ * editor's open document). It holds a copy of the last text and what was read of it; it is
+ * used by one thread at a time and is never shared. Made with `alloc` (NULL: malloc).
+ */
+typedef struct boxlint_python_cache boxlint_python_cache;
+
+BOXLINT_API boxlint_status boxlint_python_cache_new(boxlint_python_cache **out,
+                                                    const boxlint_alloc *alloc);
+BOXLINT_API void boxlint_python_cache_free(boxlint_python_cache *cache);
+
+/**
+ * boxlint_check_python, keeping in `cache` what it read: the report gets exactly the
+ * diagnostics, in the same order, and the same status that boxlint_check_python gives for the
+ * same arguments. When the text differs from the cache's last one by an edit that cannot change
+ * what the rest of the file gives, and the options, configs and policy options are the same,
+ * only the part the edit touches is read and checked again; any other case is a full check.
+ * The cache then holds this text. `cache` NULL is boxlint_check_python.
+ */
+BOXLINT_API boxlint_status boxlint_check_python_cached(boxlint_python_cache *cache,
+                                                       boxlint_report *report, const char *buf,
+                                                       size_t len, const boxlint_options *opts,
+                                                       const boxlint_policy_options *popts);
+
 /** What boxlint_python_policies could read of one policy. */
 typedef enum boxlint_python_policy_state {
   BOXLINT_PYPOLICY_STATIC = 0,     /**< every field is a literal: `spec` holds the policy */
