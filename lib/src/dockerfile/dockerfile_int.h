@@ -145,6 +145,9 @@ typedef struct bl_ctx {
                           sets buf clears it */
   uint64_t *lfbuf;     /* where bl_lex_clean_lines writes them */
   size_t caplfm;
+  char *copy;          /* with lfm: a copy of buf (len + 1 bytes, in the arena the logical line
+                          goes to) that the reader may cut the logical line from, or NULL */
+  int no_lt;           /* 1 when bl_lex_clean_lines found no '<' in buf (so no heredoc) */
 } bl_ctx;
 
 /* Read the next instruction at or after input offset `pos` (a line start, on line `line`).
@@ -158,8 +161,10 @@ int bl_is_blank(const unsigned char *p, const unsigned char *e);
 int bl_is_comment(const unsigned char *p, const unsigned char *e);
 /* The common case of bl_lex_bytes in one pass: returns 1 when every byte of the input is
  * printable ASCII, TAB or LF, with cx->lfm set to a bit map of its line feeds (in the report's
- * scratch, kept warm) that bl_line_end then reads instead of searching; else 0 with cx->lfm
- * NULL (cx->oom and the report's oom set when the map's memory ran out). */
+ * scratch, kept warm) that bl_line_end then reads instead of searching, cx->copy to a copy of
+ * the input (where the reader cuts the logical line) and cx->no_lt to whether no '<' occurs;
+ * else 0 with cx->lfm and cx->copy NULL (cx->oom and the report's oom set when memory ran
+ * out). Call it once per input, before reading its one instruction. */
 int bl_lex_clean_lines(bl_ctx *cx);
 
 /* End of line content at/after p: the LF position or the end, and after trailing CRs trimmed. */

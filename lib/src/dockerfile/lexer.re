@@ -653,12 +653,22 @@ static int read_continuations(bl_ctx *cx, rd_line *ln, bl_read *rd, size_t *llen
   return 0;
 }
 
-/* The logical line, copied once into the report from the segments. 0, or -1 on OOM. */
+/* The logical line, in the report: cut from the byte check's copy of the input when there is
+ * one (a single segment is used where it lies, several are moved down in order, each to an
+ * offset at or before its own), else copied from the segments. 0, or -1 on OOM. */
 static int copy_logical(bl_ctx *cx, bl_read *rd, size_t llen) {
-  char *L = cx->scratch_logical ? boxlint__rtmp(cx->r, llen + 1) : boxlint__ralloc(cx->r, llen + 1);
-  if (!L) return -1;
-  for (size_t i = rd->seg0; i < cx->nsegs; i++)
-    memcpy(L + cx->segs[i].l, cx->buf + cx->segs[i].p, cx->segs[i].n);
+  char *L;
+  if (cx->copy) {
+    const bl_seg *sg = cx->segs + rd->seg0;
+    size_t n = cx->nsegs - rd->seg0;
+    L = n ? cx->copy + sg[0].p : cx->copy;
+    for (size_t i = 1; i < n; i++) memmove(L + sg[i].l, cx->copy + sg[i].p, sg[i].n);
+  } else {
+    L = cx->scratch_logical ? boxlint__rtmp(cx->r, llen + 1) : boxlint__ralloc(cx->r, llen + 1);
+    if (!L) return -1;
+    for (size_t i = rd->seg0; i < cx->nsegs; i++)
+      memcpy(L + cx->segs[i].l, cx->buf + cx->segs[i].p, cx->segs[i].n);
+  }
   L[llen] = 0;
   rd->logical = L;
   rd->llen = llen;
@@ -679,7 +689,8 @@ static int split_instruction(bl_ctx *cx, bl_read *rd) {
 /* The heredoc names of the logical line, where BuildKit looks for them. Returns 1 when there
  * are bodies to read, 0 when not (none, or rd->hd_status says why), -1 when memory ran out. */
 static int read_heredoc_names(bl_ctx *cx, bl_read *rd) {
-  if (rd->dangling || !heredoc_capable(rd) || !has_lt_lt(rd->logical, rd->llen)) return 0;
+  if (rd->dangling || cx->no_lt || !heredoc_capable(rd) || !has_lt_lt(rd->logical, rd->llen))
+    return 0;
   int rc = bl_shlex_words(cx->m, &cx->w1, rd->logical, rd->llen, 1, 1, cx->shpool);
   if (rc == BL_SHLEX_NOMEM) return -1;
   if (rc == BL_SHLEX_UNSURE) {

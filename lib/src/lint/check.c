@@ -123,6 +123,8 @@ static void set_input(bl_check *ck, const unsigned char *buf, size_t len, size_t
   ck->cx.buf = ck->em.buf = buf;
   ck->cx.len = ck->em.len = len;
   ck->cx.lfm = NULL;
+  ck->cx.copy = NULL;
+  ck->cx.no_lt = 0;
   ck->em.off_base = off_base;
   ck->em.line_base = line_base;
 }
