@@ -10,6 +10,7 @@
 #ifndef boxlint_DOCKERFILE_INT_H
 #define boxlint_DOCKERFILE_INT_H
 
+#include <string.h>
 #include "report/emit.h"
 
 /* ---- Growable byte buffer and word list (scratch, owned by a check call) ---------------- */
@@ -51,6 +52,22 @@ enum bl_byte_problem bl_lex_bytes(const unsigned char *buf, size_t len, size_t *
 /* Length of the longest prefix of p[0..n) that is printable ASCII (0x20-0x7E) other than
  * `except`. */
 size_t bl_lex_printable(const unsigned char *p, size_t n, unsigned char except);
+
+/* p after the spaces that start [p, e), eight at a time while that many remain (the reader
+ * skips a line's indentation with it); p itself where the bytes' order in a word is unknown. */
+static inline const unsigned char *bl_skip_spaces8(const unsigned char *p, const unsigned char *e) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; e - p >= 8; p += 8) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+    x ^= 0x2020202020202020ull; /* a space is a zero byte; the first other byte is the lowest */
+    if (x) return p + (__builtin_ctzll(x) >> 3);
+  }
+#else
+  (void)e;
+#endif
+  return p;
+}
 
 /* BuildKit's heredoc word test ^(\d*)<<(-?)\s*([^<]*)$ . Returns 1 on a match, with the fd
  * digits' length, chomp flag and where the name part starts. */

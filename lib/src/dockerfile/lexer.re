@@ -192,25 +192,9 @@ int bl_is_blank(const unsigned char *p, const unsigned char *e) {
   return 1;
 }
 
-/* p after the spaces that start [p, e): eight at a time while that many remain (a line's
- * indentation), where the bytes' order in a word is known. */
-static inline const unsigned char *skip_spaces8(const unsigned char *p, const unsigned char *e) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  for (; e - p >= 8; p += 8) {
-    uint64_t x;
-    memcpy(&x, p, 8);
-    x ^= 0x2020202020202020ull; /* a space is a zero byte; the first other byte is the lowest */
-    if (x) return p + (__builtin_ctzll(x) >> 3);
-  }
-#else
-  (void)e;
-#endif
-  return p;
-}
-
 static const unsigned char *skip_space(const unsigned char *p, const unsigned char *e) {
   size_t l;
-  p = skip_spaces8(p, e);
+  p = bl_skip_spaces8(p, e);
   for (;;) {
     while (p < e && (*p == ' ' || *p == '\t')) p++;
     if (p >= e || (*p > ' ' && *p < 0x80)) return p;
