@@ -660,8 +660,8 @@ static int read_continuations(bl_ctx *cx, rd_line *ln, bl_read *rd, size_t *llen
 static int copy_logical(bl_ctx *cx, bl_read *rd, size_t llen) {
   char *L;
   if (cx->copy) {
-    const bl_seg *sg = cx->segs + rd->seg0;
-    size_t n = cx->nsegs - rd->seg0;
+    size_t n = cx->nsegs - rd->seg0; /* (none: cx->segs may still be NULL) */
+    const bl_seg *sg = n ? cx->segs + rd->seg0 : NULL;
     L = n ? cx->copy + sg[0].p : cx->copy;
     for (size_t i = 1; i < n; i++) memmove(L + sg[i].l, cx->copy + sg[i].p, sg[i].n);
   } else {
