@@ -239,10 +239,9 @@ static int splice(boxlint_python_cache *c, const unsigned char *flags, const box
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < rd->ncalls; i++) {
       if ((rd->calls[i].kind == BL_CALL_BIND) != (pass == 0)) continue;
-      const boxlint_diag *from = flags[i] ? xr->diags + xlo[i] : c->cur + c->lo[i];
       size_t k = flags[i] ? xhi[i] - xlo[i] : c->hi[i] - c->lo[i];
+      if (k) memcpy(v + w, flags[i] ? xr->diags + xlo[i] : c->cur + c->lo[i], k * sizeof *v);
       c->lo[i] = w;
-      if (k) memcpy(v + w, from, k * sizeof *v);
       w += k;
       c->hi[i] = w;
     }
