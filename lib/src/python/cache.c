@@ -39,6 +39,13 @@ static void drop(boxlint_python_cache *c) {
   boxlint__free(&c->mem, c->lits);
   boxlint__free(&c->mem, c->names);
   boxlint__free(&c->mem, c->idents);
+  boxlint__free(&c->mem, c->ident_moves);
+  c->ident_moves = NULL;
+  boxlint__free(&c->mem, c->lines);
+  boxlint__free(&c->mem, c->plain);
+  c->plain = NULL;
+  c->lines = NULL;
+  c->nlines = 0;
   c->idents = NULL;
   c->nidents = 0;
   c->lo = c->hi = NULL;
@@ -167,7 +174,7 @@ int bl_py_copy_diags(boxlint_report *r, const boxlint_diag *d, size_t n) {
 int bl_py_cache_emit(boxlint_python_cache *c, boxlint_report *r, const boxlint_options *opts) {
   size_t first = r->ndiags;
   if (bl_py_copy_diags(r, c->cur, c->ncur)) return -1;
-  return bl_py_finish(r, first, &c->kp.rd, opts);
+  return bl_py_cache_finish(c, r, first, bl_py_unused_severity(opts));
 }
 
 /*----------------------------------------------------------------------------------------------
@@ -307,11 +314,9 @@ static boxlint_status full(boxlint_python_cache *c, boxlint_report *r, const cha
   int kept = 0;
   boxlint_status st = bl_py_check_keep(&c->kp, r, c->text, len, opts, popts, &kept);
   c->kept = kept;
-  if (kept) {
-    int a = opts_take(c, opts, popts), b = a ? 9 : build_lits(c), d = a || b ? 9 : build_deps(c);
-    int e = a || b || d ? 9 : build_cur(c), f = a || b || d || e ? 9 : bl_py_cache_names(c);
-      if (a || b || d || e || f) drop(c);
-  }
+  if (kept && (opts_take(c, opts, popts) || build_lits(c) || build_deps(c) || build_cur(c) ||
+               bl_py_cache_names(c) || bl_py_cache_lines(c)))
+    drop(c);
   return st;
 }
 

@@ -59,10 +59,7 @@ static void shift_value(bl_pyval *v, size_t at, size_t d) {
     SH(v->pieces[i].body_end);
     SH(v->pieces[i].end);
   }
-  for (size_t i = 0; v->str.src && i <= v->str.len; i++) {
-    SH(v->str.src[i]);
-    SH(v->str.src_end[i]);
-  }
+  if (v->str.src) v->src_move += d; /* every one is past `at`: moved when a check reads them */
   for (size_t i = 0; i < v->nargs; i++) {
     SH(v->args[i].name);
     SH(v->args[i].name_end);
@@ -132,13 +129,48 @@ static void move_all(boxlint_python_cache *c, const char *buf, size_t len, size_
     SH(c->lits[i].start);
     SH(c->lits[i].end);
   }
-  for (size_t i = 0; i < c->nidents; i++) SH(c->idents[i]);
+  bl_py_cache_idents_move(c, at, d);
+  for (size_t i = 0; i < c->nlines; i++) SH(c->lines[i]);
   for (size_t i = 0; i < c->ndeps; i++) {
     SH(c->deps[i].a);
     SH(c->deps[i].b);
   }
   for (size_t i = 0; i < c->kp.npol; i++) SH(c->kp.policies[i]);
   shift_diags(c->cur, c->ncur, at, d);
+}
+
+/* The decoded strings of v and of all it reaches (through the names the check resolved) moved
+ * with the text, before a check reads them. 0, -1 too deep. */
+static int settle(bl_pyreader *rd, bl_pyval *v, int depth) {
+  if (!v) return 0;
+  if (depth > 64) return -1;
+  if (v->src_move) {
+    for (size_t i = 0; i <= v->str.len; i++) {
+      v->str.src[i] += v->src_move;
+      v->str.src_end[i] += v->src_move;
+    }
+    v->src_move = 0;
+  }
+  if (v->kind == BL_PV_NAME) {
+    const char *k;
+    size_t kl;
+    if (bl_py_name_key(rd, rd->s + v->start, v->end - v->start, &k, &kl)) return -1;
+    bl_pyname *b = rd->cap_names ? *bl_py_name_slot(rd, k, kl) : NULL;
+    return b && b->state == 2 ? settle(rd, (bl_pyval *)(uintptr_t)b->resolved, depth + 1) : 0;
+  }
+  for (size_t i = 0; i < v->nitems; i++)
+    if (settle(rd, v->items[i], depth + 1) || (v->keys && settle(rd, v->keys[i], depth + 1)))
+      return -1;
+  for (size_t i = 0; i < v->nargs; i++)
+    if (settle(rd, v->args[i].v, depth + 1)) return -1;
+  return 0;
+}
+
+static int settle_call(bl_pyreader *rd, const bl_pycall *c) {
+  if (settle(rd, c->policy, 0)) return -1;
+  for (size_t j = 0; j < c->nargs; j++)
+    if (settle(rd, c->args[j].v, 0)) return -1;
+  return 0;
 }
 
 /*----------------------------------------------------------------------------------------------
@@ -172,6 +204,7 @@ static int redecode(boxlint_python_cache *c, bl_pyval *v) {
   }
   if (!v->str.arena) bl_pystr_free(&c->mem, &v->str);
   v->str = ns;
+  v->src_move = 0; /* decoded at the text's offsets now */
   return 0;
 }
 
@@ -269,6 +302,10 @@ static int recheck(boxlint_python_cache *c, const unsigned char *flags,
     for (size_t i = 0; i < rd->ncalls; i++) {
       if (!flags[i] || (rd->calls[i].kind == BL_CALL_BIND) != (pass == 0)) continue;
       xlo[i] = xr->ndiags;
+      if (settle_call(rd, &rd->calls[i])) {
+        rc = 1;
+        goto out;
+      }
       if (bl_py_recheck_call(&c->kp, xr, c->tmp, i, opts, popts)) goto out;
       xhi[i] = xr->ndiags;
     }

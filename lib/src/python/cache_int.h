@@ -62,9 +62,14 @@ struct boxlint_python_cache {
   size_t ndeps, cap_deps;
   char *names;             /* the identifiers an identifier edit may not touch (NUL-separated) */
   size_t names_len;
-  size_t *idents;          /* the NAME tokens: [start, end) pairs, nidents entries */
+  size_t *idents;          /* the NAME tokens: [start, end) pairs, nidents entries, as the
+                              check kept read them; bl_py_cache_ident adds what moved them */
+  size_t *ident_moves;     /* a Fenwick tree over idents of what edits added (mod 2^N) */
   size_t nidents;
   int no_idents;           /* no identifier edit is taken */
+  size_t *lines;           /* where each line starts (line 1: 0, or 3 past a BOM) */
+  unsigned char *plain;    /* per line: ASCII, no \r (an edit taken keeps it so) */
+  size_t nlines;
   size_t stats[4];         /* full checks, reused after a string edit, an identifier edit, none */
 };
 
@@ -82,6 +87,14 @@ int bl_py_cache_names(boxlint_python_cache *c);
  * *move_at is where what follows starts moving (an offset at it moves, one before stays). */
 int bl_py_cache_ident_ok(boxlint_python_cache *c, const char *buf, size_t len, size_t p,
                          size_t at, size_t *move_at);
+/* Entry i of idents where the text is now; every entry from `from` on moved by d. */
+size_t bl_py_cache_ident(const boxlint_python_cache *c, size_t i);
+void bl_py_cache_idents_move(boxlint_python_cache *c, size_t at, size_t d);
+/* The line starts of the text (cache_place.c). 0, -1 out of memory. */
+int bl_py_cache_lines(boxlint_python_cache *c);
+/* bl_py_finish from the line starts kept (cache_place.c). 0, -1 out of memory. */
+int bl_py_cache_finish(const boxlint_python_cache *c, boxlint_report *r, size_t first,
+                       boxlint_severity unused);
 /* r gets the cache's findings now (cur), positioned and suppressed. 0, -1 out of memory. */
 int bl_py_cache_emit(boxlint_python_cache *c, boxlint_report *r, const boxlint_options *opts);
 

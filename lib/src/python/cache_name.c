@@ -54,7 +54,9 @@ int bl_py_cache_names(boxlint_python_cache *c) {
   size_t cap = 0, n = 0;
   for (size_t i = 0; i < rd->nsig; i++) n += rd->toks.v[rd->sig[i]].kind == BL_PT_NAME;
   c->idents = boxlint__malloc(&c->mem, (2 * n + 1) * sizeof *c->idents);
-  if (!c->idents) return -1;
+  c->ident_moves = boxlint__malloc(&c->mem, (2 * n + 2) * sizeof *c->ident_moves);
+  if (!c->idents || !c->ident_moves) return -1;
+  memset(c->ident_moves, 0, (2 * n + 2) * sizeof *c->ident_moves);
   for (size_t i = 0; i < rd->nsig; i++) {
     const bl_pytok *t = &rd->toks.v[rd->sig[i]];
     if (t->kind != BL_PT_NAME) continue;
@@ -91,15 +93,33 @@ static int free_name(const boxlint_python_cache *c, const char *w, size_t l) {
   return 1;
 }
 
+/* Entry i now: the tree's prefix sum over [0, i] added (Fenwick, 1-based inside). */
+size_t bl_py_cache_ident(const boxlint_python_cache *c, size_t i) {
+  size_t v = c->idents[i];
+  for (size_t k = i + 1; k > 0; k &= k - 1) v += c->ident_moves[k];
+  return v;
+}
+
+/* Every entry at `at` or past it moves by d: they are a suffix of the sorted entries. */
+void bl_py_cache_idents_move(boxlint_python_cache *c, size_t at, size_t d) {
+  size_t lo = 0, hi = c->nidents;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (bl_py_cache_ident(c, mid) < at) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t k = lo + 1; k <= c->nidents; k += k & (~k + 1)) c->ident_moves[k] += d;
+}
+
 /* The NAME token that holds [p, at], as an index into c->idents, or SIZE_MAX. */
 static size_t ident_at(const boxlint_python_cache *c, size_t p, size_t at) {
   size_t lo = 0, hi = c->nidents / 2;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (c->idents[2 * mid] <= p) lo = mid + 1;
+    if (bl_py_cache_ident(c, 2 * mid) <= p) lo = mid + 1;
     else hi = mid;
   }
-  if (!lo || at > c->idents[2 * (lo - 1) + 1]) return SIZE_MAX;
+  if (!lo || at > bl_py_cache_ident(c, 2 * (lo - 1) + 1)) return SIZE_MAX;
   return lo - 1;
 }
 
@@ -108,7 +128,8 @@ int bl_py_cache_ident_ok(boxlint_python_cache *c, const char *buf, size_t len, s
   if (c->no_idents || p < c->head) return 0;
   size_t i = ident_at(c, p, at);
   if (i == SIZE_MAX) return 0;
-  size_t s = c->idents[2 * i], e0 = c->idents[2 * i + 1], e1 = e0 - at + (len - (c->len - at));
+  size_t s = bl_py_cache_ident(c, 2 * i), e0 = bl_py_cache_ident(c, 2 * i + 1);
+  size_t e1 = e0 - at + (len - (c->len - at));
   const char *t = c->text;
   if (!free_name(c, t + s, e0 - s) || !free_name(c, buf + s, e1 - s)) return 0;
   /* no string prefix, no number: what follows and precedes stays apart from the name */

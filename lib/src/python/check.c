@@ -654,7 +654,7 @@ static void to_file_offsets(boxlint_report *r, size_t first, const bl_pysrc *src
 
 /* unused-suppression's severity: the config's; without a config none is reported, as in
  * fragments (the Dockerfile warnings a comment may name did not run). */
-static boxlint_severity unused_severity(const boxlint_options *opts) {
+boxlint_severity bl_py_unused_severity(const boxlint_options *opts) {
   if (!opts->config) return BOXLINT_SEVERITY_OFF;
   return boxlint_config_get_severity(opts->config, BL_R_UNUSED_SUPPRESSION,
                                      sizeof BL_R_UNUSED_SUPPRESSION - 1, BOXLINT_SEVERITY_WARNING);
@@ -663,7 +663,7 @@ static boxlint_severity unused_severity(const boxlint_options *opts) {
 int bl_py_finish(boxlint_report *r, size_t first, const bl_pyreader *rd,
                  const boxlint_options *opts) {
   if (bl_py_order_and_place(r, first, rd->s, rd->n)) return -1;
-  if (bl_py_suppress(r, first, rd, unused_severity(opts))) return -1;
+  if (bl_py_suppress(r, first, rd, bl_py_unused_severity(opts))) return -1;
   /* what the suppressions reported goes in its place */
   if (rd->nsups && bl_py_order_and_place(r, first, rd->s, rd->n)) return -1;
   return 0;

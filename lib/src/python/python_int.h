@@ -119,6 +119,7 @@ struct bl_pyval {
   bl_pyarg *args;      /* POLICY: the call's arguments */
   size_t nargs;
   int trailing_comma;  /* LIST/DICT/POLICY: a comma before the closer */
+  size_t src_move;     /* cache.c: still to add to str.src and str.src_end (mod 2^N) */
   bl_pyval *next_free; /* every value, for bl_py_reader_free */
 };
 
@@ -322,6 +323,8 @@ int bl_py_recheck_call(bl_pykeep *kp, boxlint_report *into, boxlint_report *tmp,
  * last steps of a check). 0, -1 out of memory. */
 int bl_py_finish(boxlint_report *r, size_t first, const bl_pyreader *rd,
                  const boxlint_options *opts);
+/* unused-suppression's severity under opts (check.c). */
+boxlint_severity bl_py_unused_severity(const boxlint_options *opts);
 /* Append copies of diagnostics d[0..n) to r, their strings and fixes owned by r. 0, -1. */
 int bl_py_copy_diags(boxlint_report *r, const boxlint_diag *d, size_t n);
 /* Words analyze.c and resolve.c look for (names of the SDK, of reflection, builtins). */
