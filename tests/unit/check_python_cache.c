@@ -329,12 +329,45 @@ START_TEST(test_options_change) {
 }
 END_TEST
 
+/* A word typed into a command string, then erased, hundreds of times (as bench/lsp_edit.py
+ * types), and the same into a name: the kept check is reused every time, its findings kept
+ * compact (past 64 calls checked again), and always the whole check's. */
+START_TEST(test_typing) {
+  fixture f;
+  fx_init(&f, 1);
+  rng_state = 11;
+  text t = generated(12);
+  both(&f, t.s, t.n, "first");
+  const char *where[] = {"\"RUN ", "attempt += 1"};
+  for (int w = 0; w < 2; w++) {
+    size_t at = (size_t)(strstr(t.s + t.n / 2, where[w]) - t.s) + (w ? 7 : 4);
+    for (unsigned i = 0; i < 300; i++) {
+      if (i % 10 < 5) {
+        char ch = "sudoxyz_q"[rnd(9)];
+        replace(&t, at + i % 10, 0, &ch, 1);
+      } else {
+        replace(&t, at + 4 - i % 10 + 5, 1, "", 0);
+      }
+      both(&f, t.s, t.n, w ? "typing in a name" : "typing in a command");
+    }
+  }
+  size_t st[4];
+  bl_py_cache_stats(f.cache, st);
+  ck_assert_uint_eq(st[0], 1);
+  ck_assert_uint_eq(st[1], 300);
+  ck_assert_uint_eq(st[2], 300);
+  free(t.s);
+  fx_free(&f);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("check_python_cache");
   TCase *tc = tcase_create("cache");
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, test_random_edits);
   tcase_add_test(tc, test_options_change);
+  tcase_add_test(tc, test_typing);
   suite_add_tcase(s, tc);
   return s;
 }

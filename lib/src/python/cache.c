@@ -173,6 +173,7 @@ int bl_py_copy_diags(boxlint_report *r, const boxlint_diag *d, size_t n) {
 
 int bl_py_cache_emit(boxlint_python_cache *c, boxlint_report *r, const boxlint_options *opts) {
   size_t first = r->ndiags;
+  c->reuses++;
   if (bl_py_copy_diags(r, c->cur, c->ncur)) return -1;
   return bl_py_cache_finish(c, r, first, bl_py_unused_severity(opts));
 }
@@ -290,12 +291,30 @@ static int build_cur(boxlint_python_cache *c) {
   return 0;
 }
 
+/* The findings kept moved into one report of their own, the reports of the calls checked again
+ * freed (so that memory does not grow with the edits). 0, -1 out of memory (nothing changed). */
+static int compact(boxlint_python_cache *c) {
+  boxlint_report *nr = NULL;
+  if (boxlint_report_new(&nr, &c->mem.a) != BOXLINT_OK) return -1;
+  if (bl_py_copy_diags(nr, c->cur, c->ncur) || nr->ndiags != c->ncur) {
+    boxlint_report_free(nr);
+    return -1;
+  }
+  if (c->ncur) memcpy(c->cur, nr->diags, c->ncur * sizeof *c->cur);
+  for (size_t i = 0; i < c->nextra; i++) boxlint_report_free(c->extra[i]);
+  boxlint_report_clear(c->kp.raw); /* its findings' strings: copied too */
+  c->extra[0] = nr;
+  c->nextra = 1;
+  return 0;
+}
+
 /* A whole check of buf, keeping what the next one may reuse. */
 static boxlint_status full(boxlint_python_cache *c, boxlint_report *r, const char *buf,
                            size_t len, const boxlint_options *opts,
                            const boxlint_policy_options *popts) {
   drop(c);
   c->stats[0]++;
+  c->reuses = 0;
   if (len + 1 > c->cap) {
     size_t cap = len + len / 8 + 4096;
     char *t = boxlint__realloc(&c->mem, c->text, c->cap, cap);
@@ -331,7 +350,8 @@ boxlint_status boxlint_check_python_cached(boxlint_python_cache *c, boxlint_repo
     boxlint_options_init(&def);
     opts = &def;
   }
-  if (c->kept && c->nextra < 64 && opts_same(c, opts, popts)) {
+  if (c->kept && c->nextra >= 64 && compact(c)) drop(c);
+  if (c->kept && c->reuses < 4096 && opts_same(c, opts, popts)) {
     boxlint_status st;
     size_t first = r->ndiags;
     if (bl_py_cache_reuse(c, r, buf, len, opts, popts, &st)) return st;

@@ -70,6 +70,8 @@ struct boxlint_python_cache {
   size_t *lines;           /* where each line starts (line 1: 0, or 3 past a BOM) */
   unsigned char *plain;    /* per line: ASCII, no \r (an edit taken keeps it so) */
   size_t nlines;
+  size_t reuses;           /* since the last whole check: after 4096 (values that the checks
+                              again added to the reader), a whole check */
   size_t stats[4];         /* full checks, reused after a string edit, an identifier edit, none */
 };
 
