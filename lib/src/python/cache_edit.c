@@ -99,7 +99,7 @@ static void shift_reader(bl_pyreader *rd, const char *text, size_t n0, size_t at
   for (size_t i = 0; i < rd->cap_names; i++) {
     bl_pyname *b = rd->names[i];
     if (b && (uintptr_t)b->key >= (uintptr_t)(text + at) && (uintptr_t)b->key < (uintptr_t)(text + n0))
-      b->key += d;
+      b->key = text + ((size_t)(b->key - text) + d); /* the offset moves, modulo 2^N */
   }
 }
 
