@@ -361,6 +361,27 @@ START_TEST(test_typing) {
 }
 END_TEST
 
+/* Edits that look like string edits and are not: quotes joined by a deletion in a triple-quoted
+ * literal, a backslash's next byte, an escape cut short. */
+START_TEST(test_string_edges) {
+  fixture f;
+  fx_init(&f, 1);
+  static const char *const steps[] = {
+      "\n\nc.code_interpreter.templates.update('i', commands=[\"\"\"RUN a\"b\"\"c\"\"\"])\n",
+      "\n\nc.code_interpreter.templates.update('i', commands=[\"\"\"RUN a\"\"\"c\"\"\"])\n",
+      "\n\nc.code_interpreter.templates.update('i', commands=[\"RUN \\x41 a\\\"\"])\n",
+      "\n\nc.code_interpreter.templates.update('i', commands=[\"RUN \\x4 a\\\"\"])\n",
+      "\n\nc.code_interpreter.templates.update('i', commands=[\"RUN \\x4z a\\\"\"])\n",
+      "\n\nc.code_interpreter.templates.update('i', commands=[\"RUN \\x4z a\\z\"\"])\n",
+      "\n\nc.code_interpreter.templates.update('i', commands=['''RUN sudo x''', 'WORKDR /'])\n",
+      "\n\nc.code_interpreter.templates.update('i', commands=['''RUN sudo x''', 'WORKDIR /'])\n",
+      "\n\nc.code_interpreter.templates.update('i', commands=['''RUN sudo ''', 'WORKDIR /'])\n"};
+  for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
+    both(&f, steps[i], strlen(steps[i]), steps[i]);
+  fx_free(&f);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("check_python_cache");
   TCase *tc = tcase_create("cache");
@@ -368,6 +389,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_random_edits);
   tcase_add_test(tc, test_options_change);
   tcase_add_test(tc, test_typing);
+  tcase_add_test(tc, test_string_edges);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -236,6 +236,9 @@ static int string_edit_ok(const boxlint_python_cache *c, const bl_pylit *l, size
   lit_piece(c, l, &pc);
   if ((pc.flags & BL_LIT_FSTRING) || p < pc.body || at > pc.body_end || p < c->head) return 0;
   if (c->text[p - 1] == '\\') return 0;
+  /* in a triple-quoted literal, a deletion may join two runs of its quote into a closing one */
+  if ((pc.flags & BL_LIT_TRIPLE) && (c->text[p - 1] == pc.quote || c->text[at] == pc.quote))
+    return 0;
   const bl_pyreader *rd = &c->kp.rd;
   for (size_t i = 0; i + 1 < rd->nlit_reads; i += 2)
     if (overlaps(rd->lit_reads[i], rd->lit_reads[i + 1], l->start, l->end)) return 0;
