@@ -235,7 +235,8 @@ static int string_edit_ok(const boxlint_python_cache *c, const bl_pylit *l, size
   bl_piece pc;
   lit_piece(c, l, &pc);
   if ((pc.flags & BL_LIT_FSTRING) || p < pc.body || at > pc.body_end || p < c->head) return 0;
-  if (c->text[p - 1] == '\\') return 0;
+  /* after a backslash the bytes escape another; after a \r they may split a \r\n in two */
+  if (c->text[p - 1] == '\\' || c->text[p - 1] == '\r') return 0;
   /* in a triple-quoted literal, a deletion may join two runs of its quote into a closing one */
   if ((pc.flags & BL_LIT_TRIPLE) && (c->text[p - 1] == pc.quote || c->text[at] == pc.quote))
     return 0;
