@@ -58,6 +58,8 @@ typedef struct lsp_doc {
   int dirty;          /* changed since its diagnostics were last published */
   int64_t due_ms;     /* when dirty: when to publish (the debounce) */
   lsp_pubcache *pub;  /* the bodies of its last published Diagnostics, or NULL */
+  boxlint_python_cache *pycache; /* a Python file's: what its last check kept, for the next
+                                    (boxlint_check_python_cached); NULL: full checks */
 } lsp_doc;
 
 /* The byte offset of LSP position (line, ch) in t[0..n): a character past the end of its line

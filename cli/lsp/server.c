@@ -131,6 +131,7 @@ static void server_free(server *s) {
     free(s->docs[i].path);
     free(s->docs[i].text);
     lsp_pubcache_free(s->docs[i].pub);
+    boxlint_python_cache_free(s->docs[i].pycache);
   }
   free(s->docs);
   for (size_t i = 0; i < s->ncfg; i++) free(s->cfg_paths[i]);

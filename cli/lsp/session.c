@@ -124,7 +124,7 @@ void lsp_check_run(server *s, const lsp_doc *d, lsp_check *dc) {
   if (dc->skipped) {
     dc->ok = 1;
   } else {
-    dc->ok = cli_check_found(s->c, d->path, d->text, d->len, 1, &dc->k) == 0;
+    dc->ok = cli_check_cached(s->c, d->path, d->text, d->len, 1, d->pycache, &dc->k) == 0;
     dc->skipped = dc->ok && dc->k.skipped;
   }
   lsp_problems_end(s);
