@@ -200,7 +200,7 @@ void lsp_did_close(server *s, json_t *id, json_t *params) {
   boxlint_python_cache_free(d->pycache);
   free(d->uri);
   free(d->path);
-  free(d->text);
+  lsp_doc_text_free(d);
   *d = s->docs[--s->ndocs];
 }
 

@@ -129,7 +129,7 @@ static void server_free(server *s) {
   for (size_t i = 0; i < s->ndocs; i++) {
     free(s->docs[i].uri);
     free(s->docs[i].path);
-    free(s->docs[i].text);
+    lsp_doc_text_free(&s->docs[i]);
     lsp_pubcache_free(s->docs[i].pub);
     boxlint_python_cache_free(s->docs[i].pycache);
   }

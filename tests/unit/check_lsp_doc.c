@@ -87,6 +87,36 @@ START_TEST(test_lsp_positions_round_trip) {
 }
 END_TEST
 
+/* The document's line starts against a scan, and its positions (lsp_positions_begin_doc) and
+ * offsets (lsp_doc_offset) against the reference, at every character boundary. */
+static void check_doc_positions(const lsp_doc *d, enum lsp_enc enc) {
+  static size_t bs[1 << 16];
+  ck_assert(d->ls_ok);
+  size_t nl = 1;
+  for (size_t q = 1; q <= d->len; q++)
+    if (d->text[q - 1] == '\n' || (d->text[q - 1] == '\r' && (q == d->len || d->text[q] != '\n'))) {
+      ck_assert_uint_lt(nl, d->nls);
+      ck_assert_uint_eq(d->ls[nl], q);
+      nl++;
+    }
+  ck_assert_uint_eq(nl, d->nls);
+  size_t nb = boundaries(d->text, d->len, bs);
+  lsp_positions_begin_doc(d, enc);
+  for (size_t k = 0; k < nb; k++) {
+    int64_t rl, rc, l, c;
+    ref_position(d->text, bs[k], enc, &rl, &rc);
+    lsp_position(d->text, d->len, enc, bs[k], &l, &c);
+    ck_assert_msg(l == rl && c == rc, "doc enc %d off %zu: (%lld,%lld), want (%lld,%lld)", enc,
+                  bs[k], (long long)l, (long long)c, (long long)rl, (long long)rc);
+    size_t off;
+    ck_assert_int_eq(lsp_doc_offset(d, enc, l, c, &off), 0);
+    ck_assert_uint_eq(off, bs[k]);
+  }
+  lsp_positions_end();
+  size_t off;
+  ck_assert_int_eq(lsp_doc_offset(d, enc, (int64_t)d->nls, 0, &off), -1);
+}
+
 START_TEST(test_lsp_incremental_changes) {
   static char want[1 << 16], ins[512];
   static size_t bs[1 << 16];
@@ -117,6 +147,7 @@ START_TEST(test_lsp_incremental_changes) {
       n = n - (b - a) + il;
       ck_assert_uint_eq(d.len, n);
       ck_assert(!memcmp(d.text, want, n));
+      check_doc_positions(&d, enc);
     }
     /* a change at a line past the end is refused, the text unchanged */
     json_t *bad = json_pack("{s{s{sisi}s{sisi}}ss}", "range", "start", "line", 100000, "character",
@@ -126,7 +157,32 @@ START_TEST(test_lsp_incremental_changes) {
     ck_assert_ptr_nonnull(why);
     ck_assert_uint_eq(d.len, n);
     json_decref(bad);
-    free(d.text);
+    lsp_doc_text_free(&d);
+  }
+}
+END_TEST
+
+/* Lines far longer than the scan of a line (1024 bytes): the document's scope builds its
+ * checkpoints and answers the same. */
+START_TEST(test_lsp_long_lines) {
+  static char t[1 << 17];
+  for (int round = 0; round < 20; round++) {
+    size_t n = 0;
+    for (int part = 0; part < 4; part++) {
+      size_t run = 500 + rnd(3000);
+      for (size_t i = 0; i < run; i++) {
+        const char *p = rnd(8) ? "a" : rnd(2) ? "\xc3\xa9" : "\xf0\x9f\x98\x80";
+        memcpy(t + n, p, strlen(p));
+        n += strlen(p);
+      }
+      n += random_text(t + n, 3);
+    }
+    t[n] = 0;
+    lsp_doc d;
+    memset(&d, 0, sizeof d);
+    ck_assert_int_eq(lsp_doc_set(&d, t, n), 0);
+    check_doc_positions(&d, (enum lsp_enc)rnd(3));
+    lsp_doc_text_free(&d);
   }
 }
 END_TEST
@@ -154,6 +210,7 @@ int main(void) {
   TCase *tc = tcase_create("lsp_doc");
   tcase_add_test(tc, test_lsp_positions_round_trip);
   tcase_add_test(tc, test_lsp_incremental_changes);
+  tcase_add_test(tc, test_lsp_long_lines);
   tcase_add_test(tc, test_lsp_uris);
   suite_add_tcase(suite, tc);
   SRunner *sr = srunner_create(suite);
