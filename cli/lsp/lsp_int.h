@@ -76,6 +76,9 @@ void lsp_problems_free(lsp_problems *l);
 /* Check a document as a walk checks a file of its name (cli_check_found with the walk's
  * rules; cli_walk_skips): skipped when the walk would pass over it; its problems kept. */
 void lsp_check_run(server *s, const lsp_doc *d, lsp_check *dc);
+/* The same when the walk has just answered `skip` (cli_walk_skips), the problems it reported in
+ * `why` (taken over). */
+void lsp_check_after(server *s, const lsp_doc *d, int skip, lsp_problems *why, lsp_check *dc);
 void lsp_check_free(lsp_check *dc);
 /* Each shown finding of a successful check, with its byte range in the document. */
 typedef void (*lsp_finding_fn)(const unit *u, const boxlint_diag *d, boxlint_severity sev,

@@ -345,10 +345,38 @@ int lsp_pub_send(lsp_pub *p) {
  * is typed is no control character (a line break, NUL, a form feed), and ASCII when the file
  * may declare its encoding. */
 
+/* The scan below visits an offset between tokens from what comes before it alone (up to and
+ * including the line break that ends a comment or a string left open), so one it visited in a
+ * text stays one after a change of the bytes after it: the scan may start there. It notes one
+ * every CK_GAP bytes or so in d->ck; an edit at byte a keeps those before a (ck_cut). */
+enum { CK_GAP = 1024 };
+
+static void ck_cut(lsp_doc *d, size_t a) {
+  while (d->nck && d->ck[d->nck - 1] >= a) d->nck--;
+}
+
+static void ck_note(lsp_doc *d, size_t i) {
+  if (d->nck && i < d->ck[d->nck - 1] + CK_GAP) return;
+  if (d->nck == d->capck) {
+    size_t cap = d->capck ? d->capck * 2 : 64;
+    size_t *p = realloc(d->ck, cap * sizeof *p);
+    if (!p) return; /* not noted: a later scan starts further back */
+    d->ck = p;
+    d->capck = cap;
+  }
+  d->ck[d->nck++] = i;
+}
+
 /* The comment [*h, *e) holding bytes [a, b) (after its '#', before its line break), or 0. */
-static int in_comment(const char *t, size_t n, size_t a, size_t b, size_t *h, size_t *e) {
-  size_t i = 0;
+static int in_comment(lsp_doc *d, size_t a, size_t b, size_t *h, size_t *e) {
+  const char *t = d->text;
+  size_t n = d->len, i = d->nck ? d->ck[d->nck - 1] : 0; /* ck_cut: all before a */
+  size_t next = i;
   while (i < a) {
+    if (i >= next) {
+      ck_note(d, i);
+      next = i + CK_GAP;
+    }
     char c = t[i];
     if (c == '#') {
       size_t j = i;
@@ -408,14 +436,14 @@ static int may_declare(const char *t, size_t n) {
 }
 
 /* Is replacing bytes [a, b) of d's text by s[0..sl) an edit inside a comment, as above? */
-static int comment_edit(const lsp_doc *d, size_t a, size_t b, const char *s, size_t sl,
+static int comment_edit(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl,
                         size_t *h, size_t *e) {
   int ascii = may_declare(d->text, d->len);
   for (size_t i = 0; i < sl; i++) {
     unsigned char c = (unsigned char)s[i];
     if (c < 0x20 || c == 0x7f || (ascii && c >= 0x80)) return 0; /* line breaks, NUL, ... */
   }
-  if (!in_comment(d->text, d->len, a, b, h, e) || a <= *h || !past_line_two(d->text, *h) ||
+  if (!in_comment(d, a, b, h, e) || a <= *h || !past_line_two(d->text, *h) ||
       names_boxlint(d->text + *h, *e - *h))
     return 0;
   /* the new comment names boxlint only where the old did, or across the edit */
@@ -432,6 +460,7 @@ static int comment_edit(const lsp_doc *d, size_t a, size_t b, const char *s, siz
 }
 
 void lsp_pub_edit(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl, int whole) {
+  ck_cut(d, whole ? 0 : a);
   lsp_pubcache *c = d->pub;
   if (!c || !c->comments) return;
   size_t h, e;
@@ -457,6 +486,7 @@ void lsp_pub_edit(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl, int 
 }
 
 void lsp_pub_forget(lsp_doc *d) {
+  d->nck = 0; /* the text may be another */
   lsp_pubcache_free(d->pub);
   d->pub = NULL;
 }
@@ -469,7 +499,7 @@ int lsp_pub_again(server *s, lsp_doc *d) {
   lsp_pubcache_free(p.next); /* not needed: the document's cache is the list */
   p.next = NULL;
   p.again = 1;
-  lsp_positions_begin(d->text, d->len, s->enc);
+  lsp_positions_begin_doc(d, s->enc);
   for (size_t i = 0; i < c->nit; i++) put_item(&p, c->it[i].a, c->it[i].b, &c->e[c->it[i].e]);
   lsp_positions_end();
   return lsp_pub_send(&p);
