@@ -64,6 +64,8 @@ typedef struct lsp_doc {
                          lsp_doc_replace, valid when ls_ok (else out of memory: plain scans) */
   size_t nls, capls;
   int ls_ok;
+  size_t nonascii;    /* bytes of the text that are not ASCII, or \r: with none, a character is
+                         a byte and a unit, and a position its line and its offset in it */
   size_t *ck;         /* lsp_pub.c's: offsets of the text where its scan of a Python file's
                          strings and comments is between tokens, increasing (lsp_pub_edit) */
   size_t nck, capck;

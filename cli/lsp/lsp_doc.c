@@ -140,8 +140,20 @@ static _Thread_local struct {
   int ascii;         /* the text is ASCII without \r: a byte is a character and a unit */
   const size_t *ls;  /* a document's line starts (lsp_positions_begin_doc), or NULL */
   size_t nls;
+  size_t hint;       /* the line of the last position asked: a publish asks them in order */
+  int ascii_doc;     /* the document has no byte that is not ASCII, nor \r */
   int tried;         /* the checkpoints were built for a document's scope, or could not be */
 } scope;
+
+/* The line holding offset x: the last k with ls[k] <= x (ls[0] = 0), from the hint's line or a
+ * few after it, else by a binary search. */
+static size_t line_of(size_t x) {
+  size_t k = scope.hint < scope.nls ? scope.hint : 0;
+  if (scope.ls[k] <= x)
+    for (int step = 0; step < 4; step++, k++)
+      if (k + 1 == scope.nls || scope.ls[k + 1] > x) return scope.hint = k;
+  return scope.hint = starts_after(scope.ls, scope.nls, x) - 1;
+}
 
 void lsp_positions_end(void) {
   free(scope.line);
@@ -215,6 +227,7 @@ void lsp_positions_begin_doc(const lsp_doc *d, enum lsp_enc enc) {
   scope.enc = enc;
   scope.ls = d->ls;
   scope.nls = d->nls;
+  scope.ascii_doc = d->nonascii == 0;
 }
 
 /* A position this far into its line is found from the checkpoints (built once per scope), so
@@ -224,6 +237,12 @@ enum { LINE_SCAN = 1024 };
 void lsp_position(const char *t, size_t n, enum lsp_enc enc, size_t off, int64_t *line,
                   int64_t *ch) {
   if (off > n) off = n;
+  if (scope.ascii_doc && scope.t == t && scope.n == n && scope.enc == enc) {
+    size_t k = line_of(off);
+    *line = (int64_t)k;
+    *ch = (int64_t)(off - scope.ls[k]);
+    return;
+  }
   if (scope.ascii && scope.t == t && scope.n == n && scope.enc == enc && scope.line) {
     size_t k = off / LSP_BLOCK, ls = scope.at[k] - (size_t)scope.u[k];
     int64_t l = scope.line[k];
@@ -243,7 +262,7 @@ void lsp_position(const char *t, size_t n, enum lsp_enc enc, size_t off, int64_t
   size_t i = 0;
   int same = scope.t == t && scope.n == n && scope.enc == enc;
   if (same && scope.ls) {
-    size_t k = starts_after(scope.ls, scope.nls, stop) - 1; /* ls[0] = 0 <= stop */
+    size_t k = line_of(stop);
     if (stop - scope.ls[k] > LINE_SCAN && !scope.tried) {
       scope.tried = 1;
       checkpoints(t, n, enc);
@@ -379,8 +398,16 @@ static void ls_update(lsp_doc *d, size_t a, size_t b, size_t sl) {
   d->nls = lo + k + tail;
 }
 
+/* The bytes of t[0, n) that are not ASCII, or \r. */
+static size_t count_nonascii(const char *t, size_t n) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) k += (unsigned char)t[i] >= 0x80 || t[i] == '\r';
+  return k;
+}
+
 int lsp_doc_set(lsp_doc *d, const char *text, size_t len) {
   if (reserve(d, len)) return -1;
+  d->nonascii = count_nonascii(text, len);
   memcpy(d->text, text, len);
   d->len = len;
   d->text[len] = 0;
@@ -394,7 +421,7 @@ void lsp_doc_text_free(lsp_doc *d) {
   free(d->ck);
   d->text = NULL;
   d->ls = d->ck = NULL;
-  d->len = d->cap = d->nls = d->capls = d->nck = d->capck = 0;
+  d->len = d->cap = d->nls = d->capls = d->nck = d->capck = d->nonascii = 0;
   d->ls_ok = 0;
 }
 
@@ -418,6 +445,7 @@ int lsp_change_span(const lsp_doc *d, enum lsp_enc enc, json_t *change, size_t *
 int lsp_doc_replace(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl) {
   size_t nl = d->len - (b - a) + sl;
   if (reserve(d, nl)) return -1;
+  d->nonascii = d->nonascii - count_nonascii(d->text + a, b - a) + count_nonascii(s, sl);
   memmove(d->text + a + sl, d->text + b, d->len - b);
   memcpy(d->text + a, s, sl);
   d->len = nl;

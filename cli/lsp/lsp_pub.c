@@ -103,13 +103,12 @@ static uint64_t key_hash(const char *p, size_t n) {
   return h ^ (h >> 32);
 }
 
-static const pub_entry *cache_find(const lsp_pubcache *c, uint64_t h, const char *key,
-                                   size_t klen) {
+static pub_entry *cache_find(lsp_pubcache *c, uint64_t h, const char *key, size_t klen) {
   if (!c || !c->nslot) return NULL;
   for (size_t i = (size_t)h & (c->nslot - 1);; i = (i + 1) & (c->nslot - 1)) {
     size_t k = c->slot[i];
     if (!k) return NULL;
-    const pub_entry *e = &c->e[k - 1];
+    pub_entry *e = &c->e[k - 1];
     if (e->h == h && e->klen == klen && !memcmp(e->key, key, klen)) return e;
   }
 }
@@ -219,19 +218,24 @@ static const pub_entry *body_of(lsp_pub *p, int sev, int fix, const char *code,
   uint64_t h = key_hash(p->key, p->klen);
   const pub_entry *e = cache_find(p->next, h, p->key, p->klen);
   if (e) return e;
-  e = cache_find(p->d->pub, h, p->key, p->klen);
-  char *key = malloc(p->klen), *body = NULL;
+  pub_entry *old = cache_find(p->d->pub, h, p->key, p->klen);
+  char *key, *body;
   size_t blen = 0;
-  if (e) {
-    body = malloc(e->blen + 1);
-    if (body) memcpy(body, e->body, (blen = e->blen) + 1);
+  if (old) { /* taken over: the last publish's cache is freed once this one is sent, or when it
+                fails (lsp_publish then publishes the plain way); never matched again */
+    key = old->key;
+    body = old->body;
+    blen = old->blen;
+    old->key = old->body = NULL;
+    old->klen = SIZE_MAX;
   } else {
+    key = malloc(p->klen);
+    if (key) memcpy(key, p->key, p->klen);
     json_t *j = lsp_finding_body(p->s, sev, code, message, hint, fix);
     body = j ? json_dumps(j, JSON_COMPACT | JSON_EMBED) : NULL;
     blen = body ? strlen(body) : 0;
     json_decref(j);
   }
-  if (key) memcpy(key, p->key, p->klen);
   if (!key || !body || cache_add(p->next, h, key, p->klen, body, blen)) {
     free(key);
     free(body);
@@ -250,27 +254,37 @@ static void put_int(char *t, size_t *k, int64_t v) {
   if (v < 0) t[--*k] = '-';
 }
 
-/* name{"line":L,"character":C}, the integers as jansson writes them */
-static void put_pos(lsp_pub *p, const char *name, size_t off) {
+/* name{"line":L,"character":C} at w, the integers as jansson writes them. Returns its end. */
+static char *put_pos(lsp_pub *p, char *w, const char *name, size_t nl, size_t off) {
   int64_t l, c;
   lsp_position(p->d->text, p->d->len, p->s->enc, off, &l, &c);
   char li[24], ci[24];
   size_t lk = sizeof li, ck = sizeof ci;
   put_int(li, &lk, l);
   put_int(ci, &ck, c);
-  put(p, name, strlen(name));
-  put(p, "{\"line\":", 8);
-  put(p, li + lk, sizeof li - lk);
-  put(p, ",\"character\":", 13);
-  put(p, ci + ck, sizeof ci - ck);
-  put(p, "}", 1);
+  memcpy(w, name, nl);
+  w += nl;
+  memcpy(w, "{\"line\":", 8);
+  w += 8;
+  memcpy(w, li + lk, sizeof li - lk);
+  w += sizeof li - lk;
+  memcpy(w, ",\"character\":", 13);
+  w += 13;
+  memcpy(w, ci + ck, sizeof ci - ck);
+  w += sizeof ci - ck;
+  *w++ = '}';
+  return w;
 }
 
 static void put_item(lsp_pub *p, size_t a, size_t b, const pub_entry *e) {
-  put(p, p->count ? ",{\"range\":" : "{\"range\":", p->count ? 10 : 9);
-  put_pos(p, "{\"start\":", a);
-  put_pos(p, ",\"end\":", b < a ? a : b);
-  put(p, "},", 2);
+  char r[160]; /* the range: 33 bytes and four integers of at most 20 characters */
+  char *w = r;
+  if (p->count) *w++ = ',';
+  memcpy(w, "{\"range\":", 9);
+  w = put_pos(p, w + 9, "{\"start\":", 9, a);
+  w = put_pos(p, w, ",\"end\":", 7, b < a ? a : b);
+  memcpy(w, "},", 2);
+  put(p, r, (size_t)(w + 2 - r));
   put(p, e->body, e->blen);
   put(p, "}", 1);
   p->count++;
