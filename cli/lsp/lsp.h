@@ -41,6 +41,14 @@ int lsp_write(lsp_io *io, json_t *msg);
 int lsp_write_raw(lsp_io *io, const char *body, size_t n);
 
 /*==============================================================================================
+ * MARK: lsp_json.c
+ *============================================================================================*/
+
+/* json_loadb(body, len, JSON_ALLOW_NUL, e): the same tree, or NULL and the same error, with its
+ * long strings (a whole text) decoded faster than jansson does. */
+json_t *lsp_json_parse(const char *body, size_t len, json_error_t *e);
+
+/*==============================================================================================
  * MARK: lsp_doc.c
  *============================================================================================*/
 

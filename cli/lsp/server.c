@@ -82,7 +82,7 @@ static void notification(server *s, const char *method, json_t *params) {
 
 static void handle(server *s, const char *body, size_t len) {
   json_error_t e;
-  json_t *m = json_loadb(body, len, JSON_ALLOW_NUL, &e); /* a document may hold NUL bytes */
+  json_t *m = lsp_json_parse(body, len, &e); /* a document may hold NUL bytes */
   if (!m) {
     char msg[256];
     snprintf(msg, sizeof msg, "parse error: the body is not JSON: %s (at byte %d)", e.text,

@@ -197,6 +197,74 @@ START_TEST(test_lsp_long_lines) {
 }
 END_TEST
 
+/* lsp_json_parse against json_loadb on messages with long strings (lsp_json.c decodes those):
+ * escapes of every kind, surrogate pairs, \u0000, UTF-8 of 2 to 4 bytes, now and then a piece
+ * jansson refuses (a lone surrogate, a control character, UTF-8 that is overlong, a surrogate,
+ * past U+10FFFF or cut short, a bad escape), several long strings, a long key, a string equal
+ * to a marker, a body cut short: the same tree (the same dump), or the same error. */
+static const char *const GOOD[] = {"a", "bc d", "\\n", "\\\"", "\\\\", "\\/",
+                                   "\\b\\f\\r\\t", "\\u00e9", "\\uD83D\\uDE00", "\\u0000",
+                                   "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\\u20AC",
+                                   "\xf4\x8f\xbf\xbf", "\\ud7ff"};
+static const char *const BAD[] = {"\\uD800", "\\uDC00", "\x01", "\n", "\xc0\x80",
+                                  "\xed\xa0\x80", "\xf5\x80\x80\x80", "\xc3", "\\x",
+                                  "\\u12G4", "\x80", "\xf4\x90\x80\x80", "\xe0\x80\x80",
+                                  "\\uD83D\\u0041", "\x7f", "\\uD83Dx"};
+
+static size_t long_literal(char *b, size_t at) {
+  size_t w = at, want = 4000 + rnd(300);
+  b[w++] = '"';
+  size_t bad = rnd(4) ? SIZE_MAX : at + rnd((uint32_t)want);
+  while (w - at < want) {
+    const char *p = w >= bad ? BAD[rnd(sizeof BAD / sizeof *BAD)] : GOOD[rnd(sizeof GOOD / sizeof *GOOD)];
+    if (w >= bad) bad = SIZE_MAX;
+    memcpy(b + w, p, strlen(p));
+    w += strlen(p);
+  }
+  b[w++] = '"';
+  return w - at;
+}
+
+START_TEST(test_lsp_json_parse) {
+  static char b[1 << 17];
+  for (int round = 0; round < 400; round++) {
+    size_t w = 0;
+    int nlong = rnd(10) ? 1 + (int)rnd(3) : 9;
+    w += (size_t)sprintf(b + w, "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{");
+    for (int k = 0; k < nlong; k++) {
+      if (k && rnd(5) == 0) { /* a long key */
+        w += long_literal(b, w);
+        w += (size_t)sprintf(b + w, ":%d,", k);
+      }
+      w += (size_t)sprintf(b + w, k % 2 ? "\"a%d\":[1,{\"x\":" : "\"t%d\":", k);
+      w += long_literal(b, w);
+      w += (size_t)sprintf(b + w, k % 2 ? "}]," : ",");
+    }
+    if (rnd(8) == 0) w += (size_t)sprintf(b + w, "\"m\":\"\\u0000lsp-long-%d\",", (int)rnd(3));
+    w += (size_t)sprintf(b + w, "\"v\":%d}}", round);
+    if (rnd(10) == 0) w = rnd((uint32_t)w); /* cut short */
+    json_error_t e1, e2;
+    memset(&e1, 0, sizeof e1);
+    memset(&e2, 0, sizeof e2);
+    json_t *a = lsp_json_parse(b, w, &e1), *r = json_loadb(b, w, JSON_ALLOW_NUL, &e2);
+    ck_assert_msg(!a == !r, "round %d: parsed %d, jansson %d (%s)", round, !!a, !!r, e2.text);
+    if (!a) {
+      ck_assert_str_eq(e1.text, e2.text);
+      ck_assert_int_eq(e1.position, e2.position);
+      continue;
+    }
+    char *da = json_dumps(a, JSON_COMPACT), *dr = json_dumps(r, JSON_COMPACT);
+    ck_assert_ptr_nonnull(da);
+    ck_assert_ptr_nonnull(dr);
+    ck_assert_msg(!strcmp(da, dr), "round %d: the trees differ", round);
+    free(da);
+    free(dr);
+    json_decref(a);
+    json_decref(r);
+  }
+}
+END_TEST
+
 START_TEST(test_lsp_uris) {
   char *p = lsp_uri_path("file:///tmp/a%20b/t%C3%A9.py");
   ck_assert_str_eq(p, "/tmp/a b/t\xc3\xa9.py");
@@ -221,6 +289,7 @@ int main(void) {
   tcase_add_test(tc, test_lsp_positions_round_trip);
   tcase_add_test(tc, test_lsp_incremental_changes);
   tcase_add_test(tc, test_lsp_long_lines);
+  tcase_add_test(tc, test_lsp_json_parse);
   tcase_add_test(tc, test_lsp_uris);
   suite_add_tcase(suite, tc);
   SRunner *sr = srunner_create(suite);
