@@ -256,6 +256,12 @@ void lsp_did_save(server *s, json_t *id, json_t *params) {
   if (d && lsp_is_config_path(d->path)) reload_configs(s);
 }
 
+void lsp_stats(server *s, json_t *id, json_t *params) {
+  (void)params;
+  lsp_reply(s, id, json_pack("{sIsI}", "moved", (json_int_t)s->moved, "checked",
+                             (json_int_t)s->checked));
+}
+
 void lsp_shutdown(server *s, json_t *id, json_t *params) {
   (void)params;
   s->state = S_SHUTDOWN;

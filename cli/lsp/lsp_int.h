@@ -37,6 +37,8 @@ typedef struct server {
   lsp_problems *collect;     /* where c->on_problem keeps problems now; NULL: they are logged */
   char **told;               /* documents the log has said are passed over (their URIs) */
   size_t ntold;
+  uint64_t moved, checked;   /* publishes of findings moved (an edit in a comment), and after a
+                                check: $/boxlint/stats, for the benchmark */
   int reuse;                 /* publish from the last publish's Diagnostics (lsp_pub.c); 0:
                                 every Diagnostic built and dumped again (initializationOptions
                                 {"reuse": false}, the benchmark's baseline) */
@@ -159,5 +161,7 @@ void lsp_watched(server *s, json_t *id, json_t *params);
 /* lsp_actions.c: textDocument/codeAction and textDocument/hover. */
 void lsp_code_action(server *s, json_t *id, json_t *params);
 void lsp_hover(server *s, json_t *id, json_t *params);
+/* handlers.c: $/boxlint/stats, {"moved": N, "checked": N} (the publishes of each kind so far). */
+void lsp_stats(server *s, json_t *id, json_t *params);
 
 #endif

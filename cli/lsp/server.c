@@ -33,6 +33,7 @@ static const lsp_method METHODS[] = {
     {"shutdown", 1, 0, lsp_shutdown},
     {"textDocument/codeAction", 1, 0, lsp_code_action},
     {"textDocument/hover", 1, 0, lsp_hover},
+    {"$/boxlint/stats", 1, 0, lsp_stats},
     {"exit", 0, 1, lsp_exit},
     {"initialized", 0, 0, lsp_initialized},
     {"textDocument/didOpen", 0, 0, lsp_did_open},

@@ -373,9 +373,11 @@ void lsp_publish(server *s, lsp_doc *d) {
     if (rc > 0) lsp_log(s, "cannot write to standard output");
     if (rc >= 0) {
       lsp_problems_free(&why);
+      s->moved++;
       return;
     }
   }
+  s->checked++;
   lsp_check dc;
   if (skip >= 0) lsp_check_after(s, d, skip, &why, &dc); /* the walk's answer of just now */
   else lsp_check_run(s, d, &dc);
