@@ -112,8 +112,8 @@ static char *check_path(const char *uri, const char *lang) {
 }
 
 /* A new cache for a Python document's checks (none for another kind, or out of memory: full
- * checks). Also after a configuration changed: a config loaded again may be at the address of
- * the one freed, which the cache would take for the same. */
+ * checks). Also after a configuration changed, so that nothing of a check under the old one is
+ * reused, however the cache compares configs (the price: one whole check). */
 static void pycache_fresh(lsp_doc *d) {
   boxlint_python_cache_free(d->pycache);
   d->pycache = NULL;
