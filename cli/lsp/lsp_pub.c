@@ -26,6 +26,7 @@ typedef struct pub_entry {
   size_t klen;
   char *body;  /* the Diagnostic's members after "range", as jansson dumps them (JSON_EMBED) */
   size_t blen;
+  int quotes;  /* an input error, or a message or hint that may quote a comment (a '#') */
 } pub_entry;
 
 /* A published finding: its bytes in the text as it is now, and its body. */
@@ -115,7 +116,7 @@ static pub_entry *cache_find(lsp_pubcache *c, uint64_t h, const char *key, size_
 
 /* Add an entry (key and body taken over). Returns 0, or -1 out of memory (nothing taken). */
 static int cache_add(lsp_pubcache *c, uint64_t h, char *key, size_t klen, char *body,
-                     size_t blen) {
+                     size_t blen, int quotes) {
   if (c->n == c->cap) {
     size_t cap = c->cap ? c->cap * 2 : 64;
     pub_entry *ne = realloc(c->e, cap * sizeof *ne);
@@ -136,7 +137,7 @@ static int cache_add(lsp_pubcache *c, uint64_t h, char *key, size_t klen, char *
     c->slot = sl;
     c->nslot = ns;
   }
-  c->e[c->n] = (pub_entry){h, key, klen, body, blen};
+  c->e[c->n] = (pub_entry){h, key, klen, body, blen, quotes};
   size_t i = (size_t)h & (c->nslot - 1);
   while (c->slot[i]) i = (i + 1) & (c->nslot - 1);
   c->slot[i] = ++c->n;
@@ -221,11 +222,13 @@ static const pub_entry *body_of(lsp_pub *p, int sev, int fix, const char *code,
   pub_entry *old = cache_find(p->d->pub, h, p->key, p->klen);
   char *key, *body;
   size_t blen = 0;
+  int quotes;
   if (old) { /* taken over: the last publish's cache is freed once this one is sent, or when it
                 fails (lsp_publish then publishes the plain way); never matched again */
     key = old->key;
     body = old->body;
     blen = old->blen;
+    quotes = old->quotes;
     old->key = old->body = NULL;
     old->klen = SIZE_MAX;
   } else {
@@ -235,8 +238,10 @@ static const pub_entry *body_of(lsp_pub *p, int sev, int fix, const char *code,
     body = j ? json_dumps(j, JSON_COMPACT | JSON_EMBED) : NULL;
     blen = body ? strlen(body) : 0;
     json_decref(j);
+    quotes = !strcmp(code, "python-syntax") || !strcmp(code, "python-encoding") ||
+             strchr(message, '#') || (hint && strchr(hint, '#'));
   }
-  if (!key || !body || cache_add(p->next, h, key, p->klen, body, blen)) {
+  if (!key || !body || cache_add(p->next, h, key, p->klen, body, blen, quotes)) {
     free(key);
     free(body);
     return NULL;
@@ -310,10 +315,7 @@ void lsp_pub_add(lsp_pub *p, size_t a, size_t b, int sev, const char *code, cons
     c->capit = cap;
   }
   c->it[c->nit++] = (pub_item){a, b, (size_t)(e - c->e)};
-  /* an input error, or a message that may quote a comment: every edit is checked again */
-  if (!strcmp(code, "python-syntax") || !strcmp(code, "python-encoding") ||
-      strchr(message, '#') || (hint && strchr(hint, '#')))
-    c->comments = 0;
+  if (e->quotes) c->comments = 0; /* every edit is checked again */
   put_item(p, a, b, e);
 }
 
