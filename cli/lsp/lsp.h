@@ -106,6 +106,9 @@ json_t *lsp_range_json(const char *t, size_t n, enum lsp_enc enc, size_t a, size
 /* A Range object into byte offsets. Returns 0, or -1 with *why. */
 int lsp_range_offsets(const char *t, size_t n, enum lsp_enc enc, json_t *range, size_t *a,
                       size_t *b, const char **why);
+/* The same in a document's text, from its line starts. */
+int lsp_doc_range_offsets(const lsp_doc *d, enum lsp_enc enc, json_t *range, size_t *a,
+                          size_t *b, const char **why);
 /* What one TextDocumentContentChangeEvent replaces: bytes [*a, *b) of the text by (*s, *sl).
  * Returns 0 (a range), 1 (no range: the whole text), or -1 with *why. */
 int lsp_change_span(const lsp_doc *d, enum lsp_enc enc, json_t *change, size_t *a, size_t *b,

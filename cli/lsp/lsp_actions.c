@@ -135,8 +135,7 @@ void lsp_code_action(server *s, json_t *id, json_t *params) {
   json_t *ctx = json_object_get(params, "context"), *only = json_object_get(ctx, "only");
   const char *why;
   action_ctx x = {s, d, json_array(), json_object_get(ctx, "diagnostics"), 0, 0, 0};
-  if (lsp_range_offsets(d->text, d->len, s->enc, json_object_get(params, "range"), &x.ra, &x.rb,
-                        &why)) {
+  if (lsp_doc_range_offsets(d, s->enc, json_object_get(params, "range"), &x.ra, &x.rb, &why)) {
     json_decref(x.actions);
     lsp_reply_error(s, id, E_PARAMS, why);
     return;

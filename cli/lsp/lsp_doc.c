@@ -305,8 +305,7 @@ static int pos_offset(const lsp_doc *d, enum lsp_enc enc, json_t *p, size_t *off
   return lsp_doc_offset(d, enc, json_integer_value(l), json_integer_value(c), off);
 }
 
-/* lsp_range_offsets in a document (from its line starts). */
-static int doc_range_offsets(const lsp_doc *d, enum lsp_enc enc, json_t *range, size_t *a,
+int lsp_doc_range_offsets(const lsp_doc *d, enum lsp_enc enc, json_t *range, size_t *a,
                              size_t *b, const char **why) {
   if (!json_is_object(range) || pos_offset(d, enc, json_object_get(range, "start"), a) ||
       pos_offset(d, enc, json_object_get(range, "end"), b)) {
@@ -323,7 +322,7 @@ static int doc_range_offsets(const lsp_doc *d, enum lsp_enc enc, json_t *range, 
 int lsp_range_offsets(const char *t, size_t n, enum lsp_enc enc, json_t *range, size_t *a,
                       size_t *b, const char **why) {
   lsp_doc tmp = {.text = (char *)(uintptr_t)t, .len = n}; /* no line starts: plain scans */
-  return doc_range_offsets(&tmp, enc, range, a, b, why);
+  return lsp_doc_range_offsets(&tmp, enc, range, a, b, why);
 }
 
 static int reserve(lsp_doc *d, size_t need) {
@@ -439,7 +438,7 @@ int lsp_change_span(const lsp_doc *d, enum lsp_enc enc, json_t *change, size_t *
     *b = d->len;
     return 1;
   }
-  return doc_range_offsets(d, enc, range, a, b, why);
+  return lsp_doc_range_offsets(d, enc, range, a, b, why);
 }
 
 int lsp_doc_replace(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl) {
