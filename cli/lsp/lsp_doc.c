@@ -306,7 +306,7 @@ static int pos_offset(const lsp_doc *d, enum lsp_enc enc, json_t *p, size_t *off
 }
 
 int lsp_doc_range_offsets(const lsp_doc *d, enum lsp_enc enc, json_t *range, size_t *a,
-                             size_t *b, const char **why) {
+                          size_t *b, const char **why) {
   if (!json_is_object(range) || pos_offset(d, enc, json_object_get(range, "start"), a) ||
       pos_offset(d, enc, json_object_get(range, "end"), b)) {
     *why = "the range is not a valid position pair in the document";
