@@ -30,7 +30,7 @@ DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjans
 FUZZ_DIR     ?= build/fuzz
 FUZZ_WORK    ?= $(FUZZ_DIR)/work
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= commands fragment base policy_compile policy_decide config template python
+FUZZ_TARGETS ?= commands fragment base policy_compile policy_decide config template python python_cached
 FUZZ_FLAGS   ?= -rss_limit_mb=2048 -timeout=25 -max_len=8192 -print_final_stats=1
 COV_DIR      ?= build/cov
 MINROOT_DIR  ?= build/minroot

@@ -30,6 +30,9 @@ set(BOXLINT_LIB_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/policy/validate.c
   ${CMAKE_CURRENT_LIST_DIR}/src/policy/policy.c
   ${CMAKE_CURRENT_LIST_DIR}/src/python/cache.c
+  ${CMAKE_CURRENT_LIST_DIR}/src/python/cache_edit.c
+  ${CMAKE_CURRENT_LIST_DIR}/src/python/cache_name.c
+  ${CMAKE_CURRENT_LIST_DIR}/src/python/cache_place.c
   ${CMAKE_CURRENT_LIST_DIR}/src/python/tokens.c
   ${CMAKE_CURRENT_LIST_DIR}/src/python/parse.c
   ${CMAKE_CURRENT_LIST_DIR}/src/python/parse_stmt.c

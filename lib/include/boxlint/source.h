@@ -96,6 +96,12 @@ BOXLINT_API void boxlint_python_cache_free(boxlint_python_cache *cache);
  * what the rest of the file gives, and the options, configs and policy options are the same,
  * only the part the edit touches is read and checked again; any other case is a full check.
  * The cache then holds this text. `cache` NULL is boxlint_check_python.
+ *
+ * The edits taken (docs/python.md): inside one string literal's body (the SDK calls whose
+ * findings read its lines are checked again, the other findings move), inside one identifier
+ * that no check read (the findings move), none. Options and configs are compared by value
+ * (a config's severities and limits); a config with user rules is always a full check. The
+ * report's strings are its own (copied): it does not depend on the cache afterwards.
  */
 BOXLINT_API boxlint_status boxlint_check_python_cached(boxlint_python_cache *cache,
                                                        boxlint_report *report, const char *buf,

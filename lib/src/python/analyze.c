@@ -337,6 +337,22 @@ static int const_str(bl_pyreader *rd, const bl_pynode *n, bl_pystr *tmp) {
   return 1;
 }
 
+/* A string constant whose text the analysis reads (cache.c may not reuse a check after an
+ * edit inside it). 0, -1 out of memory. */
+static int note_read(bl_pyreader *rd, const bl_pynode *n) {
+  if (!n || n->kind != BL_PK_CONSTANT) return 0;
+  if (rd->nlit_reads + 2 > rd->cap_lit_reads) {
+    size_t nc = rd->cap_lit_reads ? rd->cap_lit_reads * 2 : 16;
+    size_t *v = boxlint__realloc(rd->m, rd->lit_reads, rd->cap_lit_reads * sizeof *v, nc * sizeof *v);
+    if (!v) return -1;
+    rd->lit_reads = v;
+    rd->cap_lit_reads = nc;
+  }
+  rd->lit_reads[rd->nlit_reads++] = n->start;
+  rd->lit_reads[rd->nlit_reads++] = n->end;
+  return 0;
+}
+
 static const char *const SDK_MEMBERS[] = {"code_interpreter", "templates", "create", "update",
                                           "add_code_interpreter", "NetworkPolicy", "agents"};
 
@@ -350,6 +366,7 @@ static int string_constant(bl_pyreader *rd, const bl_pynode *n) {
         ident_is(rd, f, "attrgetter") || ident_is(rd, f, "methodcaller") ||
         ident_is(rd, f, "getattr_static")))
     return 0;
+  if (note_read(rd, n)) return -1;
   bl_pystr v;
   int got = const_str(rd, n, &v);
   if (got <= 0) return got;
@@ -407,6 +424,7 @@ static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
     a = a->next;
     while (a && a->role != BL_PR_ARG) a = a->next;
   }
+  if (note_read(rd, a)) return -1;
   bl_pystr v;
   int got = const_str(rd, a, &v);
   if (got < 0) return -1;
@@ -550,6 +568,8 @@ static int special_word(const char *w, size_t l) {
   }
 }
 
+int bl_py_special_word(const char *w, size_t l) { return special_word(w, l); }
+
 static int special(const bl_pyreader *rd, const bl_pynode *n) {
   if (!n || n->ident_end <= n->ident) return 0;
   if (n->norm) return special_word(n->norm, n->norm_len);
@@ -573,6 +593,10 @@ static int keep(bl_pyreader *rd, const bl_pynode *n) {
 
 int bl_py_names(bl_pyreader *rd) {
   if (rd->names_done) return 0;
+  if (rd->frozen) { /* the tree is no longer read (cache.c) */
+    rd->stale = 1;
+    return 0;
+  }
   rd->names_done = 1;
   for (size_t i = 0; i < rd->nocc; i++) {
     const bl_pynode *n = rd->occ[i];
@@ -680,6 +704,11 @@ static const bl_pynode **called_through(bl_pyreader *rd, size_t nrefs, size_t *n
 static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
   const bl_pynode *alias[64];
   size_t na = ref_aliases(rd, alias, 64), nrefs = rd->nrefs, nc;
+  for (size_t i = 0; i < na; i++) { /* for cache.c: an edit may not rename to or from them */
+    rd->alias[2 * i] = alias[i]->ident;
+    rd->alias[2 * i + 1] = alias[i]->norm ? alias[i]->ident : alias[i]->ident_end;
+  }
+  rd->nalias = na;
   if (!nrefs) return 0;
   const bl_pynode **through = called_through(rd, nrefs, &nc);
   if (rd->oom) return -1;

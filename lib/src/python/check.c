@@ -654,46 +654,101 @@ static void to_file_offsets(boxlint_report *r, size_t first, const bl_pysrc *src
 
 /* unused-suppression's severity: the config's; without a config none is reported, as in
  * fragments (the Dockerfile warnings a comment may name did not run). */
-static boxlint_severity unused_severity(const boxlint_options *opts) {
+boxlint_severity bl_py_unused_severity(const boxlint_options *opts) {
   if (!opts->config) return BOXLINT_SEVERITY_OFF;
   return boxlint_config_get_severity(opts->config, BL_R_UNUSED_SUPPRESSION,
                                      sizeof BL_R_UNUSED_SUPPRESSION - 1, BOXLINT_SEVERITY_WARNING);
 }
 
+int bl_py_finish(boxlint_report *r, size_t first, const bl_pyreader *rd,
+                 const boxlint_options *opts) {
+  if (bl_py_order_and_place(r, first, rd->s, rd->n)) return -1;
+  if (bl_py_suppress(r, first, rd, bl_py_unused_severity(opts))) return -1;
+  /* what the suppressions reported goes in its place */
+  if (rd->nsups && bl_py_order_and_place(r, first, rd->s, rd->n)) return -1;
+  return 0;
+}
+
+/* Every call (bindings first, so that a policy they take is checked once, as theirs), then the
+ * references, into k->r; with kp, each call's findings' range kept. 0, -1 out of memory. */
+static int check_calls(pyck *k, size_t *policies, size_t *npol, bl_pykeep *kp) {
+  bl_pyreader *rd = k->rd;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < rd->ncalls; i++)
+      if ((rd->calls[i].kind == BL_CALL_BIND) == (pass == 0)) {
+        if (kp) kp->lo[i] = k->r->ndiags;
+        if (check_call(k, &rd->calls[i], policies, npol)) return -1;
+        if (kp) kp->hi[i] = k->r->ndiags;
+      }
+  if (kp) kp->refs_lo = k->r->ndiags;
+  return rd->err ? 0 : references(k);
+}
+
 static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
-                                 const boxlint_options *opts, const boxlint_policy_options *popts) {
-  bl_pyreader rd;
-  pyck k = {r, NULL, &rd, opts, popts, NULL, 0};
+                                 const boxlint_options *opts, const boxlint_policy_options *popts,
+                                 bl_pykeep *kp) {
+  bl_pyreader own, *rd = kp ? &kp->rd : &own;
+  pyck k = {kp ? kp->raw : r, NULL, rd, opts, popts, NULL, 0};
   size_t first = r->ndiags, *policies = NULL, npol = 0;
   boxlint_status st = BOXLINT_ENOMEM;
-  if (bl_py_read(&rd, &r->mem, buf, len)) goto out;
-  if (rd.err) {
-    st = syntax_error(r, &rd);
+  if (bl_py_read(rd, kp ? kp->m : &r->mem, buf, len)) goto out;
+  if (rd->err) {
+    st = syntax_error(r, rd);
     goto out;
   }
   if (boxlint_report_new(&k.tmp, &r->mem.a) != BOXLINT_OK) goto out;
-  policies = boxlint__malloc(&r->mem, (rd.ncalls + 1) * sizeof *policies);
-  if (!policies) goto out;
-  /* Bindings first, so that a policy they take is checked once, as theirs. */
-  for (int pass = 0; pass < 2; pass++)
-    for (size_t i = 0; i < rd.ncalls; i++)
-      if ((rd.calls[i].kind == BL_CALL_BIND) == (pass == 0) &&
-          check_call(&k, &rd.calls[i], policies, &npol))
-        goto out;
-  if (rd.err) {
+  policies = boxlint__malloc(kp ? kp->m : &r->mem, (rd->ncalls + 1) * sizeof *policies);
+  if (kp) {
+    kp->lo = boxlint__malloc(kp->m, (rd->ncalls + 1) * sizeof *kp->lo);
+    kp->hi = boxlint__malloc(kp->m, (rd->ncalls + 1) * sizeof *kp->hi);
+    if (!kp->lo || !kp->hi) goto out;
+  }
+  if (!policies || check_calls(&k, policies, &npol, kp)) goto out;
+  if (rd->err) {
     r->ndiags = first;
-    st = syntax_error(r, &rd);
+    st = syntax_error(r, rd);
     goto out;
   }
-  if (references(&k) || bl_py_order_and_place(r, first, rd.s, rd.n)) goto out;
-  if (bl_py_suppress(r, first, &rd, unused_severity(opts))) goto out;
-  /* what the suppressions reported goes in its place */
-  if (rd.nsups && bl_py_order_and_place(r, first, rd.s, rd.n)) goto out;
+  if (kp && (kp->raw->oom || bl_py_copy_diags(r, kp->raw->diags, kp->raw->ndiags))) goto out;
+  if (bl_py_finish(r, first, rd, opts)) goto out;
   st = r->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
 out:
-  boxlint__free(&r->mem, policies);
   boxlint_report_free(k.tmp);
-  bl_py_reader_free(&rd);
+  if (kp && st == BOXLINT_OK) {
+    kp->policies = policies;
+    kp->npol = npol;
+    return st;
+  }
+  boxlint__free(kp ? kp->m : &r->mem, policies);
+  if (kp) bl_py_keep_release(kp);
+  else bl_py_reader_free(rd);
+  return st;
+}
+
+void bl_py_keep_release(bl_pykeep *kp) {
+  boxlint__free(kp->m, kp->lo);
+  boxlint__free(kp->m, kp->hi);
+  boxlint__free(kp->m, kp->policies);
+  if (kp->rd.m) bl_py_reader_free(&kp->rd);
+  kp->lo = kp->hi = kp->policies = NULL;
+  kp->npol = 0;
+}
+
+int bl_py_recheck_call(bl_pykeep *kp, boxlint_report *into, boxlint_report *tmp, size_t ci,
+                       const boxlint_options *opts, const boxlint_policy_options *popts) {
+  pyck k = {into, tmp, &kp->rd, opts, popts, NULL, 0};
+  size_t own[1], nown = 0;
+  const bl_pycall *c = &kp->rd.calls[ci];
+  if (c->kind == BL_CALL_BIND) return check_call(&k, c, own, &nown);
+  return check_call(&k, c, kp->policies, &kp->npol);
+}
+
+boxlint_status bl_py_check_keep(bl_pykeep *kp, boxlint_report *r, const char *s, size_t n,
+                                const boxlint_options *opts, const boxlint_policy_options *popts,
+                                int *kept) {
+  boxlint_report_clear(kp->raw);
+  boxlint_status st = check_text(r, s, n, opts, popts, kp);
+  *kept = st == BOXLINT_OK;
   return st;
 }
 
@@ -714,7 +769,7 @@ boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t l
     return BOXLINT_ENOMEM;
   }
   boxlint_status st = src.err ? encoding_error(r, buf, len, &src)
-                              : check_text(r, src.text, src.len, opts, popts);
+                              : check_text(r, src.text, src.len, opts, popts, NULL);
   to_file_offsets(r, first, &src);
   bl_py_source_free(&r->mem, &src);
   return st;

@@ -119,6 +119,7 @@ struct bl_pyval {
   bl_pyarg *args;      /* POLICY: the call's arguments */
   size_t nargs;
   int trailing_comma;  /* LIST/DICT/POLICY: a comma before the closer */
+  size_t src_move;     /* cache.c: still to add to str.src and str.src_end (mod 2^N) */
   bl_pyval *next_free; /* every value, for bl_py_reader_free */
 };
 
@@ -166,6 +167,7 @@ typedef struct bl_pyname {
   int owners_clean;               /* 0 not yet asked, 1 asking, 2 yes, 3 no */
   const char *dyn_why;
   const bl_pyval *resolved;
+  int asked;                      /* read by the resolution (resolve.c), for cache.c */
 } bl_pyname;
 
 /* A comment that is a boxlint directive (report/suppress.h): `# boxlint: ignore=...` (or
@@ -203,6 +205,15 @@ typedef struct bl_pyreader {
   const char *err;       /* syntax error */
   size_t err_off;
   int oom;
+  size_t *lit_reads;     /* [start, end) pairs: the string constants the analysis decoded to
+                            look a name up by its text (getattr(x, "NAME"): analyze.c) */
+  size_t nlit_reads, cap_lit_reads;
+  size_t alias[128];     /* [start, end) of the names bound to references (analyze.c's
+                            calls_through_references compares calls' receivers with them) */
+  size_t nalias;
+  int frozen;            /* set by cache.c: a name never resolved is not resolved now (the tree
+                            is no longer read); `stale` is set instead */
+  int stale;
 } bl_pyreader;
 
 /* Tokenize and read the file's calls, suppressions and module-level names. Returns 0 (err set on
@@ -280,5 +291,47 @@ int bl_py_edit_string(boxlint_report *r, const char *s, const bl_pyval *v, size_
  * layout; adds the deny_out member when absent. */
 int bl_py_edit_insert_deny(boxlint_report *r, const char *s, size_t n, const bl_pypolicy *p,
                            const char *text, size_t tl, boxlint_fix *fix, const char **why);
+
+/*----------------------------------------------------------------------------------------------
+ * What a check keeps for boxlint_check_python_cached (check.c makes it, cache.c reuses it)
+ *--------------------------------------------------------------------------------------------*/
+
+typedef struct bl_pykeep {
+  const boxlint__mem *m;   /* the cache's allocator: the reader and the arrays below */
+  bl_pyreader rd;          /* the file as read, kept (rd.s is the cache's copy of the text) */
+  boxlint_report *raw;     /* the findings before ordering and suppressions, in check order:
+                              each call's, then the references' */
+  size_t *lo, *hi;         /* call i's findings: raw->diags[lo[i], hi[i]) */
+  size_t refs_lo;          /* the references': raw->diags[refs_lo, end) */
+  size_t *policies;        /* the policies the bindings checked (their start offsets) */
+  size_t npol;
+} bl_pykeep;
+
+/* The check of text s[0..n) (UTF-8 read in place) into r, as boxlint_check_python gives it,
+ * keeping the reader and the raw findings in kp (kp->raw made by the caller, cleared here).
+ * Returns the status; *kept 1 when kp holds a check to reuse (0 on a syntax error or out of
+ * memory: kp is then released). */
+boxlint_status bl_py_check_keep(bl_pykeep *kp, boxlint_report *r, const char *s, size_t n,
+                                const boxlint_options *opts, const boxlint_policy_options *popts,
+                                int *kept);
+void bl_py_keep_release(bl_pykeep *kp);
+/* The findings of call `ci` of kp, checked again, appended to `into` (raw: no positions). 0, -1
+ * out of memory. */
+int bl_py_recheck_call(bl_pykeep *kp, boxlint_report *into, boxlint_report *tmp, size_t ci,
+                       const boxlint_options *opts, const boxlint_policy_options *popts);
+/* The findings [first, end) of r in file order with positions, the suppressions applied (the
+ * last steps of a check). 0, -1 out of memory. */
+int bl_py_finish(boxlint_report *r, size_t first, const bl_pyreader *rd,
+                 const boxlint_options *opts);
+/* unused-suppression's severity under opts (check.c). */
+boxlint_severity bl_py_unused_severity(const boxlint_options *opts);
+/* Append copies of diagnostics d[0..n) to r, their strings and fixes owned by r. 0, -1. */
+int bl_py_copy_diags(boxlint_report *r, const boxlint_diag *d, size_t n);
+/* Words analyze.c and resolve.c look for (names of the SDK, of reflection, builtins). */
+int bl_py_special_word(const char *w, size_t l);
+int bl_py_builtin_word(const char *w, size_t l);
+/* For tests: the checks a cache did whole, and those it reused after a string edit, after an
+ * identifier edit, or with the text unchanged (out[0..3]). */
+void bl_py_cache_stats(const boxlint_python_cache *c, size_t out[4]);
 
 #endif

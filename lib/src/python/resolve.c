@@ -48,27 +48,56 @@ static int by_name(const void *k, const void *e) {
   return c ? c : b->klen < l ? -1 : b->klen > l;
 }
 
+int bl_py_builtin_word(const char *w, size_t l) {
+  bl_pyname b;
+  memset(&b, 0, sizeof b);
+  b.key = w;
+  b.klen = l;
+  return bsearch(&b, BUILTINS, sizeof BUILTINS / sizeof *BUILTINS, sizeof *BUILTINS, by_name) != NULL;
+}
+
 static int is_builtin(const bl_pyname *b) {
   return bsearch(b, BUILTINS, sizeof BUILTINS / sizeof *BUILTINS, sizeof *BUILTINS, by_name) != NULL;
 }
 
 /* Nothing in the file can change what the name holds: bound once, used only as reads carried
  * into SDK calls or module-level literals whose names are themselves clean. */
-static int clean(bl_pyname *b, int holder, int depth) {
+/* The name's entry is read (cache.c keeps the names a check read): 0, or 1 when the check kept
+ * must be done again whole (rd->stale set), since it did not read this one. */
+static int ask(bl_pyreader *rd, bl_pyname *b) {
+  if (!b || b->asked) return 0;
+  if (rd->frozen) {
+    rd->stale = 1;
+    return 1;
+  }
+  b->asked = 1;
+  return 0;
+}
+
+static int clean(bl_pyreader *rd, bl_pyname *b, int holder, int depth) {
+  if (ask(rd, b)) return 0;
   if (!b || b->nbind != 1 || b->why || (!holder && b->handle_why) || depth > 32) return 0;
   /* whether its owners are clean, once per name (a cycle, or a chain past 32, is not) */
   if (b->owners_clean == 1) return 0;
   if (b->owners_clean) return b->owners_clean == 2;
+  if (rd->frozen) { /* not asked in the check kept (cache.c): it is done again whole */
+    rd->stale = 1;
+    return 0;
+  }
   b->owners_clean = 1;
   int ok = 1;
   for (const struct bl_pyowner *o = b->owners; o && ok; o = o->next)
-    ok = clean(o->name, o->holder, depth + 1);
+    ok = clean(rd, o->name, o->holder, depth + 1);
   b->owners_clean = ok ? 2 : 3;
   return ok;
 }
 
 /* The literal a name stands for, or NULL with *why (rd->oom on allocation failure). */
 static const bl_pyval *resolve_entry(bl_pyreader *rd, bl_pyname *b, int depth, const char **why) {
+  if (ask(rd, b)) {
+    *why = "a name not read yet";
+    return NULL;
+  }
   if (rd->taint) *why = rd->taint;
   else if (!b || !b->nbind) *why = "a name not bound by one module-level assignment";
   else if (is_builtin(b)) *why = "a builtin's name, which reads before the binding see";
@@ -77,6 +106,11 @@ static const bl_pyval *resolve_entry(bl_pyreader *rd, bl_pyname *b, int depth, c
   if (*why) return NULL;
   if (b->state == 3) *why = b->dyn_why;
   if (b->state >= 2) return b->resolved;
+  if (rd->frozen) { /* the tree is no longer read (cache.c): the check is done again whole */
+    rd->stale = 1;
+    *why = "a name not read yet";
+    return NULL;
+  }
   b->state = 1;
   bl_pyval *v = bl_py_node_value(rd, b->value);
   if (!v) {
@@ -98,7 +132,7 @@ static const bl_pyval *resolve_entry(bl_pyreader *rd, bl_pyname *b, int depth, c
   }
   if (v && !immutable(v))
     for (struct bl_pyowner *o = b->owners; o && !*why; o = o->next)
-      if (!clean(o->name, o->holder, 0))
+      if (!clean(rd, o->name, o->holder, 0))
         *why = "a name whose value another name also holds, and that name may change it";
   b->state = *why ? 3 : 2;
   b->dyn_why = *why;

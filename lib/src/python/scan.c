@@ -150,5 +150,6 @@ void bl_py_reader_free(bl_pyreader *rd) {
   boxlint__free(rd->m, rd->names);
   boxlint__free(rd->m, rd->refs);
   boxlint__free(rd->m, rd->occ);
+  boxlint__free(rd->m, rd->lit_reads);
   memset(rd, 0, sizeof *rd);
 }

@@ -26,6 +26,8 @@ bl_pyval *bl_py_dynamic(bl_pyreader *rd, size_t start, size_t end, const char *w
   v->start = start;
   v->end = end;
   v->why = why;
+  v->next_free = rd->vals; /* every value is on the list (cache.c moves them after an edit) */
+  rd->vals = v;
   return v;
 }
 
@@ -75,6 +77,8 @@ bl_pyval *bl_py_node_value(bl_pyreader *rd, const bl_pynode *n) {
     if (!v) return NULL;
     memset(v, 0, sizeof *v);
     v->kind = BL_PV_POLICY;
+    v->next_free = rd->vals; /* on the list of every value */
+    rd->vals = v;
     v->start = n->start;
     v->end = n->end;
     v->close = n->end - 1;
