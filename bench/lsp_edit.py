@@ -3,7 +3,8 @@
 
 Two servers run side by side on the same edits, one edit to each in turn so that both see the
 same load: "reuse" (the server as it ships) and "baseline" (initializationOptions
-{"reuse": false}: every Diagnostic built and dumped again, as before issue 28). Each opens the
+{"reuse": false}: every Diagnostic built and dumped again and every check a whole one, as before
+issue 28). Each opens the
 same document, then takes a few hundred edits typed one character at a time (a word typed, then
 erased with backspace) at places of one kind, each timed from the write of the didChange to the
 arrival of the publishDiagnostics with its version; the two answers are compared (the same

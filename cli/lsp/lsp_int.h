@@ -39,9 +39,11 @@ typedef struct server {
   size_t ntold;
   uint64_t moved, checked;   /* publishes of findings moved (an edit in a comment), and after a
                                 check: $/boxlint/stats, for the benchmark */
-  int reuse;                 /* publish from the last publish's Diagnostics (lsp_pub.c); 0:
-                                every Diagnostic built and dumped again (initializationOptions
-                                {"reuse": false}, the benchmark's baseline) */
+  int reuse;                 /* publish from the last publish's Diagnostics (lsp_pub.c) and
+                                check a Python document with its cache; 0: every Diagnostic
+                                built and dumped again, every check a whole one
+                                (initializationOptions {"reuse": false}, the benchmark's
+                                baseline) */
 } server;
 
 /* Checking a document with the command's code: its findings, or what stopped the check. */
