@@ -3,13 +3,17 @@
 
 Two servers run side by side on the same edits, one edit to each in turn so that both see the
 same load: "reuse" (the server as it ships) and "baseline" (initializationOptions
-{"reuse": false}: every Diagnostic built and dumped again, as before issue 28). Each opens the
+{"reuse": false}: every Diagnostic built and dumped again and every check a whole one, as before
+issue 28). Each opens the
 same document, then takes a few hundred edits typed one character at a time (a word typed, then
 erased with backspace) at places of one kind, each timed from the write of the didChange to the
 arrival of the publishDiagnostics with its version; the two answers are compared (the same
 diagnostics, or the bench fails). The documents are generated with a fixed seed: a 100 KB
 Python file with 200-odd SDK calls (bench/lsp_docs.py) and a 4 KB template. The client's own
 cost is stated: the round trip of a request the server answers at once (an unknown method).
+Which way each server published a row's edits is asked after the row, outside the clock
+($/boxlint/stats): "moved" (an edit in a comment: the last findings moved, no check) and
+"checked".
 
 usage: lsp_edit.py BOXLINT [EDITS]   (EDITS per kind and document, default 300)"""
 import json
@@ -72,6 +76,14 @@ class Server:
             b = self.body()
             if b.find(b'"textDocument/publishDiagnostics"', 0, 200) >= 0:
                 return b
+
+    def stats(self):
+        """The server's counts of publishes: (moved, checked)."""
+        self.write(frame({"jsonrpc": "2.0", "id": "stats", "method": "$/boxlint/stats"}))
+        while True:
+            m = json.loads(self.body())
+            if m.get("id") == "stats":
+                return m["result"]["moved"], m["result"]["checked"]
 
     def close(self):
         self.write(frame({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}))
@@ -152,6 +164,7 @@ def run(doc_name, uri, text, kinds, seed):
         cur = text
         spots = spots_of(text, kind.split(" ")[-1] if full else kind)
         times = {m: [] for m in servers}
+        before = {m: s.stats() for m, s in servers.items()}
         digits = kind == "number"
         for a, b, ins in typing(text, spots, EDITS, seed, "0123456789" if digits else
                                 "abcdefghijklmnopqrstuvwxyz"):
@@ -176,6 +189,10 @@ def run(doc_name, uri, text, kinds, seed):
                     sys.exit("%s: a publish of version %s after version %d" % (m, p.get("version"), version))
             if got["reuse"]["diagnostics"] != got["baseline"]["diagnostics"]:
                 sys.exit("%s, %s: the servers differ after version %d" % (doc_name, kind, version))
+        paths = {}
+        for m, s in servers.items():
+            (m1, c1), (m0, c0) = s.stats(), before[m]
+            paths[m] = "%d/%d" % (m1 - m0, c1 - c0)
         # the document back as it was, for the next kind
         for s in servers.values():
             s.write(frame({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
@@ -185,7 +202,7 @@ def run(doc_name, uri, text, kinds, seed):
         version += 1
         ndiag = len(got["reuse"]["diagnostics"])
         for m in servers:
-            rows.append((doc_name, kind, m, times[m], ndiag))
+            rows.append((doc_name, kind, m, times[m], ndiag, paths[m]))
     for s in servers.values():
         s.close()
     return rows, pings
@@ -210,19 +227,20 @@ def main():
              tpl, ["string", "number", "full string"])]
     print("boxlint lsp: didChange to publishDiagnostics, ms (%d edits per row; --debounce 0)"
           % EDITS)
-    print("%-16s %-12s %-9s %6s %8s %8s %8s %8s" % ("document", "edit", "server", "diags",
-                                                    "median", "p95", "p99", "max"))
+    print("%-16s %-12s %-9s %6s %9s %8s %8s %8s %8s" % ("document", "edit", "server", "diags",
+                                                        "moved/chk", "median", "p95", "p99",
+                                                        "max"))
     allp = {}
     for name, uri, text, kinds in docs:
         rows, pings = run(name, uri, text, kinds, 28)
         for m, ts in pings.items():
             allp.setdefault(m, []).extend(ts)
-        for doc, kind, m, ts, nd in rows:
-            print("%-16s %-12s %-9s %6d %8.3f %8.3f %8.3f %8.3f" % ((doc, kind, m, nd) + stats(ts)),
-                  flush=True)
+        for doc, kind, m, ts, nd, path in rows:
+            print("%-16s %-12s %-9s %6d %9s %8.3f %8.3f %8.3f %8.3f" % (
+                (doc, kind, m, nd, path) + stats(ts)), flush=True)
     for m, ts in allp.items():
-        print("%-16s %-12s %-9s %6s %8.3f %8.3f %8.3f %8.3f" % (
-            ("client", "ping", m, "-") + stats(ts)))
+        print("%-16s %-12s %-9s %6s %9s %8.3f %8.3f %8.3f %8.3f" % (
+            ("client", "ping", m, "-", "-") + stats(ts)))
     os.rmdir(tmp)
 
 

@@ -9,6 +9,7 @@ set(BOXLINT_CLI_SOURCES
   ${_bl_cli}/cmd/policy_out.c ${_bl_cli}/cmd/policy_py.c ${_bl_cli}/cmd/lsp_cmd.c
   ${_bl_cli}/lsp/server.c ${_bl_cli}/lsp/handlers.c ${_bl_cli}/lsp/lsp_actions.c
   ${_bl_cli}/lsp/session.c ${_bl_cli}/lsp/lsp_pub.c ${_bl_cli}/lsp/lsp_io.c ${_bl_cli}/lsp/lsp_doc.c
+  ${_bl_cli}/lsp/lsp_json.c
   ${_bl_cli}/fix/fix_run.c ${_bl_cli}/fix/fix_write.c ${_bl_cli}/fix/fix_edits.c
   ${_bl_cli}/fix/fix_diff.c
   ${_bl_cli}/output/output.c ${_bl_cli}/output/out_position.c ${_bl_cli}/output/out_text.c

@@ -28,6 +28,9 @@ typedef struct unit {
   size_t policy_off;           /* UNIT_POLICY: offset of the policy object, or SIZE_MAX */
   const boxlint_diag *extra;   /* findings of the command itself, after the reports' */
   size_t nextra;
+  boxlint_python_cache *pycache; /* Python: what the last check of the same document kept, for
+                                    boxlint_check_python_cached (the language server's open
+                                    document); NULL: a full check (the command line) */
 } unit;
 
 /*==============================================================================================
@@ -143,6 +146,10 @@ typedef struct checked {
 int cli_check_text(cli *c, const char *path, const char *text, size_t len, checked *k);
 int cli_check_found(cli *c, const char *path, const char *text, size_t len, int found,
                     checked *k);
+/* cli_check_found with `pycache` (NULL: none) for a Python file's check: the language server's
+ * open document, checked again after each edit with the same options and config objects. */
+int cli_check_cached(cli *c, const char *path, const char *text, size_t len, int found,
+                     boxlint_python_cache *pycache, checked *k);
 void cli_checked_free(checked *k);
 /* cli_check_text, then the findings out through output.c. */
 int cli_lint_text(cli *c, const char *path, const char *text, size_t len);

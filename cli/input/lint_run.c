@@ -56,7 +56,7 @@ static int check_python(cli *c, unit *u, const boxlint_options *opts, boxlint_re
   po.compat = c->compat;
   po.config = opts->config;
   u->kind = UNIT_PYTHON;
-  boxlint_status st = boxlint_check_python(r, u->text, u->len, opts, &po);
+  boxlint_status st = boxlint_check_python_cached(u->pycache, r, u->text, u->len, opts, &po);
   if (st == BOXLINT_ESYNTAX && boxlint_report_diag_count(r)) {
     const boxlint_diag *d = boxlint_report_diag(r, boxlint_report_diag_count(r) - 1);
     cli_problem p = {u->path,       d->line, d->column, d->offset,
@@ -88,6 +88,11 @@ static int check_config(cli *c, const char *path, const char *text, size_t len) 
 
 int cli_check_found(cli *c, const char *path, const char *text, size_t len, int found,
                     checked *k) {
+  return cli_check_cached(c, path, text, len, found, NULL, k);
+}
+
+int cli_check_cached(cli *c, const char *path, const char *text, size_t len, int found,
+                     boxlint_python_cache *pycache, checked *k) {
   memset(k, 0, sizeof *k);
   const char *name = !strcmp(path, "-") && c->stdin_name ? c->stdin_name : path;
   if (cli_file_kind(c, path, text, len, found, &k->kind)) return -1;
@@ -105,6 +110,7 @@ int cli_check_found(cli *c, const char *path, const char *text, size_t len, int 
   u->config = opts.config;
   u->cmds_off = SIZE_MAX;
   u->policy_off = SIZE_MAX;
+  u->pycache = pycache;
   boxlint_status st = BOXLINT_OK;
   if (k->kind == CLI_KIND_PYTHON) {
     if (check_python(c, u, &opts, k->r)) return -1;

@@ -111,6 +111,17 @@ static char *check_path(const char *uri, const char *lang) {
   return p ? p : strdup(uri);
 }
 
+/* A new cache for a Python document's checks (none for another kind, or out of memory: full
+ * checks). Also after a configuration changed, so that nothing of a check under the old one is
+ * reused, however the cache compares configs (the price: one whole check). */
+static void pycache_fresh(lsp_doc *d) {
+  boxlint_python_cache_free(d->pycache);
+  d->pycache = NULL;
+  if (cli_name_kind(d->path, 0) == CLI_KIND_PYTHON &&
+      boxlint_python_cache_new(&d->pycache, NULL) != BOXLINT_OK)
+    d->pycache = NULL;
+}
+
 void lsp_did_open(server *s, json_t *id, json_t *params) {
   (void)id;
   json_t *td = json_object_get(params, "textDocument");
@@ -139,6 +150,7 @@ void lsp_did_open(server *s, json_t *id, json_t *params) {
       return;
     }
     s->ndocs++;
+    pycache_fresh(d);
   }
   lsp_pub_forget(d);
   if (lsp_doc_set(d, json_string_value(text), json_string_length(text))) return;
@@ -185,9 +197,10 @@ void lsp_did_close(server *s, json_t *id, json_t *params) {
   else lsp_publish_on(s, d->uri, -1, json_array());
   lsp_forget_told(s, d->uri);
   lsp_pubcache_free(d->pub);
+  boxlint_python_cache_free(d->pycache);
   free(d->uri);
   free(d->path);
-  free(d->text);
+  lsp_doc_text_free(d);
   *d = s->docs[--s->ndocs];
 }
 
@@ -197,6 +210,7 @@ static void reload_configs(server *s) {
   cli_configs_free(s->c);
   for (size_t i = 0; i < s->ndocs; i++) {
     lsp_pub_forget(&s->docs[i]);
+    if (s->docs[i].pycache) pycache_fresh(&s->docs[i]);
     s->docs[i].dirty = 1;
     s->docs[i].due_ms = 0;
   }
@@ -240,6 +254,12 @@ void lsp_did_save(server *s, json_t *id, json_t *params) {
   (void)id;
   lsp_doc *d = lsp_doc_find(s, lsp_param_uri(params));
   if (d && lsp_is_config_path(d->path)) reload_configs(s);
+}
+
+void lsp_stats(server *s, json_t *id, json_t *params) {
+  (void)params;
+  lsp_reply(s, id, json_pack("{sIsI}", "moved", (json_int_t)s->moved, "checked",
+                             (json_int_t)s->checked));
 }
 
 void lsp_shutdown(server *s, json_t *id, json_t *params) {

@@ -135,8 +135,7 @@ void lsp_code_action(server *s, json_t *id, json_t *params) {
   json_t *ctx = json_object_get(params, "context"), *only = json_object_get(ctx, "only");
   const char *why;
   action_ctx x = {s, d, json_array(), json_object_get(ctx, "diagnostics"), 0, 0, 0};
-  if (lsp_range_offsets(d->text, d->len, s->enc, json_object_get(params, "range"), &x.ra, &x.rb,
-                        &why)) {
+  if (lsp_doc_range_offsets(d, s->enc, json_object_get(params, "range"), &x.ra, &x.rb, &why)) {
     json_decref(x.actions);
     lsp_reply_error(s, id, E_PARAMS, why);
     return;
@@ -150,7 +149,7 @@ void lsp_code_action(server *s, json_t *id, json_t *params) {
   if (dc.ok && !dc.skipped) { /* a file the walk passes over: no action */
     json_t *keep = x.actions;
     if (!kind_wanted(only, "quickfix")) x.actions = NULL; /* only look for fixes */
-    lsp_positions_begin(d->text, d->len, s->enc); /* one index for every finding's range */
+    lsp_positions_begin_doc(d, s->enc); /* the document's line starts */
     lsp_each_finding(&dc, add_quickfix, &x);
     lsp_positions_end();
     x.actions = keep;
@@ -235,8 +234,8 @@ void lsp_hover(server *s, json_t *id, json_t *params) {
   }
   json_t *p = json_object_get(params, "position");
   size_t off;
-  if (lsp_offset(d->text, d->len, s->enc, json_integer_value(json_object_get(p, "line")),
-                 json_integer_value(json_object_get(p, "character")), &off) ||
+  if (lsp_doc_offset(d, s->enc, json_integer_value(json_object_get(p, "line")),
+                     json_integer_value(json_object_get(p, "character")), &off) ||
       !json_is_integer(json_object_get(p, "line")) ||
       !json_is_integer(json_object_get(p, "character"))) {
     lsp_reply_error(s, id, E_PARAMS, "the position is not in the document");

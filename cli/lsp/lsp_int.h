@@ -37,9 +37,13 @@ typedef struct server {
   lsp_problems *collect;     /* where c->on_problem keeps problems now; NULL: they are logged */
   char **told;               /* documents the log has said are passed over (their URIs) */
   size_t ntold;
-  int reuse;                 /* publish from the last publish's Diagnostics (lsp_pub.c); 0:
-                                every Diagnostic built and dumped again (initializationOptions
-                                {"reuse": false}, the benchmark's baseline) */
+  uint64_t moved, checked;   /* publishes of findings moved (an edit in a comment), and after a
+                                check: $/boxlint/stats, for the benchmark */
+  int reuse;                 /* publish from the last publish's Diagnostics (lsp_pub.c) and
+                                check a Python document with its cache; 0: every Diagnostic
+                                built and dumped again, every check a whole one
+                                (initializationOptions {"reuse": false}, the benchmark's
+                                baseline) */
 } server;
 
 /* Checking a document with the command's code: its findings, or what stopped the check. */
@@ -76,6 +80,9 @@ void lsp_problems_free(lsp_problems *l);
 /* Check a document as a walk checks a file of its name (cli_check_found with the walk's
  * rules; cli_walk_skips): skipped when the walk would pass over it; its problems kept. */
 void lsp_check_run(server *s, const lsp_doc *d, lsp_check *dc);
+/* The same when the walk has just answered `skip` (cli_walk_skips), the problems it reported in
+ * `why` (taken over). */
+void lsp_check_after(server *s, const lsp_doc *d, int skip, lsp_problems *why, lsp_check *dc);
 void lsp_check_free(lsp_check *dc);
 /* Each shown finding of a successful check, with its byte range in the document. */
 typedef void (*lsp_finding_fn)(const unit *u, const boxlint_diag *d, boxlint_severity sev,
@@ -156,5 +163,7 @@ void lsp_watched(server *s, json_t *id, json_t *params);
 /* lsp_actions.c: textDocument/codeAction and textDocument/hover. */
 void lsp_code_action(server *s, json_t *id, json_t *params);
 void lsp_hover(server *s, json_t *id, json_t *params);
+/* handlers.c: $/boxlint/stats, {"moved": N, "checked": N} (the publishes of each kind so far). */
+void lsp_stats(server *s, json_t *id, json_t *params);
 
 #endif

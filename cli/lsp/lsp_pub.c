@@ -26,6 +26,7 @@ typedef struct pub_entry {
   size_t klen;
   char *body;  /* the Diagnostic's members after "range", as jansson dumps them (JSON_EMBED) */
   size_t blen;
+  int quotes;  /* an input error, or a message or hint that may quote a comment (a '#') */
 } pub_entry;
 
 /* A published finding: its bytes in the text as it is now, and its body. */
@@ -103,20 +104,19 @@ static uint64_t key_hash(const char *p, size_t n) {
   return h ^ (h >> 32);
 }
 
-static const pub_entry *cache_find(const lsp_pubcache *c, uint64_t h, const char *key,
-                                   size_t klen) {
+static pub_entry *cache_find(lsp_pubcache *c, uint64_t h, const char *key, size_t klen) {
   if (!c || !c->nslot) return NULL;
   for (size_t i = (size_t)h & (c->nslot - 1);; i = (i + 1) & (c->nslot - 1)) {
     size_t k = c->slot[i];
     if (!k) return NULL;
-    const pub_entry *e = &c->e[k - 1];
+    pub_entry *e = &c->e[k - 1];
     if (e->h == h && e->klen == klen && !memcmp(e->key, key, klen)) return e;
   }
 }
 
 /* Add an entry (key and body taken over). Returns 0, or -1 out of memory (nothing taken). */
 static int cache_add(lsp_pubcache *c, uint64_t h, char *key, size_t klen, char *body,
-                     size_t blen) {
+                     size_t blen, int quotes) {
   if (c->n == c->cap) {
     size_t cap = c->cap ? c->cap * 2 : 64;
     pub_entry *ne = realloc(c->e, cap * sizeof *ne);
@@ -137,7 +137,7 @@ static int cache_add(lsp_pubcache *c, uint64_t h, char *key, size_t klen, char *
     c->slot = sl;
     c->nslot = ns;
   }
-  c->e[c->n] = (pub_entry){h, key, klen, body, blen};
+  c->e[c->n] = (pub_entry){h, key, klen, body, blen, quotes};
   size_t i = (size_t)h & (c->nslot - 1);
   while (c->slot[i]) i = (i + 1) & (c->nslot - 1);
   c->slot[i] = ++c->n;
@@ -219,20 +219,29 @@ static const pub_entry *body_of(lsp_pub *p, int sev, int fix, const char *code,
   uint64_t h = key_hash(p->key, p->klen);
   const pub_entry *e = cache_find(p->next, h, p->key, p->klen);
   if (e) return e;
-  e = cache_find(p->d->pub, h, p->key, p->klen);
-  char *key = malloc(p->klen), *body = NULL;
+  pub_entry *old = cache_find(p->d->pub, h, p->key, p->klen);
+  char *key, *body;
   size_t blen = 0;
-  if (e) {
-    body = malloc(e->blen + 1);
-    if (body) memcpy(body, e->body, (blen = e->blen) + 1);
+  int quotes;
+  if (old) { /* taken over: the last publish's cache is freed once this one is sent, or when it
+                fails (lsp_publish then publishes the plain way); never matched again */
+    key = old->key;
+    body = old->body;
+    blen = old->blen;
+    quotes = old->quotes;
+    old->key = old->body = NULL;
+    old->klen = SIZE_MAX;
   } else {
+    key = malloc(p->klen);
+    if (key) memcpy(key, p->key, p->klen);
     json_t *j = lsp_finding_body(p->s, sev, code, message, hint, fix);
     body = j ? json_dumps(j, JSON_COMPACT | JSON_EMBED) : NULL;
     blen = body ? strlen(body) : 0;
     json_decref(j);
+    quotes = !strcmp(code, "python-syntax") || !strcmp(code, "python-encoding") ||
+             strchr(message, '#') || (hint && strchr(hint, '#'));
   }
-  if (key) memcpy(key, p->key, p->klen);
-  if (!key || !body || cache_add(p->next, h, key, p->klen, body, blen)) {
+  if (!key || !body || cache_add(p->next, h, key, p->klen, body, blen, quotes)) {
     free(key);
     free(body);
     return NULL;
@@ -250,27 +259,37 @@ static void put_int(char *t, size_t *k, int64_t v) {
   if (v < 0) t[--*k] = '-';
 }
 
-/* name{"line":L,"character":C}, the integers as jansson writes them */
-static void put_pos(lsp_pub *p, const char *name, size_t off) {
+/* name{"line":L,"character":C} at w, the integers as jansson writes them. Returns its end. */
+static char *put_pos(lsp_pub *p, char *w, const char *name, size_t nl, size_t off) {
   int64_t l, c;
   lsp_position(p->d->text, p->d->len, p->s->enc, off, &l, &c);
   char li[24], ci[24];
   size_t lk = sizeof li, ck = sizeof ci;
   put_int(li, &lk, l);
   put_int(ci, &ck, c);
-  put(p, name, strlen(name));
-  put(p, "{\"line\":", 8);
-  put(p, li + lk, sizeof li - lk);
-  put(p, ",\"character\":", 13);
-  put(p, ci + ck, sizeof ci - ck);
-  put(p, "}", 1);
+  memcpy(w, name, nl);
+  w += nl;
+  memcpy(w, "{\"line\":", 8);
+  w += 8;
+  memcpy(w, li + lk, sizeof li - lk);
+  w += sizeof li - lk;
+  memcpy(w, ",\"character\":", 13);
+  w += 13;
+  memcpy(w, ci + ck, sizeof ci - ck);
+  w += sizeof ci - ck;
+  *w++ = '}';
+  return w;
 }
 
 static void put_item(lsp_pub *p, size_t a, size_t b, const pub_entry *e) {
-  put(p, p->count ? ",{\"range\":" : "{\"range\":", p->count ? 10 : 9);
-  put_pos(p, "{\"start\":", a);
-  put_pos(p, ",\"end\":", b < a ? a : b);
-  put(p, "},", 2);
+  char r[160]; /* the range: 33 bytes and four integers of at most 20 characters */
+  char *w = r;
+  if (p->count) *w++ = ',';
+  memcpy(w, "{\"range\":", 9);
+  w = put_pos(p, w + 9, "{\"start\":", 9, a);
+  w = put_pos(p, w, ",\"end\":", 7, b < a ? a : b);
+  memcpy(w, "},", 2);
+  put(p, r, (size_t)(w + 2 - r));
   put(p, e->body, e->blen);
   put(p, "}", 1);
   p->count++;
@@ -296,10 +315,7 @@ void lsp_pub_add(lsp_pub *p, size_t a, size_t b, int sev, const char *code, cons
     c->capit = cap;
   }
   c->it[c->nit++] = (pub_item){a, b, (size_t)(e - c->e)};
-  /* an input error, or a message that may quote a comment: every edit is checked again */
-  if (!strcmp(code, "python-syntax") || !strcmp(code, "python-encoding") ||
-      strchr(message, '#') || (hint && strchr(hint, '#')))
-    c->comments = 0;
+  if (e->quotes) c->comments = 0; /* every edit is checked again */
   put_item(p, a, b, e);
 }
 
@@ -345,10 +361,38 @@ int lsp_pub_send(lsp_pub *p) {
  * is typed is no control character (a line break, NUL, a form feed), and ASCII when the file
  * may declare its encoding. */
 
+/* The scan below visits an offset between tokens from what comes before it alone (up to and
+ * including the line break that ends a comment or a string left open), so one it visited in a
+ * text stays one after a change of the bytes after it: the scan may start there. It notes one
+ * every CK_GAP bytes or so in d->ck; an edit at byte a keeps those before a (ck_cut). */
+enum { CK_GAP = 1024 };
+
+static void ck_cut(lsp_doc *d, size_t a) {
+  while (d->nck && d->ck[d->nck - 1] >= a) d->nck--;
+}
+
+static void ck_note(lsp_doc *d, size_t i) {
+  if (d->nck && i < d->ck[d->nck - 1] + CK_GAP) return;
+  if (d->nck == d->capck) {
+    size_t cap = d->capck ? d->capck * 2 : 64;
+    size_t *p = realloc(d->ck, cap * sizeof *p);
+    if (!p) return; /* not noted: a later scan starts further back */
+    d->ck = p;
+    d->capck = cap;
+  }
+  d->ck[d->nck++] = i;
+}
+
 /* The comment [*h, *e) holding bytes [a, b) (after its '#', before its line break), or 0. */
-static int in_comment(const char *t, size_t n, size_t a, size_t b, size_t *h, size_t *e) {
-  size_t i = 0;
+static int in_comment(lsp_doc *d, size_t a, size_t b, size_t *h, size_t *e) {
+  const char *t = d->text;
+  size_t n = d->len, i = d->nck ? d->ck[d->nck - 1] : 0; /* ck_cut: all before a */
+  size_t next = i;
   while (i < a) {
+    if (i >= next) {
+      ck_note(d, i);
+      next = i + CK_GAP;
+    }
     char c = t[i];
     if (c == '#') {
       size_t j = i;
@@ -408,14 +452,14 @@ static int may_declare(const char *t, size_t n) {
 }
 
 /* Is replacing bytes [a, b) of d's text by s[0..sl) an edit inside a comment, as above? */
-static int comment_edit(const lsp_doc *d, size_t a, size_t b, const char *s, size_t sl,
+static int comment_edit(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl,
                         size_t *h, size_t *e) {
   int ascii = may_declare(d->text, d->len);
   for (size_t i = 0; i < sl; i++) {
     unsigned char c = (unsigned char)s[i];
     if (c < 0x20 || c == 0x7f || (ascii && c >= 0x80)) return 0; /* line breaks, NUL, ... */
   }
-  if (!in_comment(d->text, d->len, a, b, h, e) || a <= *h || !past_line_two(d->text, *h) ||
+  if (!in_comment(d, a, b, h, e) || a <= *h || !past_line_two(d->text, *h) ||
       names_boxlint(d->text + *h, *e - *h))
     return 0;
   /* the new comment names boxlint only where the old did, or across the edit */
@@ -432,6 +476,7 @@ static int comment_edit(const lsp_doc *d, size_t a, size_t b, const char *s, siz
 }
 
 void lsp_pub_edit(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl, int whole) {
+  ck_cut(d, whole ? 0 : a);
   lsp_pubcache *c = d->pub;
   if (!c || !c->comments) return;
   size_t h, e;
@@ -457,6 +502,7 @@ void lsp_pub_edit(lsp_doc *d, size_t a, size_t b, const char *s, size_t sl, int 
 }
 
 void lsp_pub_forget(lsp_doc *d) {
+  d->nck = 0; /* the text may be another */
   lsp_pubcache_free(d->pub);
   d->pub = NULL;
 }
@@ -469,7 +515,7 @@ int lsp_pub_again(server *s, lsp_doc *d) {
   lsp_pubcache_free(p.next); /* not needed: the document's cache is the list */
   p.next = NULL;
   p.again = 1;
-  lsp_positions_begin(d->text, d->len, s->enc);
+  lsp_positions_begin_doc(d, s->enc);
   for (size_t i = 0; i < c->nit; i++) put_item(&p, c->it[i].a, c->it[i].b, &c->e[c->it[i].e]);
   lsp_positions_end();
   return lsp_pub_send(&p);

@@ -33,6 +33,7 @@ static const lsp_method METHODS[] = {
     {"shutdown", 1, 0, lsp_shutdown},
     {"textDocument/codeAction", 1, 0, lsp_code_action},
     {"textDocument/hover", 1, 0, lsp_hover},
+    {"$/boxlint/stats", 1, 0, lsp_stats},
     {"exit", 0, 1, lsp_exit},
     {"initialized", 0, 0, lsp_initialized},
     {"textDocument/didOpen", 0, 0, lsp_did_open},
@@ -82,7 +83,7 @@ static void notification(server *s, const char *method, json_t *params) {
 
 static void handle(server *s, const char *body, size_t len) {
   json_error_t e;
-  json_t *m = json_loadb(body, len, JSON_ALLOW_NUL, &e); /* a document may hold NUL bytes */
+  json_t *m = lsp_json_parse(body, len, &e); /* a document may hold NUL bytes */
   if (!m) {
     char msg[256];
     snprintf(msg, sizeof msg, "parse error: the body is not JSON: %s (at byte %d)", e.text,
@@ -129,8 +130,9 @@ static void server_free(server *s) {
   for (size_t i = 0; i < s->ndocs; i++) {
     free(s->docs[i].uri);
     free(s->docs[i].path);
-    free(s->docs[i].text);
+    lsp_doc_text_free(&s->docs[i]);
     lsp_pubcache_free(s->docs[i].pub);
+    boxlint_python_cache_free(s->docs[i].pycache);
   }
   free(s->docs);
   for (size_t i = 0; i < s->ncfg; i++) free(s->cfg_paths[i]);

@@ -118,13 +118,26 @@ void lsp_problems_free(lsp_problems *l) {
 }
 
 void lsp_check_run(server *s, const lsp_doc *d, lsp_check *dc) {
+  lsp_problems why;
+  lsp_problems_begin(s, &why);
+  int skip = cli_walk_skips(s->c, d->path, NULL, 0);
+  lsp_problems_end(s);
+  lsp_check_after(s, d, skip, &why, dc);
+}
+
+void lsp_check_after(server *s, const lsp_doc *d, int skip, lsp_problems *why, lsp_check *dc) {
   memset(dc, 0, sizeof *dc);
-  lsp_problems_begin(s, &dc->why);
-  dc->skipped = cli_walk_skips(s->c, d->path, NULL, 0);
+  dc->why = *why; /* taken over, the check's problems after them */
+  why->p = NULL;
+  why->n = 0;
+  s->collect = &dc->why;
+  dc->skipped = skip;
   if (dc->skipped) {
     dc->ok = 1;
   } else {
-    dc->ok = cli_check_found(s->c, d->path, d->text, d->len, 1, &dc->k) == 0;
+    /* without the reuse (the benchmark's baseline), a whole check each time */
+    dc->ok = cli_check_cached(s->c, d->path, d->text, d->len, 1, s->reuse ? d->pycache : NULL,
+                              &dc->k) == 0;
     dc->skipped = dc->ok && dc->k.skipped;
   }
   lsp_problems_end(s);
@@ -210,7 +223,7 @@ static void pub_finding(const unit *u, const boxlint_diag *d, boxlint_severity s
 static int publish_reusing(server *s, lsp_doc *d, const lsp_check *dc) {
   lsp_pub p;
   if (lsp_pub_begin(s, d, dc->k.u.kind == UNIT_PYTHON, &p)) return -1;
-  lsp_positions_begin(d->text, d->len, s->enc); /* one index of the document per publish */
+  lsp_positions_begin_doc(d, s->enc); /* the document's line starts */
   lsp_each_finding(dc, pub_finding, &p);
   lsp_positions_end();
   int rc = lsp_pub_send(&p);
@@ -352,18 +365,24 @@ void lsp_publish(server *s, lsp_doc *d) {
     publish_config_doc(s, d);
     return;
   }
+  lsp_problems why = {NULL, 0};
+  int skip = -1; /* the walk not asked yet */
   if (s->reuse && d->pub) { /* only comments edited: the findings moved, not checked again */
-    lsp_problems why;
     lsp_problems_begin(s, &why);
-    int skip = cli_walk_skips(s->c, d->path, NULL, 0);
+    skip = cli_walk_skips(s->c, d->path, NULL, 0);
     lsp_problems_end(s);
-    lsp_problems_free(&why);
     int rc = skip ? -1 : lsp_pub_again(s, d);
     if (rc > 0) lsp_log(s, "cannot write to standard output");
-    if (rc >= 0) return;
+    if (rc >= 0) {
+      lsp_problems_free(&why);
+      s->moved++;
+      return;
+    }
   }
+  s->checked++;
   lsp_check dc;
-  lsp_check_run(s, d, &dc);
+  if (skip >= 0) lsp_check_after(s, d, skip, &why, &dc); /* the walk's answer of just now */
+  else lsp_check_run(s, d, &dc);
   if (s->reuse && dc.ok && !dc.skipped && !publish_reusing(s, d, &dc)) {
     lsp_check_free(&dc);
     return;
@@ -375,7 +394,7 @@ void lsp_publish(server *s, lsp_doc *d) {
     tell_skipped(s, d, dc.k.skipped);
   } else if (dc.ok) {
     diag_ctx x = {s, d, arr};
-    lsp_positions_begin(d->text, d->len, s->enc); /* one index of the document per publish */
+    lsp_positions_begin_doc(d, s->enc); /* the document's line starts */
     lsp_each_finding(&dc, add_finding, &x);
     lsp_positions_end();
   } else {

@@ -12,7 +12,7 @@ What breaks the text is undone soon (an editor's undo, or the last good text sen
 documents: Python files of tests/data/python/docs (SDK calls), a Python file of comments whose
 edits land mostly inside comments (Python's tokenize says where; those the server republishes
 without a check: suppressions, lines 1 and 2, a call's arguments, quotes and backslashes typed
-into them), the example template, a policy, and a Dockerfile fragment. The check cannot pass
+into them), the same made several kilobytes long, the example template, a policy, and a Dockerfile fragment. The check cannot pass
 vacuously: the publishes must differ from one another (findings come and go, syntax errors
 among them).
 
@@ -232,6 +232,10 @@ def documents():
     docs.append(("comments-undeclared.py", plain))
     # cp1252 has no 0x81: "\u0101" (UTF-8 C4 81) typed into a comment is an encoding error
     docs.append(("comments-cp1252.py", COMMENTS_PY.replace("utf-8", "cp1252")))
+    # several kilobytes: the server's scan for comments starts at offsets an earlier scan found
+    # between tokens (one every KiB), kept until an edit before them
+    body = COMMENTS_PY.split("\n", 2)[2]
+    docs.append(("comments-long.py", COMMENTS_PY + body * 8))
     docs.append(("tpl.template.json", open(os.path.join(SRC, "examples", "template.json")).read()))
     docs.append(("allow.policy.json", json.dumps({
         "type": "filtered",

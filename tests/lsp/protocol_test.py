@@ -126,6 +126,29 @@ r = s.recv()
 d = r and r.get("params", {}).get("diagnostics")
 check("a NUL byte in a document: nul-byte at 0:10", d and d[0]["code"] == "nul-byte" and
       d[0]["range"]["start"] == {"line": 0, "character": 10}, r)
+# a whole text of more than 4 KiB (its string decoded apart from jansson's parse): escapes,
+# surrogate pairs and \u0000 read as jansson reads them; a lone surrogate in one refused as
+# jansson refuses it
+long_line = "# " + "\u00e9\u20ac\U0001F600\"\\/\t x" * 500 + "\n"
+s.send(method="textDocument/didOpen", params={"textDocument": {
+    "uri": "file:///t/long.Dockerfile", "version": 1, "languageId": "dockerfile",
+    "text": long_line + "RUN echo \U0001F600a\u0000b\n"}})
+r = s.recv()
+d = r and r.get("params", {}).get("diagnostics")
+check("a 9 KB whole text with escapes: nul-byte at 1:12 (UTF-16, after a surrogate pair)",
+      d and d[0]["code"] == "nul-byte" and d[0]["range"]["start"] == {"line": 1, "character": 12}, r)
+body = json.dumps(dict(jsonrpc="2.0", method="textDocument/didChange", params={
+    "textDocument": {"uri": "file:///t/long.Dockerfile", "version": 2},
+    "contentChanges": [{"text": long_line + "RUN x\n"}]}))
+s.raw(body.replace("RUN x", "RUN \\ud800x"))
+r = s.recv()
+check("a lone surrogate in a long text: jansson's parse error",
+      r and r.get("error", {}).get("code") == -32700 and
+      "invalid Unicode '\\uD800'" in r["error"]["message"], r)
+s.send(id=41, method="$/boxlint/stats")
+r = s.recv_id(41)
+check("$/boxlint/stats: the publishes so far, none moved (no comment edited)",
+      r and r["result"]["moved"] == 0 and r["result"]["checked"] >= 4, r)
 # a binding and a policy file: their findings at the value
 s.send(method="$/setTrace", params={"value": "verbose"})
 s.send(method="$/cancelRequest", params={"id": 12345})

@@ -26,6 +26,12 @@ static size_t random_text(char *b, size_t n) {
   return rt_text(&rng, b, n, PIECES, sizeof PIECES / sizeof *PIECES);
 }
 
+/* The same of ASCII pieces and \n only (then the document's positions take no scan). */
+static const char *const ASCII_PIECES[] = {"a", "b", " ", "\n", "#"};
+static size_t random_ascii(char *b, size_t n) {
+  return rt_text(&rng, b, n, ASCII_PIECES, sizeof ASCII_PIECES / sizeof *ASCII_PIECES);
+}
+
 static size_t seq(unsigned char c) { return c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }
 
 /* The reference position of offset `off` (a character boundary, not inside CRLF). */
@@ -87,13 +93,47 @@ START_TEST(test_lsp_positions_round_trip) {
 }
 END_TEST
 
+/* The document's line starts against a scan, and its positions (lsp_positions_begin_doc) and
+ * offsets (lsp_doc_offset) against the reference, at every character boundary. */
+static void check_doc_positions(const lsp_doc *d, enum lsp_enc enc) {
+  static size_t bs[1 << 16];
+  ck_assert(d->ls_ok);
+  size_t na = 0;
+  for (size_t q = 0; q < d->len; q++) na += (unsigned char)d->text[q] >= 0x80 || d->text[q] == '\r';
+  ck_assert_uint_eq(d->nonascii, na);
+  size_t nl = 1;
+  for (size_t q = 1; q <= d->len; q++)
+    if (d->text[q - 1] == '\n' || (d->text[q - 1] == '\r' && (q == d->len || d->text[q] != '\n'))) {
+      ck_assert_uint_lt(nl, d->nls);
+      ck_assert_uint_eq(d->ls[nl], q);
+      nl++;
+    }
+  ck_assert_uint_eq(nl, d->nls);
+  size_t nb = boundaries(d->text, d->len, bs);
+  lsp_positions_begin_doc(d, enc);
+  for (size_t k = 0; k < nb; k++) {
+    int64_t rl, rc, l, c;
+    ref_position(d->text, bs[k], enc, &rl, &rc);
+    lsp_position(d->text, d->len, enc, bs[k], &l, &c);
+    ck_assert_msg(l == rl && c == rc, "doc enc %d off %zu: (%lld,%lld), want (%lld,%lld)", enc,
+                  bs[k], (long long)l, (long long)c, (long long)rl, (long long)rc);
+    size_t off;
+    ck_assert_int_eq(lsp_doc_offset(d, enc, l, c, &off), 0);
+    ck_assert_uint_eq(off, bs[k]);
+  }
+  lsp_positions_end();
+  size_t off;
+  ck_assert_int_eq(lsp_doc_offset(d, enc, (int64_t)d->nls, 0, &off), -1);
+}
+
 START_TEST(test_lsp_incremental_changes) {
   static char want[1 << 16], ins[512];
   static size_t bs[1 << 16];
   for (int round = 0; round < 100; round++) {
     lsp_doc d;
     memset(&d, 0, sizeof d);
-    size_t n = random_text(want, (size_t)rnd(100));
+    int ascii = round % 3 == 0; /* ASCII edits of an ASCII text in a third of the rounds */
+    size_t n = ascii ? random_ascii(want, (size_t)rnd(100)) : random_text(want, (size_t)rnd(100));
     ck_assert_int_eq(lsp_doc_set(&d, want, n), 0);
     enum lsp_enc enc = (enum lsp_enc)rnd(3);
     for (int step = 0; step < 40; step++) {
@@ -104,7 +144,7 @@ START_TEST(test_lsp_incremental_changes) {
         a = b;
         b = x;
       }
-      size_t il = random_text(ins, (size_t)rnd(6));
+      size_t il = ascii ? random_ascii(ins, (size_t)rnd(6)) : random_text(ins, (size_t)rnd(6));
       json_t *ch = json_pack("{s{so so}s s%}", "range", "start",
                              lsp_pos_json(d.text, d.len, enc, a), "end",
                              lsp_pos_json(d.text, d.len, enc, b), "text", ins, il);
@@ -117,6 +157,7 @@ START_TEST(test_lsp_incremental_changes) {
       n = n - (b - a) + il;
       ck_assert_uint_eq(d.len, n);
       ck_assert(!memcmp(d.text, want, n));
+      check_doc_positions(&d, enc);
     }
     /* a change at a line past the end is refused, the text unchanged */
     json_t *bad = json_pack("{s{s{sisi}s{sisi}}ss}", "range", "start", "line", 100000, "character",
@@ -126,7 +167,100 @@ START_TEST(test_lsp_incremental_changes) {
     ck_assert_ptr_nonnull(why);
     ck_assert_uint_eq(d.len, n);
     json_decref(bad);
-    free(d.text);
+    lsp_doc_text_free(&d);
+  }
+}
+END_TEST
+
+/* Lines far longer than the scan of a line (1024 bytes): the document's scope builds its
+ * checkpoints and answers the same. */
+START_TEST(test_lsp_long_lines) {
+  static char t[1 << 17];
+  for (int round = 0; round < 20; round++) {
+    size_t n = 0;
+    for (int part = 0; part < 4; part++) {
+      size_t run = 500 + rnd(3000);
+      for (size_t i = 0; i < run; i++) {
+        const char *p = rnd(8) ? "a" : rnd(2) ? "\xc3\xa9" : "\xf0\x9f\x98\x80";
+        memcpy(t + n, p, strlen(p));
+        n += strlen(p);
+      }
+      n += random_text(t + n, 3);
+    }
+    t[n] = 0;
+    lsp_doc d;
+    memset(&d, 0, sizeof d);
+    ck_assert_int_eq(lsp_doc_set(&d, t, n), 0);
+    check_doc_positions(&d, (enum lsp_enc)rnd(3));
+    lsp_doc_text_free(&d);
+  }
+}
+END_TEST
+
+/* lsp_json_parse against json_loadb on messages with long strings (lsp_json.c decodes those):
+ * escapes of every kind, surrogate pairs, \u0000, UTF-8 of 2 to 4 bytes, now and then a piece
+ * jansson refuses (a lone surrogate, a control character, UTF-8 that is overlong, a surrogate,
+ * past U+10FFFF or cut short, a bad escape), several long strings, a long key, a string equal
+ * to a marker, a body cut short: the same tree (the same dump), or the same error. */
+static const char *const GOOD[] = {"a", "bc d", "\\n", "\\\"", "\\\\", "\\/",
+                                   "\\b\\f\\r\\t", "\\u00e9", "\\uD83D\\uDE00", "\\u0000",
+                                   "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\\u20AC",
+                                   "\xf4\x8f\xbf\xbf", "\\ud7ff"};
+static const char *const BAD[] = {"\\uD800", "\\uDC00", "\x01", "\n", "\xc0\x80",
+                                  "\xed\xa0\x80", "\xf5\x80\x80\x80", "\xc3", "\\x",
+                                  "\\u12G4", "\x80", "\xf4\x90\x80\x80", "\xe0\x80\x80",
+                                  "\\uD83D\\u0041", "\x7f", "\\uD83Dx"};
+
+static size_t long_literal(char *b, size_t at) {
+  size_t w = at, want = 4000 + rnd(300);
+  b[w++] = '"';
+  size_t bad = rnd(4) ? SIZE_MAX : at + rnd((uint32_t)want);
+  while (w - at < want) {
+    const char *p = w >= bad ? BAD[rnd(sizeof BAD / sizeof *BAD)] : GOOD[rnd(sizeof GOOD / sizeof *GOOD)];
+    if (w >= bad) bad = SIZE_MAX;
+    memcpy(b + w, p, strlen(p));
+    w += strlen(p);
+  }
+  b[w++] = '"';
+  return w - at;
+}
+
+START_TEST(test_lsp_json_parse) {
+  static char b[1 << 17];
+  for (int round = 0; round < 400; round++) {
+    size_t w = 0;
+    int nlong = rnd(10) ? 1 + (int)rnd(3) : 9;
+    w += (size_t)sprintf(b + w, "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{");
+    for (int k = 0; k < nlong; k++) {
+      if (k && rnd(5) == 0) { /* a long key */
+        w += long_literal(b, w);
+        w += (size_t)sprintf(b + w, ":%d,", k);
+      }
+      w += (size_t)sprintf(b + w, k % 2 ? "\"a%d\":[1,{\"x\":" : "\"t%d\":", k);
+      w += long_literal(b, w);
+      w += (size_t)sprintf(b + w, k % 2 ? "}]," : ",");
+    }
+    if (rnd(8) == 0) w += (size_t)sprintf(b + w, "\"m\":\"\\u0000lsp-long-%d\",", (int)rnd(3));
+    w += (size_t)sprintf(b + w, "\"v\":%d}}", round);
+    if (rnd(10) == 0) w = rnd((uint32_t)w); /* cut short */
+    json_error_t e1, e2;
+    memset(&e1, 0, sizeof e1);
+    memset(&e2, 0, sizeof e2);
+    json_t *a = lsp_json_parse(b, w, &e1), *r = json_loadb(b, w, JSON_ALLOW_NUL, &e2);
+    ck_assert_msg(!a == !r, "round %d: parsed %d, jansson %d (%s)", round, !!a, !!r, e2.text);
+    if (!a) {
+      ck_assert_str_eq(e1.text, e2.text);
+      ck_assert_int_eq(e1.position, e2.position);
+      continue;
+    }
+    char *da = json_dumps(a, JSON_COMPACT), *dr = json_dumps(r, JSON_COMPACT);
+    ck_assert_ptr_nonnull(da);
+    ck_assert_ptr_nonnull(dr);
+    ck_assert_msg(!strcmp(da, dr), "round %d: the trees differ", round);
+    free(da);
+    free(dr);
+    json_decref(a);
+    json_decref(r);
   }
 }
 END_TEST
@@ -154,6 +288,8 @@ int main(void) {
   TCase *tc = tcase_create("lsp_doc");
   tcase_add_test(tc, test_lsp_positions_round_trip);
   tcase_add_test(tc, test_lsp_incremental_changes);
+  tcase_add_test(tc, test_lsp_long_lines);
+  tcase_add_test(tc, test_lsp_json_parse);
   tcase_add_test(tc, test_lsp_uris);
   suite_add_tcase(suite, tc);
   SRunner *sr = srunner_create(suite);
