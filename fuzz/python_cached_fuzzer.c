@@ -9,10 +9,8 @@
  * same diagnostics (rule, severity, command, path, positions, message, hint, detail, fix), in
  * the same order, as a whole check of the same text. */
 #include "fuzz_util.h"
+#include "diag_same.h"
 
-static int same_str(const char *a, const char *b) {
-  return (!a && !b) || (a && b && !strcmp(a, b));
-}
 
 static void compare(const boxlint_report *a, const boxlint_report *b) {
   size_t n = boxlint_report_diag_count(a);
@@ -22,19 +20,7 @@ static void compare(const boxlint_report *a, const boxlint_report *b) {
   }
   for (size_t i = 0; i < n; i++) {
     const boxlint_diag *x = boxlint_report_diag(a, i), *y = boxlint_report_diag(b, i);
-    int ok = !strcmp(x->rule, y->rule) && x->severity == y->severity &&
-             x->command == y->command && same_str(x->path, y->path) && x->line == y->line &&
-             x->column == y->column && x->end_line == y->end_line &&
-             x->end_column == y->end_column && x->offset == y->offset &&
-             x->end_offset == y->end_offset && same_str(x->message, y->message) &&
-             same_str(x->hint, y->hint) && same_str(x->detail, y->detail) &&
-             (!x->fix) == (!y->fix);
-    if (ok && x->fix)
-      ok = x->fix->offset == y->fix->offset && x->fix->length == y->fix->length &&
-           x->fix->text_len == y->fix->text_len &&
-           !memcmp(x->fix->text, y->fix->text, x->fix->text_len) &&
-           same_str(x->fix->description, y->fix->description) &&
-           x->fix->safety == y->fix->safety;
+    int ok = diag_same(x, y);
     if (!ok) {
       fprintf(stderr, "finding %zu: %s %zu-%zu '%s' / cached %s %zu-%zu '%s'\n", i, x->rule,
               x->offset, x->end_offset, x->message, y->rule, y->offset, y->end_offset,

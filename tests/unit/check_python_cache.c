@@ -12,6 +12,7 @@
 
 #include "boxlint/boxlint.h"
 #include "python/python_int.h"
+#include "diag_same.h"
 
 static unsigned long long rng_state;
 
@@ -20,9 +21,6 @@ static unsigned rnd(unsigned n) {
   return n ? (unsigned)((rng_state >> 33) % n) : 0;
 }
 
-static int same_str(const char *a, const char *b) {
-  return (!a && !b) || (a && b && !strcmp(a, b));
-}
 
 /* The two reports are the same, diagnostic by diagnostic; else the first difference. */
 static void same_reports(const boxlint_report *a, const boxlint_report *b, const char *what) {
@@ -37,19 +35,7 @@ static void same_reports(const boxlint_report *a, const boxlint_report *b, const
                 boxlint_report_diag_count(b));
   for (size_t i = 0; i < n; i++) {
     const boxlint_diag *x = boxlint_report_diag(a, i), *y = boxlint_report_diag(b, i);
-    int ok = !strcmp(x->rule, y->rule) && x->severity == y->severity &&
-             x->command == y->command && same_str(x->path, y->path) && x->line == y->line &&
-             x->column == y->column && x->end_line == y->end_line &&
-             x->end_column == y->end_column && x->offset == y->offset &&
-             x->end_offset == y->end_offset && same_str(x->message, y->message) &&
-             same_str(x->hint, y->hint) && same_str(x->detail, y->detail) &&
-             (!x->fix) == (!y->fix);
-    if (ok && x->fix)
-      ok = x->fix->offset == y->fix->offset && x->fix->length == y->fix->length &&
-           x->fix->text_len == y->fix->text_len &&
-           !memcmp(x->fix->text, y->fix->text, x->fix->text_len) &&
-           same_str(x->fix->description, y->fix->description) &&
-           x->fix->safety == y->fix->safety;
+    int ok = diag_same(x, y);
     ck_assert_msg(ok, "%s: finding %zu differs: %s %zu-%zu %u:%u '%s' / cached %s %zu-%zu %u:%u '%s'",
                   what, i, x->rule, x->offset, x->end_offset, x->line, x->column, x->message,
                   y->rule, y->offset, y->end_offset, y->line, y->column, y->message);
