@@ -136,6 +136,185 @@ static char *read_word(const char *text, size_t *at, size_t e, char *o, bl_sh_wo
   return o;
 }
 
+/* What the splitter has made so far: the words (out->w, regrown in the arena), their count and
+ * room, and where the next word's text goes. */
+typedef struct sh_out {
+  bl_check *ck;
+  bl_sh_script *out;
+  bl_sh_word *w;
+  size_t n, cap;
+  char *buf;
+} sh_out;
+
+/* One token from text[*at]: the blanks there, then a comment, an operator or a word; *at moves
+ * past it. Returns 0, 1 when the words are full (the splitter stops there), -1 when memory ran
+ * out. */
+static int sh_step(sh_out *so, const char *text, size_t *at, size_t e) {
+  size_t i = *at;
+  unsigned lead = SH_LEAD[(unsigned char)text[i]];
+  if (lead == SH_BLANK) { /* a run of blanks (indented lines), then what follows it */
+    do i++;
+    while (i < e && (lead = SH_LEAD[(unsigned char)text[i]]) == SH_BLANK);
+    *at = i;
+    if (i == e) return 0;
+  }
+  if (lead == SH_HASH) { /* a comment to the end of the line */
+    while (i < e && text[i] != '\n') i++;
+    *at = i;
+    return 0;
+  }
+  if (so->n == so->cap) {
+    so->out->n = so->n;
+    int full = grow_words(so->ck, so->out, &so->cap);
+    if (full) return full;
+    so->w = so->out->w;
+  }
+  bl_sh_word *w = &so->w[so->n++];
+  w->s = i;
+  w->quoted = 0;
+  if (lead == SH_OP) {
+    w->text = NULL;
+    w->len = 0;
+    *at = read_operator(text, i, e, w);
+    return 0;
+  }
+  w->op = 0;
+  char *o = read_word(text, &i, e, so->buf, w);
+  w->e = i;
+  w->len = (size_t)(o - so->buf);
+  *o++ = 0;
+  w->text = so->buf;
+  so->buf = o;
+  *at = i;
+  return 0;
+}
+
+#if defined(__SSE2__)
+/* 64 bytes from p as bit masks (bit k: p[k]): *stop, a superset of the bytes that end a word or
+ * need read_word (0x00-0x29: the blanks, LF, quotes, $ & ( ), with ! # % and the controls; and
+ * ; \ |), and *space, the spaces among them. */
+static inline void block_masks(const char *p, uint64_t *stop, uint64_t *space) {
+  const __m128i c29 = _mm_set1_epi8(0x29), sc = _mm_set1_epi8(';'), c20 = _mm_set1_epi8(0x20),
+                br = _mm_set1_epi8('|');
+  uint64_t st = 0, sp = 0;
+  for (int j = 0; j < 64; j += 16) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
+    __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(x, c29), x);
+    __m128i bar = _mm_cmpeq_epi8(_mm_or_si128(x, c20), br); /* '\\' | 0x20 is '|' */
+    __m128i m = _mm_or_si128(_mm_or_si128(low, _mm_cmpeq_epi8(x, sc)), bar);
+    st |= (uint64_t)(unsigned)_mm_movemask_epi8(m) << j;
+    sp |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, c20)) << j;
+  }
+  *stop = st;
+  *space = sp;
+}
+
+/* The plain word [j, end) as w, its text copied to buf (16 bytes at a time when `wide`: the
+ * script has 16 bytes after the word, and the output has room, being twice the script); returns
+ * where the next text goes. */
+static inline char *put_word(bl_sh_word *w, char *buf, const char *text, size_t j, size_t end,
+                             int wide) {
+  size_t k = end - j;
+  if (wide) {
+    size_t c = 0;
+    do {
+      _mm_storeu_si128((__m128i *)(void *)(buf + c),
+                       _mm_loadu_si128((const __m128i *)(const void *)(text + j + c)));
+      c += 16;
+    } while (c < k);
+  } else {
+    memcpy(buf, text + j, k);
+  }
+  w->s = j;
+  w->e = end;
+  w->quoted = 0;
+  w->op = 0;
+  w->len = k;
+  w->text = buf;
+  buf[k] = 0;
+  return buf + k + 1;
+}
+
+/* The tokens of the script 64 bytes at a time, from bit masks: the words (runs of bytes that
+ * are not stops) and the stop bytes that are not spaces start tokens, found all at once rather
+ * than one after the other; a word may run into the next block. A word whose stop byte is a
+ * space or an operator is copied as it is; an operator is read_operator's. Anything else (TAB
+ * or CR, a comment, a quote, a backslash, $, a word longer than a block, the words' array
+ * full) is sh_step's, for one token, and the blocks start again after it. */
+static int split_blocks(sh_out *so, const char *text, size_t s, size_t e) {
+  bl_sh_word *words = so->w;
+  size_t n = so->n, cap = so->cap, base = s, j = s;
+  uint64_t skip = 0;  /* bit 0 of the block is the end of an operator (&& or ||) */
+  uint64_t carry = 0; /* the block before ended inside a word, which started at j */
+  char *buf = so->buf, pad[64];
+  while (base < e || carry) {
+    if (base >= e) goto slow; /* a word to the end of the script, the block's last byte */
+    const char *bp = text + base;
+    if (e - base < 64) { /* the end of the script, with spaces after it */
+      memset(pad, ' ', sizeof pad);
+      memcpy(pad, bp, e - base);
+      bp = pad;
+    }
+    uint64_t stop, sp;
+    block_masks(bp, &stop, &sp);
+    uint64_t wd = ~stop, prev = wd << 1 | carry, we = stop & prev;
+    uint64_t t = ((wd & ~prev) | (stop & ~sp)) & ~skip;
+    size_t wide = e - base >= 80 ? 64 : e - base >= 16 ? e - base - 15 : 0; /* ends before it */
+    skip = 0;
+    if (carry) { /* the word from the block before ends here */
+      if (!we || n == cap) goto slow;
+      size_t q = (size_t)(unsigned)__builtin_ctzll(we);
+      we &= we - 1;
+      if (!(sp >> q & 1) && SH_LEAD[(unsigned char)bp[q]] != SH_OP) goto slow;
+      buf = put_word(&words[n++], buf, text, j, base + q, q < wide);
+      carry = 0;
+    }
+    for (; t; t &= t - 1) {
+      size_t p = (size_t)(unsigned)__builtin_ctzll(t);
+      j = base + p;
+      if (n == cap) goto slow;
+      if (!(wd >> p & 1)) { /* an operator, or sh_step's */
+        if (SH_LEAD[(unsigned char)bp[p]] != SH_OP) goto slow;
+        bl_sh_word *w = &words[n++];
+        w->s = j;
+        w->quoted = 0;
+        w->text = NULL;
+        w->len = 0;
+        if (read_operator(text, j, e, w) - j == 2) { /* the second byte starts no token */
+          t &= ~((uint64_t)2 << p);
+          skip = p == 63;
+        }
+        continue;
+      }
+      if (!we) { /* to the end of the block: the word goes on in the next one */
+        carry = 1;
+        break;
+      }
+      size_t q = (size_t)(unsigned)__builtin_ctzll(we);
+      we &= we - 1;
+      if (!(sp >> q & 1) && SH_LEAD[(unsigned char)bp[q]] != SH_OP) goto slow;
+      buf = put_word(&words[n++], buf, text, j, base + q, q < wide);
+    }
+    base += 64;
+    continue;
+  slow:
+    so->n = n;
+    so->buf = buf;
+    int r = sh_step(so, text, &j, e);
+    if (r) return r < 0 ? -1 : 0;
+    words = so->w;
+    n = so->n;
+    cap = so->cap;
+    buf = so->buf;
+    base = j;
+    carry = 0;
+    skip = 0;
+  }
+  so->n = n;
+  return 0;
+}
+#endif
+
 int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script *out) {
   size_t cap = 64;
   out->n = 0;
@@ -143,51 +322,15 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
   if (e - s > (SIZE_MAX - sizeof(bl_sh_word) * cap) / 2 - 1) return -1;
   out->w = boxlint__rtmp(ck->cx.r, sizeof(bl_sh_word) * cap + 2 * (e - s) + 1);
   if (!out->w) return -1;
-  char *buf = (char *)(out->w + cap);
-  /* The count and the array in locals, stored back at the end: the word texts are written
-   * through a char pointer, which may alias anything, and would otherwise make every word
-   * reload and store out->n. */
-  size_t n = 0;
-  bl_sh_word *words = out->w;
-  size_t i = s;
-  while (i < e) {
-    unsigned lead = SH_LEAD[(unsigned char)text[i]];
-    if (lead == SH_BLANK) { /* a run of blanks (indented lines), then what follows it */
-      do i++;
-      while (i < e && (lead = SH_LEAD[(unsigned char)text[i]]) == SH_BLANK);
-      if (i == e) break;
-    }
-    if (lead == SH_HASH) { /* a comment to the end of the line */
-      while (i < e && text[i] != '\n') i++;
-      continue;
-    }
-    if (n == cap) {
-      out->n = n;
-      int full = grow_words(ck, out, &cap);
-      if (full < 0) return -1;
-      if (full) break;
-      words = out->w;
-    }
-    bl_sh_word *w = &words[n];
-    w->s = i;
-    w->quoted = 0;
-    if (lead == SH_OP) {
-      w->text = NULL;
-      w->len = 0;
-      i = read_operator(text, i, e, w);
-      n++;
-      continue;
-    }
-    w->op = 0;
-    char *o = read_word(text, &i, e, buf, w);
-    w->e = i;
-    w->len = (size_t)(o - buf);
-    *o++ = 0;
-    w->text = buf;
-    buf = o;
-    n++;
-  }
-  out->n = n;
+  sh_out so = {ck, out, out->w, 0, cap, (char *)(out->w + cap)};
+#if defined(__SSE2__)
+  int r = split_blocks(&so, text, s, e);
+#else
+  int r = 0;
+  for (size_t i = s; i < e && !r;) r = sh_step(&so, text, &i, e);
+#endif
+  if (r < 0) return -1;
+  out->n = so.n;
   return 0;
 }
 
