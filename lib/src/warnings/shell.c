@@ -336,15 +336,30 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
 
 /* ---- Simple commands ------------------------------------------------------------------------ */
 
-static int is_assignment(const bl_sh_word *w) {
-  if (w->op || !w->len || w->quoted) return 0;
-  const char *t = w->text;
-  if (!((*t >= 'A' && *t <= 'Z') || (*t >= 'a' && *t <= 'z') || *t == '_')) return 0;
-  for (; *t && *t != '='; t++)
-    if (!((*t >= 'A' && *t <= 'Z') || (*t >= 'a' && *t <= 'z') || (*t >= '0' && *t <= '9') ||
-          *t == '_'))
-      return 0;
-  return *t == '=';
+/* '2' for the bytes a variable's name may start with (A-Z a-z _), '1' for the digits, by byte
+ * value. */
+static const char SH_NAME[257] =
+    "00000000000000000000000000000000" /* 00 */
+    "00000000000000001111111111000000" /* 20 */
+    "02222222222222222222222222200002" /* 40 */
+    "02222222222222222222222222200000" /* 60 */
+    "00000000000000000000000000000000" /* 80 */
+    "00000000000000000000000000000000" /* A0 */
+    "00000000000000000000000000000000" /* C0 */
+    "00000000000000000000000000000000" /* E0 */;
+
+/* The command name of word w (bl_sh_base_name), or NULL when w is an assignment (NAME=value,
+ * unquoted): one pass over the word for both, the name's bytes having no '/'. */
+static const char *name_or_assignment(const bl_sh_word *w) {
+  const char *t = w->text, *b = t;
+  if (!w->quoted && SH_NAME[(unsigned char)*t] == '2') {
+    do t++;
+    while (SH_NAME[(unsigned char)*t] != '0');
+    if (*t == '=') return NULL;
+  }
+  for (; *t; t++)
+    if (*t == '/') b = t + 1;
+  return b;
 }
 
 /* The command word of the simple command [cmd->b, cmd->e): after assignments and wrappers
@@ -354,9 +369,9 @@ static size_t command_word(const bl_sh_script *sc, bl_sh_cmd *cmd) {
   const bl_sh_word *w = sc->w;
   size_t c = cmd->b;
   for (;;) {
-    while (c < cmd->e && is_assignment(&w[c])) c++;
+    const char *name = NULL;
+    while (c < cmd->e && !(name = name_or_assignment(&w[c]))) c++;
     if (c >= cmd->e) return c;
-    const char *name = bl_sh_base_name(&w[c]);
     enum bl_sh_name k = bl_sh_name_kind(name);
     if (k == BL_SH_SUDO) {
       cmd->sudo = (int)c + 1;
