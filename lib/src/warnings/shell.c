@@ -144,6 +144,7 @@ typedef struct sh_out {
   bl_sh_word *w;
   size_t n, cap;
   char *buf;
+  const char *lim; /* the end of the words' texts */
 } sh_out;
 
 /* One token from text[*at]: the blanks there, then a comment, an operator or a word; *at moves
@@ -190,9 +191,9 @@ static int sh_step(sh_out *so, const char *text, size_t *at, size_t e) {
 }
 
 #if defined(__SSE2__)
-/* 64 bytes from p as bit masks (bit k: p[k]): *stop, a superset of the bytes that end a word or
- * need read_word (0x00-0x29: the blanks, LF, quotes, $ & ( ), with ! # % and the controls; and
- * ; \ |), and *space, the spaces among them. */
+/* The 64 bytes at p as bit masks (bit k: p[k]): *stop, a superset of the bytes that end a word
+ * or need read_word (0x00-0x29: the blanks, LF, quotes, $ & ( ), with ! # % and the controls;
+ * and ; \ |), and *space, the spaces among them. */
 static inline void block_masks(const char *p, uint64_t *stop, uint64_t *space) {
   const __m128i c29 = _mm_set1_epi8(0x29), sc = _mm_set1_epi8(';'), c20 = _mm_set1_epi8(0x20),
                 br = _mm_set1_epi8('|');
@@ -209,19 +210,37 @@ static inline void block_masks(const char *p, uint64_t *stop, uint64_t *space) {
   *space = sp;
 }
 
-/* The plain word [j, end) as w, its text copied to buf (16 bytes at a time when `wide`: the
- * script has 16 bytes after the word, and the output has room, being twice the script); returns
- * where the next text goes. */
-static inline char *put_word(bl_sh_word *w, char *buf, const char *text, size_t j, size_t end,
-                             int wide) {
+/* The script's last bytes (up to 64, from tb), then spaces: what the blocks and the words read
+ * near the end, where 16 bytes at a time would go past it. */
+typedef struct sh_tail {
+  size_t tb;
+  char b[128];
+} sh_tail;
+
+/* The masks of the block at b: from the script, or from the tail; all spaces from e on. */
+static inline void masks_at(const char *text, size_t b, size_t e, const sh_tail *tl,
+                            uint64_t *stop, uint64_t *space) {
+  if (b >= e)
+    *stop = *space = ~(uint64_t)0;
+  else
+    block_masks(e - b >= 64 ? text + b : tl->b + (b - tl->tb), stop, space);
+}
+
+/* The plain word [j, end) as w, its text copied to buf; returns where the next text goes. By
+ * 16 bytes, two at least, from the script when 32 of its bytes follow the word (the output,
+ * twice the script, then has room), else from the tail when the output has room. */
+static inline char *put_word(const sh_out *so, bl_sh_word *w, char *buf, const char *text,
+                             size_t j, size_t end, size_t e, const sh_tail *tl) {
   size_t k = end - j;
-  if (wide) {
-    size_t c = 0;
-    do {
+  const char *src = text + j;
+  if (e - end < 32) src = j >= tl->tb && so->lim - buf >= 80 ? tl->b + (j - tl->tb) : NULL;
+  if (src) {
+    _mm_storeu_si128((__m128i *)(void *)buf, _mm_loadu_si128((const __m128i *)(const void *)src));
+    _mm_storeu_si128((__m128i *)(void *)(buf + 16),
+                     _mm_loadu_si128((const __m128i *)(const void *)(src + 16)));
+    for (size_t c = 32; c < k; c += 16)
       _mm_storeu_si128((__m128i *)(void *)(buf + c),
-                       _mm_loadu_si128((const __m128i *)(const void *)(text + j + c)));
-      c += 16;
-    } while (c < k);
+                       _mm_loadu_si128((const __m128i *)(const void *)(src + c)));
   } else {
     memcpy(buf, text + j, k);
   }
@@ -237,44 +256,34 @@ static inline char *put_word(bl_sh_word *w, char *buf, const char *text, size_t 
 
 /* The tokens of the script 64 bytes at a time, from bit masks: the words (runs of bytes that
  * are not stops) and the stop bytes that are not spaces start tokens, found all at once rather
- * than one after the other; a word may run into the next block. A word whose stop byte is a
- * space or an operator is copied as it is; an operator is read_operator's. Anything else (TAB
- * or CR, a comment, a quote, a backslash, $, a word longer than a block, the words' array
- * full) is sh_step's, for one token, and the blocks start again after it. */
+ * than one after the other. A word may end in the next block, whose masks are at hand. A word
+ * whose stop byte is a space or an operator is copied as it is; an operator is
+ * read_operator's. Anything else (TAB or CR, a comment, a quote, a backslash, $, a word longer
+ * than a block, the words' array full) is sh_step's, for one token, and the blocks start
+ * again after it. */
 static int split_blocks(sh_out *so, const char *text, size_t s, size_t e) {
   bl_sh_word *words = so->w;
   size_t n = so->n, cap = so->cap, base = s, j = s;
-  uint64_t skip = 0;  /* bit 0 of the block is the end of an operator (&& or ||) */
-  uint64_t carry = 0; /* the block before ended inside a word, which started at j */
-  char *buf = so->buf, pad[64];
-  while (base < e || carry) {
-    if (base >= e) goto slow; /* a word to the end of the script, the block's last byte */
-    const char *bp = text + base;
-    if (e - base < 64) { /* the end of the script, with spaces after it */
-      memset(pad, ' ', sizeof pad);
-      memcpy(pad, bp, e - base);
-      bp = pad;
-    }
-    uint64_t stop, sp;
-    block_masks(bp, &stop, &sp);
-    uint64_t wd = ~stop, prev = wd << 1 | carry, we = stop & prev;
-    uint64_t t = ((wd & ~prev) | (stop & ~sp)) & ~skip;
-    size_t wide = e - base >= 80 ? 64 : e - base >= 16 ? e - base - 15 : 0; /* ends before it */
+  uint64_t st, sp, nst, nsp, skip = 0, carry = 0; /* carry: the block before ended in a word */
+  char *buf = so->buf;
+  sh_tail tl;
+  tl.tb = e - s > 64 ? e - 64 : s;
+  memset(tl.b, ' ', sizeof tl.b);
+  memcpy(tl.b, text + tl.tb, e - tl.tb);
+  masks_at(text, base, e, &tl, &st, &sp);
+  masks_at(text, base + 64, e, &tl, &nst, &nsp);
+  while (base < e) {
+    uint64_t wd = ~st, prev = wd << 1 | carry, we = st & prev;
+    uint64_t t = ((wd & ~prev) | (st & ~sp)) & ~skip;
+    size_t last = nst ? 64 + (size_t)(unsigned)__builtin_ctzll(nst) : 128; /* a word's end */
+    we &= we - carry; /* the end of the word from the block before */
     skip = 0;
-    if (carry) { /* the word from the block before ends here */
-      if (!we || n == cap) goto slow;
-      size_t q = (size_t)(unsigned)__builtin_ctzll(we);
-      we &= we - 1;
-      if (!(sp >> q & 1) && SH_LEAD[(unsigned char)bp[q]] != SH_OP) goto slow;
-      buf = put_word(&words[n++], buf, text, j, base + q, q < wide);
-      carry = 0;
-    }
     for (; t; t &= t - 1) {
       size_t p = (size_t)(unsigned)__builtin_ctzll(t);
       j = base + p;
       if (n == cap) goto slow;
       if (!(wd >> p & 1)) { /* an operator, or sh_step's */
-        if (SH_LEAD[(unsigned char)bp[p]] != SH_OP) goto slow;
+        if (SH_LEAD[(unsigned char)text[j]] != SH_OP) goto slow;
         bl_sh_word *w = &words[n++];
         w->s = j;
         w->quoted = 0;
@@ -286,16 +295,18 @@ static int split_blocks(sh_out *so, const char *text, size_t s, size_t e) {
         }
         continue;
       }
-      if (!we) { /* to the end of the block: the word goes on in the next one */
-        carry = 1;
-        break;
-      }
-      size_t q = (size_t)(unsigned)__builtin_ctzll(we);
+      size_t q = we ? (size_t)(unsigned)__builtin_ctzll(we) : last;
       we &= we - 1;
-      if (!(sp >> q & 1) && SH_LEAD[(unsigned char)bp[q]] != SH_OP) goto slow;
-      buf = put_word(&words[n++], buf, text, j, base + q, q < wide);
+      if (q == 128) goto slow; /* longer than the next block */
+      if (!((q < 64 ? sp : nsp) >> (q & 63) & 1) && SH_LEAD[(unsigned char)text[base + q]] != SH_OP)
+        goto slow;
+      buf = put_word(so, &words[n++], buf, text, j, base + q, e, &tl);
     }
+    carry = wd >> 63;
     base += 64;
+    st = nst;
+    sp = nsp;
+    masks_at(text, base + 64, e, &tl, &nst, &nsp);
     continue;
   slow:
     so->n = n;
@@ -307,8 +318,9 @@ static int split_blocks(sh_out *so, const char *text, size_t s, size_t e) {
     cap = so->cap;
     buf = so->buf;
     base = j;
-    carry = 0;
-    skip = 0;
+    carry = skip = 0;
+    masks_at(text, base, e, &tl, &st, &sp);
+    masks_at(text, base + 64, e, &tl, &nst, &nsp);
   }
   so->n = n;
   return 0;
@@ -322,7 +334,8 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
   if (e - s > (SIZE_MAX - sizeof(bl_sh_word) * cap) / 2 - 1) return -1;
   out->w = boxlint__rtmp(ck->cx.r, sizeof(bl_sh_word) * cap + 2 * (e - s) + 1);
   if (!out->w) return -1;
-  sh_out so = {ck, out, out->w, 0, cap, (char *)(out->w + cap)};
+  char *buf = (char *)(out->w + cap);
+  sh_out so = {ck, out, out->w, 0, cap, buf, buf + 2 * (e - s) + 1};
 #if defined(__SSE2__)
   int r = split_blocks(&so, text, s, e);
 #else
