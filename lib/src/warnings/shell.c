@@ -143,13 +143,17 @@ typedef struct sh_out {
   bl_sh_script *out;
   bl_sh_word *w;
   size_t n, cap;
+  size_t cmd; /* the first word after the last operator */
   char *buf;
-  const char *lim; /* the end of the words' texts */
 } sh_out;
 
 /* One token from text[*at]: the blanks there, then a comment, an operator or a word; *at moves
  * past it. Returns 0, 1 when the words are full (the splitter stops there), -1 when memory ran
- * out. */
+ * out. With SSE2 it is the splitter's slow path, kept out of the loop by blocks (whose
+ * registers it would take when inlined). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static int sh_step(sh_out *so, const char *text, size_t *at, size_t e) {
   size_t i = *at;
   unsigned lead = SH_LEAD[(unsigned char)text[i]];
@@ -177,6 +181,8 @@ static int sh_step(sh_out *so, const char *text, size_t *at, size_t e) {
     w->text = NULL;
     w->len = 0;
     *at = read_operator(text, i, e, w);
+    so->w[so->cmd].cmd_end = (unsigned short)(so->n - 1); /* this one's own when cmd is it */
+    so->cmd = so->n;
     return 0;
   }
   w->op = 0;
@@ -210,31 +216,94 @@ static inline void block_masks(const char *p, uint64_t *stop, uint64_t *space) {
   *space = sp;
 }
 
-/* The script's last bytes (up to 64, from tb), then spaces: what the blocks and the words read
- * near the end, where 16 bytes at a time would go past it. */
-typedef struct sh_tail {
-  size_t tb;
-  char b[128];
-} sh_tail;
+/* A byte's bits in block_masks's masks, one at a time: for the end of a script shorter than
+ * 16 bytes. */
+static inline void byte_masks(unsigned char c, size_t k, uint64_t *stop, uint64_t *space) {
+  *stop |= (uint64_t)(c <= 0x29 || c == ';' || c == '\\' || c == '|') << k;
+  *space |= (uint64_t)(c == ' ') << k;
+}
 
-/* The masks of the block at b: from the script, or from the tail; all spaces from e on. */
-static inline void masks_at(const char *text, size_t b, size_t e, const sh_tail *tl,
-                            uint64_t *stop, uint64_t *space) {
-  if (b >= e)
+/* The masks of the script's last 64 bytes (or all of it, from s, when shorter; the positions
+ * after e count as spaces), from tb: read where they are, 16 bytes at a time, the last 16 for
+ * the end of a shorter script (a copy, padded, would be read back before it is written). */
+static size_t tail_masks(const char *text, size_t s, size_t e, uint64_t *stop, uint64_t *space) {
+  if (e - s >= 64) {
+    block_masks(text + e - 64, stop, space);
+    return e - 64;
+  }
+  size_t len = e - s, c = 0;
+  uint64_t st = 0, sp = 0;
+  const __m128i c29 = _mm_set1_epi8(0x29), sc = _mm_set1_epi8(';'), c20 = _mm_set1_epi8(0x20),
+                br = _mm_set1_epi8('|');
+  for (; c < len; c += 16) {
+    size_t from = c + 16 <= len ? s + c : e - 16, drop = s + c - from; /* bytes read again */
+    if (len < 16) {
+      for (size_t k = 0; k < len; k++) byte_masks((unsigned char)text[s + k], k, &st, &sp);
+      break;
+    }
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(text + from));
+    __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(x, c29), x);
+    __m128i bar = _mm_cmpeq_epi8(_mm_or_si128(x, c20), br);
+    __m128i m = _mm_or_si128(_mm_or_si128(low, _mm_cmpeq_epi8(x, sc)), bar);
+    st |= (uint64_t)((unsigned)_mm_movemask_epi8(m) >> drop) << c;
+    sp |= (uint64_t)((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, c20)) >> drop) << c;
+  }
+  *stop = st | ~(uint64_t)0 << len;
+  *space = sp | ~(uint64_t)0 << len;
+  return s;
+}
+
+/* The masks of the block at b: from the script, or from the tail's (from tb); all spaces from e
+ * on. */
+static inline void masks_at(const char *text, size_t b, size_t e, size_t tb, uint64_t tst,
+                            uint64_t tsp, uint64_t *stop, uint64_t *space) {
+  if (e - b >= 64 && b < e) {
+    block_masks(text + b, stop, space);
+  } else if (b >= e) {
     *stop = *space = ~(uint64_t)0;
-  else
-    block_masks(e - b >= 64 ? text + b : tl->b + (b - tl->tb), stop, space);
+  } else {
+    uint64_t past = ~(uint64_t)0 << (e - b);
+    *stop = tst >> (b - tb) | past;
+    *space = tsp >> (b - tb) | past;
+  }
+}
+
+/* The k bytes at p to o, reading and writing none after them: for the words near the end of
+ * the script. */
+static inline void copy_exact(char *o, const char *p, size_t k) {
+  if (k >= 16) {
+    for (size_t c = 0; c + 16 < k; c += 16)
+      _mm_storeu_si128((__m128i *)(void *)(o + c),
+                       _mm_loadu_si128((const __m128i *)(const void *)(p + c)));
+    _mm_storeu_si128((__m128i *)(void *)(o + k - 16),
+                     _mm_loadu_si128((const __m128i *)(const void *)(p + k - 16)));
+  } else if (k >= 8) {
+    uint64_t a, b;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + k - 8, 8);
+    memcpy(o, &a, 8);
+    memcpy(o + k - 8, &b, 8);
+  } else if (k >= 4) {
+    uint32_t a, b;
+    memcpy(&a, p, 4);
+    memcpy(&b, p + k - 4, 4);
+    memcpy(o, &a, 4);
+    memcpy(o + k - 4, &b, 4);
+  } else {
+    o[0] = p[0];
+    o[k / 2] = p[k / 2];
+    o[k - 1] = p[k - 1];
+  }
 }
 
 /* The plain word [j, end) as w, its text copied to buf; returns where the next text goes. By
- * 16 bytes, two at least, from the script when 32 of its bytes follow the word (the output,
- * twice the script, then has room), else from the tail when the output has room. */
-static inline char *put_word(const sh_out *so, bl_sh_word *w, char *buf, const char *text,
-                             size_t j, size_t end, size_t e, const sh_tail *tl) {
+ * 16 bytes, two at least, when 32 bytes of the script follow the word (the output, twice the
+ * script, then has room), else exactly. */
+static inline char *put_word(bl_sh_word *w, char *buf, const char *text, size_t j, size_t end,
+                             size_t e) {
   size_t k = end - j;
   const char *src = text + j;
-  if (e - end < 32) src = j >= tl->tb && so->lim - buf >= 80 ? tl->b + (j - tl->tb) : NULL;
-  if (src) {
+  if (e - end >= 32) {
     _mm_storeu_si128((__m128i *)(void *)buf, _mm_loadu_si128((const __m128i *)(const void *)src));
     _mm_storeu_si128((__m128i *)(void *)(buf + 16),
                      _mm_loadu_si128((const __m128i *)(const void *)(src + 16)));
@@ -242,7 +311,7 @@ static inline char *put_word(const sh_out *so, bl_sh_word *w, char *buf, const c
       _mm_storeu_si128((__m128i *)(void *)(buf + c),
                        _mm_loadu_si128((const __m128i *)(const void *)(src + c)));
   } else {
-    memcpy(buf, text + j, k);
+    copy_exact(buf, src, k);
   }
   w->s = j;
   w->e = end;
@@ -263,15 +332,13 @@ static inline char *put_word(const sh_out *so, bl_sh_word *w, char *buf, const c
  * again after it. */
 static int split_blocks(sh_out *so, const char *text, size_t s, size_t e) {
   bl_sh_word *words = so->w;
-  size_t n = so->n, cap = so->cap, base = s, j = s;
+  size_t n = so->n, cap = so->cap, cmd = so->cmd, base = s, j = s;
   uint64_t st, sp, nst, nsp, skip = 0, carry = 0; /* carry: the block before ended in a word */
   char *buf = so->buf;
-  sh_tail tl;
-  tl.tb = e - s > 64 ? e - 64 : s;
-  memset(tl.b, ' ', sizeof tl.b);
-  memcpy(tl.b, text + tl.tb, e - tl.tb);
-  masks_at(text, base, e, &tl, &st, &sp);
-  masks_at(text, base + 64, e, &tl, &nst, &nsp);
+  uint64_t tst, tsp;
+  size_t tb = tail_masks(text, s, e, &tst, &tsp);
+  masks_at(text, base, e, tb, tst, tsp, &st, &sp);
+  masks_at(text, base + 64, e, tb, tst, tsp, &nst, &nsp);
   while (base < e) {
     uint64_t wd = ~st, prev = wd << 1 | carry, we = st & prev;
     uint64_t t = ((wd & ~prev) | (st & ~sp)) & ~skip;
@@ -284,6 +351,8 @@ static int split_blocks(sh_out *so, const char *text, size_t s, size_t e) {
       if (n == cap) goto slow;
       if (!(wd >> p & 1)) { /* an operator, or sh_step's */
         if (SH_LEAD[(unsigned char)text[j]] != SH_OP) goto slow;
+        words[cmd].cmd_end = (unsigned short)n; /* this one's own when cmd is n */
+        cmd = n + 1;
         bl_sh_word *w = &words[n++];
         w->s = j;
         w->quoted = 0;
@@ -300,29 +369,32 @@ static int split_blocks(sh_out *so, const char *text, size_t s, size_t e) {
       if (q == 128) goto slow; /* longer than the next block */
       if (!((q < 64 ? sp : nsp) >> (q & 63) & 1) && SH_LEAD[(unsigned char)text[base + q]] != SH_OP)
         goto slow;
-      buf = put_word(so, &words[n++], buf, text, j, base + q, e, &tl);
+      buf = put_word(&words[n++], buf, text, j, base + q, e);
     }
     carry = wd >> 63;
     base += 64;
     st = nst;
     sp = nsp;
-    masks_at(text, base + 64, e, &tl, &nst, &nsp);
+    masks_at(text, base + 64, e, tb, tst, tsp, &nst, &nsp);
     continue;
   slow:
     so->n = n;
+    so->cmd = cmd;
     so->buf = buf;
     int r = sh_step(so, text, &j, e);
     if (r) return r < 0 ? -1 : 0;
     words = so->w;
     n = so->n;
     cap = so->cap;
+    cmd = so->cmd;
     buf = so->buf;
     base = j;
     carry = skip = 0;
-    masks_at(text, base, e, &tl, &st, &sp);
-    masks_at(text, base + 64, e, &tl, &nst, &nsp);
+    masks_at(text, base, e, tb, tst, tsp, &st, &sp);
+    masks_at(text, base + 64, e, tb, tst, tsp, &nst, &nsp);
   }
   so->n = n;
+  so->cmd = cmd;
   return 0;
 }
 #endif
@@ -334,8 +406,7 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
   if (e - s > (SIZE_MAX - sizeof(bl_sh_word) * cap) / 2 - 1) return -1;
   out->w = boxlint__rtmp(ck->cx.r, sizeof(bl_sh_word) * cap + 2 * (e - s) + 1);
   if (!out->w) return -1;
-  char *buf = (char *)(out->w + cap);
-  sh_out so = {ck, out, out->w, 0, cap, buf, buf + 2 * (e - s) + 1};
+  sh_out so = {ck, out, out->w, 0, cap, 0, (char *)(out->w + cap)};
 #if defined(__SSE2__)
   int r = split_blocks(&so, text, s, e);
 #else
@@ -343,6 +414,7 @@ int bl_sh_split(bl_check *ck, const char *text, size_t s, size_t e, bl_sh_script
   for (size_t i = s; i < e && !r;) r = sh_step(&so, text, &i, e);
 #endif
   if (r < 0) return -1;
+  if (so.cmd < so.n) so.w[so.cmd].cmd_end = (unsigned short)so.n;
   out->n = so.n;
   return 0;
 }
@@ -417,8 +489,9 @@ int bl_sh_next_cmd(const bl_sh_script *sc, bl_sh_cmd *cmd) {
     cmd->b = cmd->e = i;
     cmd->sudo = 0;
     cmd->pipe_in = pipe_in;
-    size_t e = i;
-    while (e < sc->n && !sc->w[e].op) e++;
+    size_t e = sc->w[i].cmd_end; /* else the first operator after i */
+    if (!e)
+      for (e = i; e < sc->n && !sc->w[e].op;) e++;
     cmd->e = e;
     cmd->pipe_out = e < sc->n && sc->w[e].op == 'p';
     cmd->c = command_word(sc, cmd);

@@ -42,6 +42,9 @@ typedef struct bl_sh_word {
   int quoted;        /* some part was quoted */
   unsigned char op;  /* 0 for a word; else an operator: '&' (&&), '|' (||), 'p' (|), ';' (; & or
                         newline), '(' ')' */
+  unsigned short cmd_end; /* set by bl_sh_split in the first word after an operator (and in the
+                             first word): the index of the next operator, or of the end; else
+                             0 (unknown) */
 } bl_sh_word;
 
 typedef struct bl_sh_script {
