@@ -197,74 +197,79 @@ static int sh_step(sh_out *so, const char *text, size_t *at, size_t e) {
 }
 
 #if defined(__SSE2__)
+/* block_masks's bits for 16 bytes. */
+static inline void masks16(__m128i x, unsigned *stop, unsigned *blank) {
+  const __m128i c29 = _mm_set1_epi8(0x29), sc = _mm_set1_epi8(';'), c20 = _mm_set1_epi8(0x20),
+                br = _mm_set1_epi8('|'), tab = _mm_set1_epi8('\t'), cr = _mm_set1_epi8('\r');
+  __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(x, c29), x);
+  __m128i bar = _mm_cmpeq_epi8(_mm_or_si128(x, c20), br); /* '\\' | 0x20 is '|' */
+  __m128i bl = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, c20), _mm_cmpeq_epi8(x, tab)),
+                            _mm_cmpeq_epi8(x, cr));
+  *stop = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(low, _mm_cmpeq_epi8(x, sc)), bar));
+  *blank = (unsigned)_mm_movemask_epi8(bl);
+}
+
 /* The 64 bytes at p as bit masks (bit k: p[k]): *stop, a superset of the bytes that end a word
  * or need read_word (0x00-0x29: the blanks, LF, quotes, $ & ( ), with ! # % and the controls;
- * and ; \ |), and *space, the spaces among them. */
-static inline void block_masks(const char *p, uint64_t *stop, uint64_t *space) {
-  const __m128i c29 = _mm_set1_epi8(0x29), sc = _mm_set1_epi8(';'), c20 = _mm_set1_epi8(0x20),
-                br = _mm_set1_epi8('|');
-  uint64_t st = 0, sp = 0;
+ * and ; \ |), and *blank, the blanks among them (space, TAB, CR). */
+static inline void block_masks(const char *p, uint64_t *stop, uint64_t *blank) {
+  uint64_t st = 0, bk = 0;
   for (int j = 0; j < 64; j += 16) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
-    __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(x, c29), x);
-    __m128i bar = _mm_cmpeq_epi8(_mm_or_si128(x, c20), br); /* '\\' | 0x20 is '|' */
-    __m128i m = _mm_or_si128(_mm_or_si128(low, _mm_cmpeq_epi8(x, sc)), bar);
-    st |= (uint64_t)(unsigned)_mm_movemask_epi8(m) << j;
-    sp |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, c20)) << j;
+    unsigned m, b;
+    masks16(_mm_loadu_si128((const __m128i *)(const void *)(p + j)), &m, &b);
+    st |= (uint64_t)m << j;
+    bk |= (uint64_t)b << j;
   }
   *stop = st;
-  *space = sp;
+  *blank = bk;
 }
 
 /* A byte's bits in block_masks's masks, one at a time: for the end of a script shorter than
  * 16 bytes. */
-static inline void byte_masks(unsigned char c, size_t k, uint64_t *stop, uint64_t *space) {
+static inline void byte_masks(unsigned char c, size_t k, uint64_t *stop, uint64_t *blank) {
   *stop |= (uint64_t)(c <= 0x29 || c == ';' || c == '\\' || c == '|') << k;
-  *space |= (uint64_t)(c == ' ') << k;
+  *blank |= (uint64_t)(c == ' ' || c == '\t' || c == '\r') << k;
 }
 
-/* The masks of the script's last 64 bytes (or all of it, from s, when shorter; the positions
- * after e count as spaces), from tb: read where they are, 16 bytes at a time, the last 16 for
- * the end of a shorter script (a copy, padded, would be read back before it is written). */
-static size_t tail_masks(const char *text, size_t s, size_t e, uint64_t *stop, uint64_t *space) {
+/* The masks of the script's last 64 bytes (or of all of it, from s, when shorter: the positions
+ * from e on count as blanks), from the returned offset: read where they are, 16 bytes at a
+ * time, the last 16 again for the end of a shorter script (a padded copy would be read back
+ * before its stores are done, which costs more). */
+static size_t tail_masks(const char *text, size_t s, size_t e, uint64_t *stop, uint64_t *blank) {
   if (e - s >= 64) {
-    block_masks(text + e - 64, stop, space);
+    block_masks(text + e - 64, stop, blank);
     return e - 64;
   }
   size_t len = e - s, c = 0;
-  uint64_t st = 0, sp = 0;
-  const __m128i c29 = _mm_set1_epi8(0x29), sc = _mm_set1_epi8(';'), c20 = _mm_set1_epi8(0x20),
-                br = _mm_set1_epi8('|');
+  uint64_t st = 0, bk = 0;
   for (; c < len; c += 16) {
     size_t from = c + 16 <= len ? s + c : e - 16, drop = s + c - from; /* bytes read again */
     if (len < 16) {
-      for (size_t k = 0; k < len; k++) byte_masks((unsigned char)text[s + k], k, &st, &sp);
+      for (size_t k = 0; k < len; k++) byte_masks((unsigned char)text[s + k], k, &st, &bk);
       break;
     }
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(text + from));
-    __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(x, c29), x);
-    __m128i bar = _mm_cmpeq_epi8(_mm_or_si128(x, c20), br);
-    __m128i m = _mm_or_si128(_mm_or_si128(low, _mm_cmpeq_epi8(x, sc)), bar);
-    st |= (uint64_t)((unsigned)_mm_movemask_epi8(m) >> drop) << c;
-    sp |= (uint64_t)((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, c20)) >> drop) << c;
+    unsigned m, b;
+    masks16(_mm_loadu_si128((const __m128i *)(const void *)(text + from)), &m, &b);
+    st |= (uint64_t)(m >> drop) << c;
+    bk |= (uint64_t)(b >> drop) << c;
   }
   *stop = st | ~(uint64_t)0 << len;
-  *space = sp | ~(uint64_t)0 << len;
+  *blank = bk | ~(uint64_t)0 << len;
   return s;
 }
 
-/* The masks of the block at b: from the script, or from the tail's (from tb); all spaces from e
- * on. */
+/* The masks of the block at b: from the script, or from the tail's (tst and tbl, from tb);
+ * blanks from e on. */
 static inline void masks_at(const char *text, size_t b, size_t e, size_t tb, uint64_t tst,
-                            uint64_t tsp, uint64_t *stop, uint64_t *space) {
+                            uint64_t tbl, uint64_t *stop, uint64_t *blank) {
   if (e - b >= 64 && b < e) {
-    block_masks(text + b, stop, space);
+    block_masks(text + b, stop, blank);
   } else if (b >= e) {
-    *stop = *space = ~(uint64_t)0;
+    *stop = *blank = ~(uint64_t)0;
   } else {
     uint64_t past = ~(uint64_t)0 << (e - b);
     *stop = tst >> (b - tb) | past;
-    *space = tsp >> (b - tb) | past;
+    *blank = tbl >> (b - tb) | past;
   }
 }
 
@@ -324,26 +329,28 @@ static inline char *put_word(bl_sh_word *w, char *buf, const char *text, size_t 
 }
 
 /* The tokens of the script 64 bytes at a time, from bit masks: the words (runs of bytes that
- * are not stops) and the stop bytes that are not spaces start tokens, found all at once rather
+ * are not stops) and the stop bytes that are not blanks start tokens, all found at once rather
  * than one after the other. A word may end in the next block, whose masks are at hand. A word
- * whose stop byte is a space or an operator is copied as it is; an operator is
- * read_operator's. Anything else (TAB or CR, a comment, a quote, a backslash, $, a word longer
- * than a block, the words' array full) is sh_step's, for one token, and the blocks start
- * again after it. */
+ * whose stop byte is a blank or an operator is copied as it is; an operator is
+ * read_operator's. Anything else (a comment, a quote, a backslash, $, !, a word longer than a
+ * block, the words' array full) is sh_step's, for one token, and the blocks go on after it. */
 static int split_blocks(sh_out *so, const char *text, size_t s, size_t e) {
   bl_sh_word *words = so->w;
   size_t n = so->n, cap = so->cap, cmd = so->cmd, base = s, j = s;
-  uint64_t st, sp, nst, nsp, skip = 0, carry = 0; /* carry: the block before ended in a word */
+  /* The stops and blanks of the block at base, of the next one and of the script's end; carry:
+   * the block before ended in a word. */
+  uint64_t st, bl, nst, nbl, tst, tbl, skip = 0, carry = 0;
   char *buf = so->buf;
-  uint64_t tst, tsp;
-  size_t tb = tail_masks(text, s, e, &tst, &tsp);
-  masks_at(text, base, e, tb, tst, tsp, &st, &sp);
-  masks_at(text, base + 64, e, tb, tst, tsp, &nst, &nsp);
+  size_t tb = tail_masks(text, s, e, &tst, &tbl);
+  masks_at(text, base, e, tb, tst, tbl, &st, &bl);
+  masks_at(text, base + 64, e, tb, tst, tbl, &nst, &nbl);
+  size_t lo = 0; /* the block's first byte still to split */
   while (base < e) {
-    uint64_t wd = ~st, prev = wd << 1 | carry, we = st & prev;
-    uint64_t t = ((wd & ~prev) | (st & ~sp)) & ~skip;
+    uint64_t wd = ~st, prev = wd << 1 | carry, we = st & prev, from = ~(uint64_t)0 << lo;
+    uint64_t t = ((wd & ~prev) | (st & ~bl)) & ~skip & from;
     size_t last = nst ? 64 + (size_t)(unsigned)__builtin_ctzll(nst) : 128; /* a word's end */
     we &= we - carry; /* the end of the word from the block before */
+    we &= from << 1;  /* and those of the words of sh_step's token */
     skip = 0;
     for (; t; t &= t - 1) {
       size_t p = (size_t)(unsigned)__builtin_ctzll(t);
@@ -367,15 +374,16 @@ static int split_blocks(sh_out *so, const char *text, size_t s, size_t e) {
       size_t q = we ? (size_t)(unsigned)__builtin_ctzll(we) : last;
       we &= we - 1;
       if (q == 128) goto slow; /* longer than the next block */
-      if (!((q < 64 ? sp : nsp) >> (q & 63) & 1) && SH_LEAD[(unsigned char)text[base + q]] != SH_OP)
+      if (!((q < 64 ? bl : nbl) >> (q & 63) & 1) && SH_LEAD[(unsigned char)text[base + q]] != SH_OP)
         goto slow;
       buf = put_word(&words[n++], buf, text, j, base + q, e);
     }
     carry = wd >> 63;
     base += 64;
+    lo = 0;
     st = nst;
-    sp = nsp;
-    masks_at(text, base + 64, e, tb, tst, tsp, &nst, &nsp);
+    bl = nbl;
+    masks_at(text, base + 64, e, tb, tst, tbl, &nst, &nbl);
     continue;
   slow:
     so->n = n;
@@ -388,10 +396,18 @@ static int split_blocks(sh_out *so, const char *text, size_t s, size_t e) {
     cap = so->cap;
     cmd = so->cmd;
     buf = so->buf;
-    base = j;
     carry = skip = 0;
-    masks_at(text, base, e, tb, tst, tsp, &st, &sp);
-    masks_at(text, base + 64, e, tb, tst, tsp, &nst, &nsp);
+    if (j - base >= 64 && j - base < 128) { /* on in the next block, whose masks are at hand */
+      base += 64;
+      st = nst;
+      bl = nbl;
+      masks_at(text, base + 64, e, tb, tst, tbl, &nst, &nbl);
+    } else if (j - base >= 128) {
+      base = j;
+      masks_at(text, base, e, tb, tst, tbl, &st, &bl);
+      masks_at(text, base + 64, e, tb, tst, tbl, &nst, &nbl);
+    }
+    lo = j - base; /* the bytes before j are sh_step's */
   }
   so->n = n;
   so->cmd = cmd;
