@@ -443,39 +443,50 @@ typedef struct cand_cursor {
 } cand_cursor;
 
 #if defined(__SSE2__)
-/* The candidates of the block of offsets from nb (nb > s, nb < e) into cc: 32 of them where
- * 34 bytes remain, else 16 where 18 remain; the last ones from a copy padded with spaces (a
- * pattern needs three bytes, so a first byte whose pair is cut by the end starts none). With
- * AVX2, the last up to 32 in one block. */
-static void next_block(cand_cursor *cc, const char *text, size_t nb, size_t e) {
+/* The candidates of the block of offsets from nb (s < nb < e) into cc: 32 of them where 34
+ * bytes remain, else 16 where 18 remain. No pattern starts in the last two bytes (each needs
+ * three), so the last offsets before them are taken from the block that ends at e, whose
+ * offsets before nb are dropped, when the text reaches back far enough for it; else from a
+ * copy padded with spaces. With AVX2, the last up to 31 in one block. */
+static void next_block(cand_cursor *cc, const char *text, size_t s, size_t nb, size_t e) {
+  size_t left = e - nb;
   char tmp[72];
+  if (left <= 2) {
+    cc->mask = 0;
+    cc->width = left;
+    return;
+  }
 #if defined(BL_SECRET_AVX2)
   if (cc->avx2) {
-    if (e - nb >= 34) {
+    if (left >= 34) {
       cc->mask = candidates32_avx2(text, nb, cc->ascii);
       cc->width = 32;
-      return;
+    } else if (e - s >= 35) { /* the block from e - 34: its byte before is s or after it */
+      cc->mask = candidates32_avx2(text, e - 34, cc->ascii) >> (34 - left);
+      cc->width = left - 2;
+    } else {
+      memcpy(tmp, text + nb - 1, left + 1); /* at most 34 bytes */
+      memset(tmp + left + 1, ' ', sizeof tmp - (left + 1));
+      cc->mask = candidates32_avx2(tmp, 1, cc->ascii) & ((1u << (left - 2)) - 1);
+      cc->width = left - 2;
     }
-    size_t r = e - nb < 32 ? e - nb : 32;
-    memcpy(tmp, text + nb - 1, e - nb + 1); /* at most 34 bytes */
-    memset(tmp + (e - nb + 1), ' ', sizeof tmp - (e - nb + 1));
-    cc->mask = candidates32_avx2(tmp, 1, cc->ascii) & (uint32_t)((1ull << r) - 1);
-    cc->width = r;
     return;
   }
 #endif
-  if (e - nb >= 34) {
+  if (left >= 34) {
     cc->mask = candidates16(text, nb, cc->ascii) | candidates16(text, nb + 16, cc->ascii) << 16;
     cc->width = 32;
-  } else if (e - nb >= 18) {
+  } else if (left >= 18) {
     cc->mask = candidates16(text, nb, cc->ascii);
     cc->width = 16;
-  } else { /* the last 1-17 offsets: their bytes, and spaces after them */
-    size_t r = e - nb;
-    memcpy(tmp, text + nb - 1, r + 1);
-    memset(tmp + r + 1, ' ', 32);
-    cc->mask = candidates16(tmp, 1, cc->ascii) & ((1u << r) - 1);
-    cc->width = r;
+  } else if (e - s >= 19) { /* the block from e - 18, as above */
+    cc->mask = candidates16(text, e - 18, cc->ascii) >> (18 - left);
+    cc->width = left - 2;
+  } else {
+    memcpy(tmp, text + nb - 1, left + 1);
+    memset(tmp + left + 1, ' ', 32);
+    cc->mask = candidates16(tmp, 1, cc->ascii) & ((1u << (left - 2)) - 1);
+    cc->width = left - 2;
   }
 }
 #endif
@@ -501,7 +512,7 @@ static size_t next_candidate(cand_cursor *cc, const char *text, size_t s, size_t
     }
     size_t nb = cc->base + cc->width; /* the next block */
     if (nb >= e) break;
-    next_block(cc, text, nb, e);
+    next_block(cc, text, s, nb, e);
     cc->base = nb;
     if (i < nb) i = nb;
   }
