@@ -1,5 +1,7 @@
 /* The check_warnings suite, part secrets (secrets, explain_examples). Helpers: check_warnings.h. */
 #include "check_warnings.h"
+#include "random_text.h"
+#include "warnings/warnings_int.h"
 
 /*==============================================================================================
  * docs/design.md §2.3: secret-in-command
@@ -50,6 +52,41 @@ START_TEST(test_secret_every_offset) {
       }
     }
   }
+}
+END_TEST
+
+/* The scans for candidates (SSE2, and AVX2 where the processor has it) propose a superset of
+ * the offsets where a pattern can start: on random texts rich in the patterns' starts, in both
+ * cases, across block ends, with non-ASCII bytes near them, the offsets where bl_warn_secrets
+ * would try a pattern are the same by either scan as by trying every offset. */
+START_TEST(test_secret_scans_agree) {
+  static const char *const pieces[] = {
+      "a", "A", "g", "G", "p", "P", "s", "S", "t", "T", "x", "X", "k", "K", "i", "I", "c", "C",
+      "h", "l", "o", "O", "e", "E", "w", "d", "-", ":", "/", "@", "_", "=", " ", " ", "\n",
+      "\t", "1", "z", "\r", "\xc3\xa9", "\xe2\x84\xaa", "\xc5\xbf", "ghp_", "github_pat_",
+      "glpat-", "xoxb-", "sk-", "AKIA", "ASIA", "-----BEGIN ", "PaSs", "pwd", "SEC", "tok", "api",
+      "Acc", "://u:p@h", "https://", "pat", "apt", "git"};
+  static char text[4096];
+  static size_t want[4096], got[4096];
+  uint64_t seed = 0x5ec2e75ca115ull;
+  size_t tried = 0;
+  for (int round = 0; round < 20000; round++) {
+    size_t n = rt_text(&seed, text, rt_next(&seed, 90), pieces, sizeof pieces / sizeof pieces[0]);
+    int ascii = 1;
+    for (size_t i = 0; i < n; i++) ascii &= (unsigned char)text[i] < 0x80;
+    size_t s = n ? rt_next(&seed, (uint32_t)(n < 4 ? n : 4)) : 0;
+    size_t nw = bl_secret_starts(text, s, n, 0, 0, want, 4096);
+    tried += nw;
+    for (int scan = 1; scan <= 2; scan++) {
+      for (int known = 0; known <= ascii; known++) { /* the input known to be ASCII, or not */
+        size_t ng = bl_secret_starts(text, s, n, known, scan, got, 4096);
+        if (ng != nw || memcmp(got, want, nw * sizeof want[0]))
+          ck_abort_msg("scan %d (ascii %d) found %zu starts, every offset %zu, in \"%.*s\" from %zu",
+                       scan, known, ng, nw, (int)n, text, s);
+      }
+    }
+  }
+  ck_assert_uint_gt(tried, 20000); /* the texts held starts to find */
 }
 END_TEST
 
@@ -620,6 +657,7 @@ void warnings_add_secrets(Suite *s) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_secret_url);
   tcase_add_test(tc, test_secret_every_offset);
+  tcase_add_test(tc, test_secret_scans_agree);
   tcase_add_test(tc, test_secret_prefilters);
   tcase_add_test(tc, test_secret_tokens);
   tcase_add_test(tc, test_secret_assignment_case_folding);

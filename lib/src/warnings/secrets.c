@@ -8,6 +8,13 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+/* With GCC or Clang on x86-64, a second scan for AVX2, chosen at each scan by the processor's
+ * features as the compiler's run time found them at start-up (__builtin_cpu_supports), the SSE2
+ * one otherwise: see candidates32_avx2. */
+#if defined(__SSE2__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define BL_SECRET_AVX2 1
+#include <immintrin.h>
+#endif
 #include "warnings/warnings_int.h"
 
 /* "ghp_**** (40 characters)": a token's public prefix at most, never the secret. */
@@ -370,6 +377,61 @@ static inline unsigned candidates16(const char *text, size_t i, int ascii) {
 }
 #endif
 
+#if defined(BL_SECRET_AVX2)
+/* The bytes a pattern starts with, as a nibble table per position (Teddy's method, as in
+ * Hyperscan): bit b of L_k[v & 15] and of H_k[v >> 4] is set when v, lower-cased by OR 0x20,
+ * may be byte k of a start of group b. The groups are a (k s p c, then i c), g (h i l, then any
+ * byte), x (o, x), s (k e, then - c), t (o, k), - (-, -) and p (a w, then s d): those of
+ * secret_triple. A byte passes position k for the groups in L_k[v & 15] & H_k[v >> 4], a
+ * superset of the group's own bytes (never fewer). */
+#define NIB16(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p) \
+  _mm256_setr_epi8(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, a, b, c, d, e, f, g, h, i, j, k, \
+                   l, m, n, o, p)
+#define SECRET_L0 NIB16(0x40, 0x01, 0, 0x08, 0x10, 0, 0, 0x02, 0x04, 0, 0, 0, 0, 0x20, 0, 0)
+#define SECRET_H0 NIB16(0, 0, 0x20, 0, 0, 0, 0x03, 0x5c, 0, 0, 0, 0, 0, 0, 0, 0)
+#define SECRET_L1 NIB16(0x01, 0x40, 0, 0x01, 0, 0x08, 0, 0x40, 0x02, 0x02, 0, 0x09, 0x02, 0x20, 0, 0x14)
+#define SECRET_H1 NIB16(0, 0, 0x20, 0, 0, 0, 0x5f, 0x41, 0, 0, 0, 0, 0, 0, 0, 0)
+#define SECRET_L2 NIB16(0x02, 0x02, 0x02, 0x4b, 0x42, 0x02, 0x02, 0x02, 0x06, 0x03, 0x02, 0x12, 0x02, 0x2a, \
+                        0x02, 0x02)
+#define SECRET_H2 NIB16(0x02, 0x02, 0x2a, 0x02, 0x02, 0x02, 0x5b, 0x46, 0x02, 0x02, 0x02, 0x02, 0x02, 0x02, \
+                        0x02, 0x02)
+
+/* The groups whose byte k may be each of the 32 bytes v (already lower-cased). */
+__attribute__((target("avx2"))) static inline __m256i nibble_groups(__m256i v, __m256i lo,
+                                                                      __m256i hi) {
+  const __m256i nib = _mm256_set1_epi8(0x0f);
+  return _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(v, nib)),
+                          _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), nib)));
+}
+
+/* candidates16 for the 32 offsets from i (i > s, at least 34 bytes from i to the end), without
+ * a branch on the text: the three bytes from each offset are tested by the nibble tables at
+ * once, instead of a loop over the first bytes. A superset of candidates16's offsets; where a
+ * byte from 0x80 is among them (and the input is not known to be ASCII), candidates16's. */
+__attribute__((target("avx2"))) static unsigned candidates32_avx2(const char *text, size_t i,
+                                                                  int ascii) {
+  const __m256i lo = _mm256_set1_epi8(0x20);
+  __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(text + i));
+  __m256i x2 = _mm256_loadu_si256((const __m256i *)(const void *)(text + i + 2));
+  if (!ascii && _mm256_movemask_epi8(_mm256_or_si256(x, x2)))
+    return candidates16(text, i, 0) | candidates16(text, i + 16, 0) << 16;
+  __m256i x1 = _mm256_loadu_si256((const __m256i *)(const void *)(text + i + 1));
+  __m256i p = _mm256_loadu_si256((const __m256i *)(const void *)(text + i - 1));
+  __m256i pl = _mm256_or_si256(p, lo);
+  __m256i prev_alpha = _mm256_and_si256(_mm256_cmpgt_epi8(pl, _mm256_set1_epi8(0x60)),
+                                        _mm256_cmpgt_epi8(_mm256_set1_epi8(0x7b), pl));
+  __m256i g = _mm256_and_si256(
+      _mm256_and_si256(nibble_groups(_mm256_or_si256(x, lo), SECRET_L0, SECRET_H0),
+                       nibble_groups(_mm256_or_si256(x1, lo), SECRET_L1, SECRET_H1)),
+      nibble_groups(_mm256_or_si256(x2, lo), SECRET_L2, SECRET_H2));
+  /* A start not after a letter, or a ':' */
+  __m256i none = _mm256_or_si256(_mm256_cmpeq_epi8(g, _mm256_setzero_si256()), prev_alpha);
+  __m256i colon = _mm256_cmpeq_epi8(x, _mm256_set1_epi8(':'));
+  return ~(unsigned)_mm256_movemask_epi8(none) | (unsigned)_mm256_movemask_epi8(colon);
+}
+#undef NIB16
+#endif
+
 /* Where the scan for candidates is: the block of `width` offsets from `base` (16 or 32, 0
  * before the first) and those of them left in `mask` (SSE2), so that each block of the text is
  * looked at once. */
@@ -377,14 +439,63 @@ typedef struct cand_cursor {
   size_t base, width;
   uint32_t mask;
   int ascii; /* the input is printable ASCII, TAB and LF (the byte check's line map exists) */
+  int avx2;  /* the processor has AVX2: candidates32_avx2 */
 } cand_cursor;
+
+#if defined(__SSE2__)
+/* The candidates of the block of offsets from nb (s < nb < e) into cc: 32 of them where 34
+ * bytes remain, else 16 where 18 remain. No pattern starts in the last two bytes (each needs
+ * three), so the last offsets before them are taken from the block that ends at e, whose
+ * offsets before nb are dropped, when the text reaches back far enough for it; else from a
+ * copy padded with spaces. With AVX2, the last up to 31 in one block. */
+static void next_block(cand_cursor *cc, const char *text, size_t s, size_t nb, size_t e) {
+  size_t left = e - nb;
+  char tmp[72];
+  if (left <= 2) {
+    cc->mask = 0;
+    cc->width = left;
+    return;
+  }
+#if defined(BL_SECRET_AVX2)
+  if (cc->avx2) {
+    if (left >= 34) {
+      cc->mask = candidates32_avx2(text, nb, cc->ascii);
+      cc->width = 32;
+    } else if (e - s >= 35) { /* the block from e - 34: its byte before is s or after it */
+      cc->mask = candidates32_avx2(text, e - 34, cc->ascii) >> (34 - left);
+      cc->width = left - 2;
+    } else {
+      memcpy(tmp, text + nb - 1, left + 1); /* at most 34 bytes */
+      memset(tmp + left + 1, ' ', sizeof tmp - (left + 1));
+      cc->mask = candidates32_avx2(tmp, 1, cc->ascii) & ((1u << (left - 2)) - 1);
+      cc->width = left - 2;
+    }
+    return;
+  }
+#endif
+  if (left >= 34) {
+    cc->mask = candidates16(text, nb, cc->ascii) | candidates16(text, nb + 16, cc->ascii) << 16;
+    cc->width = 32;
+  } else if (left >= 18) {
+    cc->mask = candidates16(text, nb, cc->ascii);
+    cc->width = 16;
+  } else if (e - s >= 19) { /* the block from e - 18, as above */
+    cc->mask = candidates16(text, e - 18, cc->ascii) >> (18 - left);
+    cc->width = left - 2;
+  } else {
+    memcpy(tmp, text + nb - 1, left + 1);
+    memset(tmp + left + 1, ' ', 32);
+    cc->mask = candidates16(tmp, 1, cc->ascii) & ((1u << (left - 2)) - 1);
+    cc->width = left - 2;
+  }
+}
+#endif
 
 /* The next offset in [i, e) where a secret pattern may start (a superset of those
  * bl_warn_secrets runs one at, as SECRET_FIRST, the previous byte and the next two bytes
- * decide), or e: 32 or 16 offsets at a time with SSE2 (candidates16), the last ones from a
- * copy padded with spaces (a pattern needs three bytes, so a first byte whose pair is cut by
- * the end starts none), and without SSE2 by SECRET_FIRST alone. The caller then tests them one by one, in
- * order, from the first call at i == s. */
+ * decide), or e: a block of offsets at a time with SSE2 or AVX2 (next_block), and without
+ * SSE2 by SECRET_FIRST alone. The caller then tests them one by one, in order, from the first
+ * call at i == s. */
 static size_t next_candidate(cand_cursor *cc, const char *text, size_t s, size_t i, size_t e) {
 #if defined(__SSE2__)
   if (i == s) { /* no byte before it: tested alone; the blocks start after it */
@@ -400,22 +511,8 @@ static size_t next_candidate(cand_cursor *cc, const char *text, size_t s, size_t
       if (m) return cc->base + (size_t)__builtin_ctz(m);
     }
     size_t nb = cc->base + cc->width; /* the next block */
-    if (e - nb >= 34) {
-      cc->mask = candidates16(text, nb, cc->ascii) | candidates16(text, nb + 16, cc->ascii) << 16;
-      cc->width = 32;
-    } else if (e - nb >= 18) {
-      cc->mask = candidates16(text, nb, cc->ascii);
-      cc->width = 16;
-    } else if (nb < e) { /* the last 1-17 offsets: their bytes, and spaces after them */
-      char tmp[64];
-      size_t r = e - nb;
-      memcpy(tmp, text + nb - 1, r + 1);
-      memset(tmp + r + 1, ' ', 32);
-      cc->mask = candidates16(tmp, 1, cc->ascii) & ((1u << r) - 1);
-      cc->width = r;
-    } else {
-      break;
-    }
+    if (nb >= e) break;
+    next_block(cc, text, s, nb, e);
     cc->base = nb;
     if (i < nb) i = nb;
   }
@@ -428,6 +525,36 @@ static size_t next_candidate(cand_cursor *cc, const char *text, size_t s, size_t
   return i;
 }
 
+/* Which anchored pattern can start at text[i] of the scanned [s, e): a token, else (with
+ * `assignments`) a credential assignment, else a URL's password; -1 for none. *also_asg: the
+ * assignment pattern can start there too ('A' and 's' start both). */
+static int pattern_at(const char *text, size_t s, size_t i, size_t e, int assignments,
+                      int *also_asg) {
+  unsigned bits = SECRET_FIRST[(unsigned char)text[i]];
+  if (!bits) return -1;
+  unsigned char prev = i > s ? (unsigned char)text[i - 1] : ' ';
+  int tok = (bits & 1) && !is_alnum_c(prev) && token_start(text + i, e - i);
+  int asg = (bits & 2) && assignments && !boxlint__is_alpha(prev) && assign_start(text + i, e - i);
+  *also_asg = tok && asg;
+  if (tok) return BL_RE_SECRET_TOKEN;
+  if (asg) return BL_RE_SECRET_ASSIGN;
+  if ((bits & 4) && e - i >= 3 && text[i + 1] == '/' && text[i + 2] == '/' &&
+      url_userinfo_start(text + i, e - i))
+    return BL_RE_URL_USERINFO;
+  return -1;
+}
+
+/* The scan's cursor at s: `ascii` as in cand_cursor, AVX2 when `avx2` and the processor has it. */
+static cand_cursor cursor_at(size_t s, int ascii, int avx2) {
+  cand_cursor cc = {s, 0, 0, ascii, 0};
+#if defined(BL_SECRET_AVX2)
+  cc.avx2 = avx2 && __builtin_cpu_supports("avx2");
+#else
+  (void)avx2;
+#endif
+  return cc;
+}
+
 void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s, size_t e,
                      int in_input, int assignments) {
   const boxlint_config *cfg = ck->opts->config;
@@ -436,27 +563,19 @@ void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s
   size_t skip_to = s; /* after a match, later candidates inside it are not tried */
   /* Every text scanned comes from the input (its logical line, a heredoc body), whose bytes
    * are all ASCII when the byte check left the line-feed map (dockerfile_int.h). */
-  cand_cursor cc = {s, 0, 0, ck->cx.lfm != NULL};
+  cand_cursor cc = cursor_at(s, ck->cx.lfm != NULL, 1);
   for (size_t i = s; i < e && reports < 16; i++) {
     i = next_candidate(&cc, text, s, i, e); /* to the next candidate */
     if (i == e) break;
-    unsigned bits = SECRET_FIRST[(unsigned char)text[i]];
-    if (!bits || i < skip_to) continue;
-    unsigned char prev = i > s ? (unsigned char)text[i - 1] : ' ';
-    /* Which anchored pattern can start here; PCRE2 runs only where one can. */
-    int tok = (bits & 1) && !is_alnum_c(prev) && token_start(text + i, e - i);
-    int asg = (bits & 2) && assignments && !boxlint__is_alpha(prev) && assign_start(text + i, e - i);
-    enum bl_pattern k;
-    if (tok) k = BL_RE_SECRET_TOKEN;
-    else if (asg) k = BL_RE_SECRET_ASSIGN;
-    else if ((bits & 4) && e - i >= 3 && text[i + 1] == '/' && text[i + 2] == '/' &&
-             url_userinfo_start(text + i, e - i))
-      k = BL_RE_URL_USERINFO;
-    else continue;
+    if (i < skip_to) continue;
+    int asg;
+    int pk = pattern_at(text, s, i, e, assignments, &asg);
+    if (pk < 0) continue; /* PCRE2 runs only where a pattern can start */
+    enum bl_pattern k = (enum bl_pattern)pk;
     if (!sc.rx && !(sc.rx = bl_warn_rx(ck))) return;
     int rc = bl_re_match(sc.rx, cfg->re[k], text + s, e - s, i - s);
     if (rc == 0 && k == BL_RE_SECRET_TOKEN && asg) {
-      k = BL_RE_SECRET_ASSIGN; /* 'A' and 's' start both */
+      k = BL_RE_SECRET_ASSIGN;
       rc = bl_re_match(sc.rx, cfg->re[k], text + s, e - s, i - s);
     }
     if (rc == -1) {
@@ -473,6 +592,18 @@ void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s
     skip_to = ve;
     reports += report_secret(&sc, what, vs, ve);
   }
+}
+
+size_t bl_secret_starts(const char *text, size_t s, size_t e, int ascii, int scan, size_t *out,
+                        size_t cap) {
+  cand_cursor cc = cursor_at(s, ascii, scan == 2);
+  size_t n = 0;
+  for (size_t i = s; i < e; i++) {
+    if (scan && (i = next_candidate(&cc, text, s, i, e)) == e) break;
+    int asg;
+    if (pattern_at(text, s, i, e, 1, &asg) >= 0 && n < cap) out[n++] = i;
+  }
+  return n;
 }
 
 /* Whether the name pattern (BL_RE_SECRET_NAME) can match the name p[0..n): each of its

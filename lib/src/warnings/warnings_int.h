@@ -140,6 +140,14 @@ void bl_warn_run(bl_check *ck, const bl_read *rd, const bl_cmdline *c);
 void bl_warn_secrets(bl_check *ck, const bl_read *rd, const char *text, size_t s, size_t e,
                      int in_input, int assignments);
 
+/* For the tests: the offsets of [s, e) of `text` where bl_warn_secrets (with assignments) tries
+ * a pattern before any match, as its scan for candidates finds them: `scan` 2 the AVX2 scan (when
+ * the build has it and the processor too, else 1), 1 the SSE2 scan (else 0), 0 every offset.
+ * `ascii`: the text is known to be ASCII, as the byte check's line map says. The first `cap`
+ * are written to `out`; returns how many were written. The three must agree on any text. */
+size_t bl_secret_starts(const char *text, size_t s, size_t e, int ascii, int scan, size_t *out,
+                        size_t cap);
+
 /* ENV/ARG `name` (nl bytes) set to `val` (unquoted; [vs, ve) of the logical line): a
  * secret-looking name with a literal value, or with a literal default. `one_word`: the value is
  * one word (only then may it be a path). */
