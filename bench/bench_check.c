@@ -367,6 +367,8 @@ int main(int argc, char **argv) {
          fa.ns_per_cmd, fa.mb_s, fa.ratio * 100);
   printf("%-34s %14s %12.1f %10.1f %9s\n", "ceiling: per-byte table lookup", "",
          ceiling_s * 1e9 / (double)w.total_cmds, ceiling_mb, "100%");
+  printf("all warnings on / default rules: %.2fx the time per command (same run)\n",
+         fa.ns_per_cmd / fd.ns_per_cmd);
   printf("\ntypical 8-command template (%zu bytes on average): %.3f us default (%.0f%% of the "
          "ceiling, %.3f us), %.3f us with warnings\n",
          w8.total_bytes / w8.n, t8 * 1e6, ratio8[1] * 100, tm8[0] / (double)w8.n * 1e6, t8w * 1e6);
