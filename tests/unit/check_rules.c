@@ -227,6 +227,46 @@ START_TEST(test_empty_command) {
 }
 END_TEST
 
+/* A logical line that is only Unicode white space once its lines are joined: E1 at the end of
+ * one line (before the escape) and 9A 80 on the next make U+1680, which BuildKit trims. Each
+ * line alone is invalid UTF-8, not white space, so BuildKit starts an instruction there (with
+ * no name): the instruction is the bytes read, in a command and in a fragment's check as in its
+ * split (a fuzz finding: the check recorded an empty instruction at the start). */
+START_TEST(test_empty_after_join) {
+  static const char cmd[] = "\xe1\\\n\x9a\x80";
+  CHECK1(cmd);
+  EXPECT_COUNT(2);
+  EXPECT_START("invalid-utf8", 0, 1, 1, 0, "0xe1");
+  EXPECT_START("empty-command", 0, 1, 1, 0, "only Unicode white space once its lines are joined");
+  ck_assert_uint_eq(boxlint_report_instruction_count(R), 1);
+  const boxlint_instruction *in = boxlint_report_instruction(R, 0);
+  ck_assert_uint_eq(in->offset, 0);
+  ck_assert_uint_eq(in->end_offset, 5);
+  ck_assert_uint_eq(in->line, 1);
+  ck_assert_uint_eq(in->end_line, 2);
+  static const char frag[] = "RUN a\n\xe1\\\n\x9a\x80\nRUN b\n";
+  boxlint_report *split, *check;
+  ck_assert_int_eq(boxlint_report_new(&split, NULL), BOXLINT_OK);
+  ck_assert_int_eq(boxlint_report_new(&check, NULL), BOXLINT_OK);
+  ck_assert_int_eq(boxlint_split_fragment(split, frag, sizeof frag - 1, NULL), BOXLINT_OK);
+  ck_assert_int_eq(boxlint_check_fragment(check, frag, sizeof frag - 1, NULL), BOXLINT_OK);
+  ck_assert_uint_eq(boxlint_report_instruction_count(split), 3);
+  ck_assert_uint_eq(boxlint_report_instruction_count(check), 3);
+  for (size_t i = 0; i < 3; i++) {
+    const boxlint_instruction *a = boxlint_report_instruction(split, i);
+    const boxlint_instruction *b = boxlint_report_instruction(check, i);
+    ck_assert_uint_eq(a->offset, b->offset);
+    ck_assert_uint_eq(a->end_offset, b->end_offset);
+    ck_assert_uint_eq(a->line, b->line);
+    ck_assert_uint_eq(a->end_line, b->end_line);
+  }
+  ck_assert_uint_eq(boxlint_report_instruction(check, 1)->offset, 6);
+  ck_assert_uint_eq(boxlint_report_instruction(check, 1)->end_offset, 12);
+  boxlint_report_free(split);
+  boxlint_report_free(check);
+}
+END_TEST
+
 START_TEST(test_empty_close_cases) {
   ACCEPT("RUN true");
   ACCEPT("RUN");          /* RUN with no arguments is accepted */
@@ -545,6 +585,7 @@ static Suite *rules_suite(void) {
   tcase_add_test(tc, test_rules_line_64k);
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_empty_command);
+  tcase_add_test(tc, test_empty_after_join);
   tcase_add_test(tc, test_empty_close_cases);
   tcase_add_test(tc, test_too_many_commands);
   tcase_add_test(tc, test_command_too_long);

@@ -412,15 +412,20 @@ static void check_size(bl_check *ck) {
   }
 }
 
-/* An input with no instruction: empty, blank or only comments. */
-static void empty_command(bl_check *ck, boxlint_instruction *in) {
+/* An input with no instruction: empty, blank or only comments; `joined_blank`: an instruction
+ * was read whose logical line is only Unicode white space (see bl_check_instruction). */
+static void empty_command(bl_check *ck, boxlint_instruction *in, int joined_blank) {
   int comment = 0;
   for (size_t pos = 0, next; pos < ck->cx.len && !comment; pos = next) {
     size_t e = bl_line_end(&ck->cx, pos, &next);
     comment = bl_is_comment(ck->cx.buf + pos, ck->cx.buf + e);
   }
-  boxlint_diag *d = bl_emit(ck, BL_R_EMPTY_COMMAND, 0, ck->cx.len,
-                            comment ? "the command is only a comment" : "the command is empty");
+  boxlint_diag *d = bl_emit(ck, BL_R_EMPTY_COMMAND, 0, ck->cx.len, "%s",
+                            joined_blank ? "the command is only Unicode white space once its "
+                                           "lines are joined: BuildKit trims it and reads an "
+                                           "instruction with no name"
+                            : comment    ? "the command is only a comment"
+                                         : "the command is empty");
   bl_hint(ck, d, "remove it, or write one instruction such as RUN <command>");
   if (in)
     *in = (boxlint_instruction){.keyword_text = {"", 0},
@@ -470,7 +475,11 @@ int bl_check_instruction(bl_check *ck, boxlint_instruction *in, bl_read *rd) {
   check_size(ck);
   if (bl_read_instruction(&ck->cx, 0, 1, rd)) return -1;
   if (!rd->found || (!rd->cmd.kw_n && !rd->dangling)) {
-    empty_command(ck, in);
+    empty_command(ck, in, rd->found);
+    /* Read, but blank: a logical line that is only Unicode white space once its lines are
+     * joined (E1 \ LF 9A 80 is U+1680). BuildKit still reads an instruction there, with no
+     * name, over the lines read: the instruction is the one read, as a fragment's split has it. */
+    if (rd->found && in && fill_instruction(ck, rd, in)) return -1;
     return 0;
   }
   if (in && fill_instruction(ck, rd, in)) return -1;
