@@ -158,7 +158,8 @@ static int emit_one(pol_py *k, int rc) {
   return rc;
 }
 
-/* Check the file as `boxlint lint` does and read its policies. Returns 0, or -1 (why printed). */
+/* Check the file as `boxlint lint` does and read its policies. Returns 0; 1 when the file is
+ * not valid Python (the finding printed); -1 (why printed). */
 static int load(pol_py *k) {
   pol_cli *c = k->c;
   boxlint_options o;
@@ -168,10 +169,13 @@ static int load(pol_py *k) {
     return -1;
   }
   boxlint_status st = boxlint_check_python(k->r, c->text, c->len, &o, &c->opts);
-  if (st == BOXLINT_ESYNTAX && boxlint_report_diag_count(k->r)) { /* as lint_run.c says it */
+  if (st == BOXLINT_ESYNTAX && boxlint_report_diag_count(k->r)) {
+    /* a finding of the file's content (python-syntax, python-encoding): no policy can be read
+     * from it, which is said, and the exit is a finding's */
     const boxlint_diag *d = boxlint_report_diag(k->r, boxlint_report_diag_count(k->r) - 1);
-    fprintf(c->err, "boxlint: %s:%u:%u: %s\n", c->shown, d->line, d->column, d->message);
-    return -1;
+    fprintf(c->err, "boxlint: %s:%u:%u: %s [%s]\n", c->shown, d->line, d->column, d->message,
+            d->rule);
+    return 1;
   }
   if (st == BOXLINT_OK) st = boxlint_python_policies(k->pr, c->text, c->len, &k->pp, &k->np);
   if (st != BOXLINT_OK) {
@@ -189,8 +193,9 @@ int pol_run_python(pol_cli *c) {
   pol_py k;
   memset(&k, 0, sizeof k);
   k.c = c;
-  int rc = POL_EXIT_USAGE;
-  if (load(&k) == 0) {
+  int rc = POL_EXIT_USAGE, loaded = load(&k);
+  if (loaded == 1) rc = POL_EXIT_FINDINGS;
+  if (loaded == 0) {
     k.u.path = c->format == FMT_SARIF ? c->file : c->shown;
     k.u.kind = UNIT_PYTHON;
     k.u.text = c->text;

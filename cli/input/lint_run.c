@@ -57,14 +57,10 @@ static int check_python(cli *c, unit *u, const boxlint_options *opts, boxlint_re
   po.config = opts->config;
   u->kind = UNIT_PYTHON;
   boxlint_status st = boxlint_check_python_cached(u->pycache, r, u->text, u->len, opts, &po);
-  if (st == BOXLINT_ESYNTAX && boxlint_report_diag_count(r)) {
-    const boxlint_diag *d = boxlint_report_diag(r, boxlint_report_diag_count(r) - 1);
-    cli_problem p = {u->path,       d->line, d->column, d->offset,
-                     d->end_offset, d->rule, d->message, d->hint};
-    cli_problem_report(c, &p);
-    return -1;
-  }
-  if (st != BOXLINT_OK) {
+  /* A file that does not parse (or whose encoding cannot be read) and could reach the SDK is a
+   * finding, python-syntax or python-encoding, printed as the others in every format; one that
+   * cannot reach it the library leaves without any. */
+  if (st != BOXLINT_OK && !(st == BOXLINT_ESYNTAX && boxlint_report_diag_count(r))) {
     cli_problemf(c, u->path, 0, 0, SIZE_MAX, "invalid-input", "%s", boxlint_status_str(st));
     return -1;
   }

@@ -578,8 +578,15 @@ with tempfile.TemporaryDirectory() as tmp:
     check("python --emit: one static policy written", rc == 0 and "server=198.51.100.53" in out and err == "", rc, err)
     open(one, "w").write("NetworkPolicy('filtered',\n")
     rc, out, err = run("policy", one)
-    lrc, _, lerr = run("lint", one)
-    check("python: syntax error as lint says it", rc == 2 and err == lerr and err.startswith("boxlint: " + one + ":") and "invalid Python" in err, rc, err, lerr)
+    lrc, lout, lerr = run("lint", one)
+    check("python: syntax error, the finding lint reports, exit 1", rc == 1 and lrc == 1 and
+          err == "boxlint: %s:1:14: invalid Python: '(' was never closed [python-syntax]\n" % one and
+          ("%s:1:14: error: invalid Python: '(' was never closed [python-syntax]" % one) in lout,
+          rc, err, lrc, lout)
+    open(one, "w").write("Policy('filtered',\n")
+    rc, out, err = run("policy", one)
+    check("python: a broken file that cannot reach the SDK: no policy, exit 0", rc == 0 and
+          out == "" and "no NetworkPolicy in the file" in err, rc, out, err)
     open(one, "w").write("print('nothing')\n")
     rc, out, err = run("policy", one)
     check("python: no policy said", rc == 0 and out == "" and "no NetworkPolicy in the file" in err, rc, err)

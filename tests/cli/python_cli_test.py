@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Python source files through the boxlint command: standard input with --stdin-filename,
-invalid Python (exit 2, the first problem's position, the other files still checked), every
+invalid Python (a python-syntax finding at the first problem, exit 1, in every output format,
+when the file could reach the SDK; nothing when it cannot; the other files still checked), every
 output format on a Python file (SARIF validated like every other log: schema, text, Microsoft's
 Multitool), JSON bindings and policies in lint, and --fix on the issue's own example.
 Arguments: the boxlint binary, the tests/data directory."""
@@ -44,17 +45,46 @@ check("stdin named .json is a binding", rc == 1 and doc["files"][0]["path"] == "
       [d["rule"] for d in doc["files"][0]["diagnostics"]] == ["invalid-template-id"], rc, out, err)
 
 # ---- invalid Python ---------------------------------------------------------------------------
-bad = write("broken.py", 'x = (1,\ny = "ok"\n')
+bad = write("broken.py", 'from budai import BudClient\nx = (1,\ny = "ok"\n')
 good = write("good.py", BAD)
 rc, out, err = run([bad, good])
-check("invalid Python: exit 2", rc == 2, rc, out, err)
-check("invalid Python: the first problem's position on stderr",
-      err.strip() == "boxlint: %s:1:5: invalid Python: '(' was never closed" % bad, err)
+check("invalid Python that reaches the SDK: a finding, exit 1", rc == 1 and err == "", rc, out, err)
+check("invalid Python: python-syntax at the first problem",
+      "%s:2:5: error: invalid Python: '(' was never closed [python-syntax]" % bad in out, out)
 check("invalid Python: the other files are still checked", "good.py:3:16: error" in out, out)
-p = write("indent.py", "if x:\n    y = 1\n  z = 2\n")
+for fmt in ("json", "sarif", "github"):
+    rc, out, err = run(["--format", fmt, bad])
+    if fmt == "json":
+        d = json.loads(out)["files"][0]["diagnostics"]
+        ok = [(x["rule"], x["severity"], x["line"], x["column"]) for x in d] == \
+            [("python-syntax", "error", 2, 5)]
+    elif fmt == "sarif":
+        log = json.loads(out)
+        r0 = log["runs"][0]["results"]
+        ok = [(r["ruleId"], r["level"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+              for r in r0] == [("python-syntax", "error", 2)]
+        try:
+            ok = ok and not sarif_check.validate(log)
+        except sarif_check.MissingValidator as e:
+            check("SARIF schema validator", False, str(e))
+    else:
+        ok = "::error file=%s,line=2,col=5" % bad in out
+    check("invalid Python in --format %s: the finding, exit 1" % fmt, ok and rc == 1, rc, out, err)
+p = write("indent.py", "import budai\nif x:\n    y = 1\n  z = 2\n")
 rc, out, err = run([p])
-check("bad dedent", rc == 2 and "indent.py:3:3: invalid Python: unindent does not match any "
-      "outer indentation level" in err, rc, err)
+check("bad dedent", rc == 1 and "indent.py:4:3: error: invalid Python: unindent does not match any "
+      "outer indentation level [python-syntax]" in out, rc, out, err)
+for name, text in (("py2.py", 'print "hello"\n'), ("unclosed.py", "x = (1,\n"),
+                   ("latin.py", 'x = "caf\xe9"\n')):
+    p = os.path.join(tmp, name)
+    with open(p, "wb") as f:
+        f.write(text.encode("latin-1"))
+    rc, out, err = run([p])
+    check("a broken file that cannot reach the SDK: nothing, exit 0 (%s)" % name,
+          (rc, out, err) == (0, "", ""), rc, out, err)
+rc, out, err = run([tmp])
+check("a tree with broken files: the reaching ones reported, exit 1", rc == 1 and
+      "broken.py:2:5" in out and "py2.py" not in out and "latin.py" not in out, rc, out, err)
 p = write("nocall.py", "import os\nprint(os.getcwd())\n")
 rc, out, err = run([p])
 check("a file without SDK calls: nothing, exit 0", (rc, out, err) == (0, "", ""), rc, out, err)

@@ -2,7 +2,7 @@
 """The execution oracle for Python files (the contract docs/python.md states): for every SDK call
 that CPython executes, boxlint either checks exactly the values CPython computes (the findings
 of the same values written as JSON), or reports `not-static` at that call; a file it cannot
-decode as CPython does is an input error (exit 2), never a pass.
+decode as CPython does is an input error (a python-encoding finding, exit 1), never a pass.
 
 Each case, tests/data/python/oracle/<family>/*.py (its first line says what it tries), is run
 by CPython 3.11 (/usr/bin/python3, or $BOXLINT_ORACLE_PYTHON; skipped, 77, when it is not a
@@ -23,8 +23,9 @@ its defaults filled in. A value JSON cannot hold (bytes, a set, an object) or a 
 boxlint refuses as input means the platform rejects the call: the .py must have an error there.
 
 The case file itself is linted (a copy, in the temporary directory) and each call site judged:
-  input error   boxlint exited 2 on the .py (counted apart, never a pass unless CPython also
-                could not run the file, which makes the case a defect).
+  input error   boxlint refused the .py: a python-encoding or python-syntax finding (or exit 2)
+                (counted apart, never a pass unless CPython also could not run the file,
+                which makes the case a defect).
   not-static    a not-static finding lies in the call's span (its lines; columns only where two
                 call sites share a line), or on a line the case declares with
                 `# oracle: not-static-at=LINE[,LINE]` (for a reference boxlint flags away from
@@ -346,6 +347,16 @@ def decoding_refusal(path, err):
     fam = os.path.basename(os.path.dirname(path))
     return fam == "encodings" or bool(re.search(r"encod|decod|coding", err, re.I))
 
+def refusal(rc, diags, err):
+    """Did boxlint refuse the file (its encoding, its syntax)? (refused, why): a
+    python-encoding or python-syntax finding, or exit 2 with its message on stderr."""
+    if rc == 2:
+        return True, err
+    for d in diags or []:
+        if d["rule"] in ("python-encoding", "python-syntax"):
+            return True, d["rule"] + ": " + d["message"]
+    return False, ""
+
 # ---- one case --------------------------------------------------------------------------------
 
 Stats = lambda: collections.Counter()
@@ -395,17 +406,19 @@ def check_case(path, stats, failures):
         if max(times) > SLOW:
             stats["slow"] += 1
             det.append("note: boxlint took %.2f s (a figure, not a failure)" % max(times))
-        if (rc == 2 or nrc == 2) and sites and not decoding_refusal(path, err or nerr):
+        refused, why = refusal(rc, diags, err)
+        nrefused, nwhy = refusal(nrc, ndiags, nerr)
+        if (refused or nrefused) and sites and not decoding_refusal(path, why or nwhy):
             stats["false"] += 1
             det.append("FALSE ALARM: boxlint refuses a file that CPython compiled and ran: " +
-                       (err or nerr).strip()[:300])
+                       (why or nwhy).strip()[:300])
             failures.append((name, det))
             return
-        if rc == 2 or nrc == 2:
+        if refused or nrefused:
             stats["input"] += len(sites)
             if VERBOSE:
-                print("  %s: input error: %s" % (name, (err or nerr).strip()[:200]))
-            if rc != nrc:
+                print("  %s: input error: %s" % (name, (why or nwhy).strip()[:200]))
+            if refused != nrefused or rc != nrc:
                 det.append("FALSE ALARM: exit %s with its suppression comments, %s without" %
                            (rc, nrc))
                 stats["false"] += 1

@@ -655,9 +655,12 @@ START_TEST(test_api_edges) {
   ck_assert_uint_eq(boxlint_report_diag_count(R), 3);
   ck_assert_str_eq(boxlint_report_diag(R, 2)->rule, "sudo-usage");
   /* a syntax error leaves the earlier findings and adds only itself */
-  ck_assert_int_eq(run_on(R, "x = (", 5), BOXLINT_ESYNTAX);
+  ck_assert_int_eq(run_on(R, "NetworkPolicy = (", 17), BOXLINT_ESYNTAX);
   ck_assert_uint_eq(boxlint_report_diag_count(R), 4);
   ck_assert_str_eq(boxlint_report_diag(R, 3)->rule, "python-syntax");
+  /* and one that cannot reach the SDK adds nothing, and is no error */
+  ck_assert_int_eq(run_on(R, "x = (", 5), BOXLINT_OK);
+  ck_assert_uint_eq(boxlint_report_diag_count(R), 4);
   /* inputs that end where a read past them would be tempting (exact-size buffers) */
   static const char *const ends[] = {"x = 'abc\\", "x = r'\\", "x = '''a\\", "\\", "x = 1 \\",
                                      "x = '\\N{", "x = '\\x", "x = '\\u12", "x = 0x", "x = 1e",

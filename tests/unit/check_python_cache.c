@@ -215,6 +215,16 @@ static text generated(unsigned calls) {
 
 /* `edits` random edits from t, each checked both ways; a text that stops being valid Python is
  * kept for a few edits (the cache sees the errors too), then the walk goes back. */
+/* Is the text valid Python? (A broken file that cannot reach the SDK is quiet: no error.) */
+static int parses(const char *s, size_t n) {
+  boxlint__mem m;
+  boxlint__mem_init(&m, NULL);
+  bl_pyreader rd;
+  int ok = bl_py_read(&rd, &m, s, n) == 0 && !rd.err;
+  bl_py_reader_free(&rd);
+  return ok;
+}
+
 static void walk(fixture *f, text *t, unsigned edits, const char *name) {
   text good = {malloc(t->n + 1), t->n, t->n + 1};
   memcpy(good.s, t->s, t->n);
@@ -225,7 +235,9 @@ static void walk(fixture *f, text *t, unsigned edits, const char *name) {
   for (unsigned e = 0; e < edits; e++) {
     edit(t);
     snprintf(what, sizeof what, "%s, edit %u", name, e);
-    if (both(f, t->s, t->n, what) == BOXLINT_ESYNTAX) {
+    /* a broken text (an error, or quiet when it cannot reach the SDK) is not one to go on
+     * from: two in a row and the walk goes back to the last good */
+    if (both(f, t->s, t->n, what) == BOXLINT_ESYNTAX || !parses(t->s, t->n)) {
       if (++bad > 1) {
         t->n = 0;
         replace(t, 0, 0, good.s, good.n);

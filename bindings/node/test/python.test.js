@@ -83,11 +83,14 @@ const PYTHON_CASES = [
     assert.deepEqual(boxlint.checkPython(Buffer.from(src)).fixed(Buffer.from(src)), Buffer.from(want));
   }],
   ['a syntax error is one diagnostic in the result', () => {
-    const r = boxlint.checkPython('x = (\n');
+    const r = boxlint.checkPython('import budai\nx = (\n');
     assert.deepEqual(r.diagnostics.map((d) => [d.rule, d.severity, d.line, d.column]),
-      [['python-syntax', 'error', 1, 5]]);
+      [['python-syntax', 'error', 2, 5]]);
     assert.match(r.diagnostics[0].message, /never closed/);
     assert.equal(r.ok, false);
+    // a broken file that cannot reach the SDK: nothing, ok
+    const q = boxlint.checkPython('x = (\n');
+    assert.deepEqual([q.ok, q.diagnostics], [true, []]);
   }],
   ['policy options and config', () => {
     const src = 'from budai import NetworkPolicy\n' +

@@ -88,12 +88,15 @@ class PythonSource(unittest.TestCase):
         self.assertEqual(boxlint.check_python(src.encode()).fixed(src.encode()), want.encode())
 
     def test_syntax_error_is_one_diagnostic_in_the_result(self):
-        r = boxlint.check_python("x = (\n")
+        r = boxlint.check_python("import budai\nx = (\n")
         (d,) = r.diagnostics
-        self.assertEqual((d.rule, d.severity, d.line, d.column), ("python-syntax", "error", 1, 5))
+        self.assertEqual((d.rule, d.severity, d.line, d.column), ("python-syntax", "error", 2, 5))
         self.assertIn("never closed", d.message)
         self.assertFalse(r.ok)
         self.assertRaises(boxlint.ValidationError, r.raise_for_errors)
+        # a broken file that cannot reach the SDK: nothing, ok
+        r = boxlint.check_python("x = (\n")
+        self.assertEqual((r.ok, list(r.diagnostics)), (True, []))
 
     def test_policy_options_and_config(self):
         src = ('from budai import NetworkPolicy\n'

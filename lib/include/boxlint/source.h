@@ -70,8 +70,11 @@ BOXLINT_API const char *boxlint_binding_field(size_t i);
  * NetworkPolicy warnings, unless `popts->config` names another config.
  *
  * @param popts policy options (compat bits); NULL for the defaults.
- * @return BOXLINT_OK; BOXLINT_ESYNTAX when the file is not valid Python: the report then holds
- *         one `python-syntax` error at the first problem (and nothing else); BOXLINT_EINVAL,
+ * @return BOXLINT_OK; BOXLINT_ESYNTAX when the file is not valid Python (or its encoding cannot
+ *         be read as CPython reads it) and could reach the SDK (it imports `budai` or names one
+ *         of its clients, calls or resources): the report then holds one `python-syntax` (or
+ *         `python-encoding`) error at the first problem, and nothing else. A broken file that
+ *         cannot reach the SDK is BOXLINT_OK with nothing reported. BOXLINT_EINVAL,
  *         BOXLINT_ENOMEM.
  */
 BOXLINT_API boxlint_status boxlint_check_python(boxlint_report *report, const char *buf,

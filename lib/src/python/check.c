@@ -598,7 +598,10 @@ static int references(pyck *k) {
   return k->r->oom ? -1 : 0;
 }
 
+/* The file's first syntax error, when the file could reach the SDK; a file that cannot reach it
+ * gets nothing at all (BOXLINT_OK), however broken: it is not one that boxlint reads. */
 static boxlint_status syntax_error(boxlint_report *r, const bl_pyreader *rd) {
+  if (!bl_py_reaches_sdk(rd->s, rd->n, &rd->toks)) return BOXLINT_OK;
   boxlint_diag *d = boxlint__report_add(r, BL_R_PYTHON_SYNTAX, BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return BOXLINT_ENOMEM;
   d->offset = d->end_offset = rd->err_off;
@@ -613,6 +616,7 @@ static boxlint_status syntax_error(boxlint_report *r, const bl_pyreader *rd) {
 /* A file whose encoding boxlint cannot read as CPython does: an input error, never a pass. */
 static boxlint_status encoding_error(boxlint_report *r, const char *s, size_t n,
                                     const bl_pysrc *src) {
+  if (!bl_py_reaches_sdk(s, n, NULL)) return BOXLINT_OK; /* its bytes name nothing of the SDK */
   boxlint_diag *d = boxlint__report_add(r, BL_R_PYTHON_ENCODING, BOXLINT_SEVERITY_ERROR, -1);
   if (!d) return BOXLINT_ENOMEM;
   d->offset = d->end_offset = src->err_off;
@@ -714,7 +718,7 @@ static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
   st = r->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
 out:
   boxlint_report_free(k.tmp);
-  if (kp && st == BOXLINT_OK) {
+  if (kp && st == BOXLINT_OK && !rd->err) {
     kp->policies = policies;
     kp->npol = npol;
     return st;
@@ -748,7 +752,7 @@ boxlint_status bl_py_check_keep(bl_pykeep *kp, boxlint_report *r, const char *s,
                                 int *kept) {
   boxlint_report_clear(kp->raw);
   boxlint_status st = check_text(r, s, n, opts, popts, kp);
-  *kept = st == BOXLINT_OK;
+  *kept = st == BOXLINT_OK && kp->rd.m != NULL; /* a quiet broken file is not kept */
   return st;
 }
 

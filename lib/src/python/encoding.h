@@ -66,6 +66,9 @@ int bl_py_nfkc(const boxlint__mem *m, const char *s, size_t n, char **out, size_
  * the identifier itself (ASCII, or already normal) or s is not UTF-8. 0, or -1 out of memory. */
 int bl_py_nfkc_in(boxlint__arena *ar, const boxlint__mem *m, const char *s, size_t n,
                   const char **out, size_t *outlen);
+/* 1 when the NFKC form of the identifier s[0..n) is the ASCII word w[0..wl), 0 when not, -1 when
+ * out of memory. */
+int bl_py_nfkc_equals(const char *s, size_t n, const char *w, size_t wl);
 /* 1 when s[0..n) is an identifier as CPython 3.11's tokenizer verifies one (the characters as
  * written, before NFKC: XID_Start or `_`, then XID_Continue), else 0 with *bad_off the offset
  * of the first character that is not (or of the first byte that is not UTF-8; 0 when n = 0). */

@@ -75,6 +75,17 @@ int bl_py_nfkc(const boxlint__mem *m, const char *s, size_t n, char **out, size_
   return c ? 0 : -1;
 }
 
+int bl_py_nfkc_equals(const char *s, size_t n, const char *w, size_t wl) {
+  if (ascii(s, n)) return n == wl && !memcmp(s, w, n);
+  uint8_t buf[256];
+  size_t len = sizeof buf;
+  uint8_t *u = normalize(s, n, buf, &len);
+  if (!u) return errno == ENOMEM ? -1 : 0; /* not UTF-8: no identifier the tokenizer keeps */
+  int eq = len == wl && !memcmp(u, w, wl);
+  if (u != buf) free(u);
+  return eq;
+}
+
 int bl_py_nfkc_in(boxlint__arena *ar, const boxlint__mem *m, const char *s, size_t n,
                   const char **out, size_t *outlen) {
   *out = NULL;

@@ -209,12 +209,15 @@ boxlint_status boxlint_python_policies(boxlint_report *report, const char *buf, 
   boxlint_status st = BOXLINT_ENOMEM;
   int read = 0;
   if (bl_py_source(&report->mem, buf, len, &src) == 0) {
-    if (src.err) st = BOXLINT_ESYNTAX;
+    /* a broken file that cannot reach the SDK has no policy, and no error either */
+    if (src.err) st = bl_py_reaches_sdk(buf, len, NULL) ? BOXLINT_ESYNTAX : BOXLINT_OK;
     else if ((read = 1, bl_py_read(&rd, &report->mem, src.text, src.len) == 0))
-      st = rd.err ? BOXLINT_ESYNTAX : BOXLINT_OK;
+      st = !rd.err                                           ? BOXLINT_OK
+           : bl_py_reaches_sdk(rd.s, rd.n, &rd.toks) ? BOXLINT_ESYNTAX
+                                                             : BOXLINT_OK;
   }
   pyp k = {report, &rd, NULL, 0, NULL};
-  if (st == BOXLINT_OK) st = read_all(&k, &src);
+  if (st == BOXLINT_OK && !src.err && !rd.err) st = read_all(&k, &src);
   if (read) bl_py_reader_free(&rd);
   bl_py_source_free(&report->mem, &src);
   if (st != BOXLINT_OK) return st;

@@ -327,6 +327,11 @@ int bl_py_finish(boxlint_report *r, size_t first, const bl_pyreader *rd,
 boxlint_severity bl_py_unused_severity(const boxlint_options *opts);
 /* Append copies of diagnostics d[0..n) to r, their strings and fixes owned by r. 0, -1. */
 int bl_py_copy_diags(boxlint_report *r, const boxlint_diag *d, size_t n);
+/* Whether the file s[0..n) can reach the SDK (reach.c): it imports `budai` or names one of its
+ * calls or resources, as an identifier (NFKC) or inside a string literal; what the tokens `t`
+ * do not cover (after a tokenizer error; all of s when t is NULL) is searched as bytes. 1 or 0.
+ * A file that does not parse and cannot reach the SDK is not reported. */
+int bl_py_reaches_sdk(const char *s, size_t n, const bl_pytoks *t);
 /* Words analyze.c and resolve.c look for (names of the SDK, of reflection, builtins). */
 int bl_py_special_word(const char *w, size_t l);
 int bl_py_builtin_word(const char *w, size_t l);
