@@ -612,6 +612,38 @@ START_TEST(test_invalid_argument_type) {
 }
 END_TEST
 
+/* True, False and `...` are values of the wrong type, as JSON's true and false are; None is the
+ * SDK's default, the argument not given. (Regression: allow_out=True and deny_out=False passed.) */
+START_TEST(test_constants_are_values) {
+  CHECK("NetworkPolicy(type='filtered', allow_out=True, deny_out=False)\n");
+  py_count(2);
+  py_diag(0, "invalid-argument-type", E, "allow_out", 1, 42, 1, 46, "allow_out must be a list of "
+          "strings");
+  py_diag(1, "invalid-argument-type", E, "deny_out", 1, 57, 1, 62, "deny_out must be a list of "
+          "strings");
+  CHECK("x.agents.add_code_interpreter('p', 't', network_policy={'type': True, 'allow_out': False})\n");
+  py_count(2);
+  py_diag(0, "invalid-argument-type", E, "network_policy.type", 1, 65, 1, 69,
+          "network_policy.type must be a string");
+  py_diag(1, "invalid-argument-type", E, "network_policy.allow_out", 1, 84, 1, 89,
+          "network_policy.allow_out must be a list of strings");
+  CHECK("x.agents.add_code_interpreter('p', 't', network_policy=False)\n");
+  py_count(1);
+  py_diag(0, "invalid-argument-type", E, "network_policy", 1, 56, 1, 61,
+          "network_policy must be a dict or a NetworkPolicy");
+  CHECK("c.code_interpreter.templates.create(name=True, commands=False, cpu_count=2, memory_mb=4096)\n");
+  py_count(2);
+  py_diag(0, "invalid-argument-type", E, "name", 1, 42, 1, 46, "name must be a string");
+  py_diag(1, "invalid-argument-type", E, "commands", 1, 57, 1, 62,
+          "commands must be a list of strings");
+  /* None: not given */
+  CHECK("NetworkPolicy(type='filtered', allow_out=None, deny_out=['ALL_TRAFFIC'])\n");
+  py_count(0);
+  CHECK("x.agents.add_code_interpreter('p', 't', network_policy=None)\n");
+  py_count(0);
+}
+END_TEST
+
 /* Regression (found by these tests, fixed): an allow_out that is not a list is left out of the policy check, which then says the
  * lists are empty (filtered-empty-is-open): they are not, one is invalid. Only the type error. */
 START_TEST(bug_invalid_list_reported_empty) {
@@ -780,6 +812,7 @@ static Suite *python_suite(void) {
   tcase_add_test(tc, test_names_not_static);
   tcase_add_test(tc, test_not_static_forms);
   tcase_add_test(tc, test_invalid_argument_type);
+  tcase_add_test(tc, test_constants_are_values);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("api");

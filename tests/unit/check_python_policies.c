@@ -107,6 +107,21 @@ START_TEST(test_not_static_and_invalid) {
 }
 END_TEST
 
+/* True and False are of the wrong type (allow_out=True once read as absent); None is absent. */
+START_TEST(test_constants) {
+  rd("NetworkPolicy('filtered', allow_out=True)\n"
+     "NetworkPolicy(type=False)\n"
+     "NetworkPolicy('filtered', allow_out=None, deny_out=['ALL_TRAFFIC'])\n", BOXLINT_OK);
+  ck_assert_uint_eq(N, 3);
+  ck_assert_int_eq(P[0].state, BOXLINT_PYPOLICY_INVALID);
+  ck_assert_str_eq(P[0].why, "allow_out is not a list of strings");
+  ck_assert_int_eq(P[1].state, BOXLINT_PYPOLICY_INVALID);
+  ck_assert_str_eq(P[1].why, "type is not a string");
+  ck_assert_int_eq(P[2].state, BOXLINT_PYPOLICY_STATIC);
+  ck_assert_uint_eq(P[2].spec.n_allow, 0);
+}
+END_TEST
+
 START_TEST(test_edges) {
   rd("", BOXLINT_OK);
   ck_assert_uint_eq(N, 0);
@@ -170,6 +185,7 @@ int main(void) {
   tcase_add_test(t, test_static_policies);
   tcase_add_test(t, test_not_static_and_invalid);
   tcase_add_test(t, test_edges);
+  tcase_add_test(t, test_constants);
   tcase_add_test(t, test_oom);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);

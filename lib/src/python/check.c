@@ -98,6 +98,13 @@ static const bl_pyval *param(pyck *k, const bl_pyarg *args, size_t n, size_t pos
 /* A str (bytes are not: the platform takes text, as the SDK's signatures say). */
 static int is_str(const bl_pyval *v) { return v && v->kind == BL_PV_STR && !v->str.is_bytes; }
 
+/* `None`, the SDK's default (as if the argument were not given); True, False and `...` are values
+ * of the wrong type wherever a field is taken. */
+static int is_none(const pyck *k, const bl_pyval *v) {
+  return v && v->kind == BL_PV_CONST && v->end - v->start == 4 &&
+         !memcmp(k->rd->s + v->start, "None", 4);
+}
+
 static int is_list(const bl_pyval *v) {
   return v && (v->kind == BL_PV_LIST || v->kind == BL_PV_TUPLE);
 }
@@ -166,7 +173,7 @@ static int policy_list(pyck *k, const bl_pycall *call, bl_pypolicy *p, int l,
   const bl_pyval *v = p->lists[l];
   *out = NULL;
   *nout = 0;
-  if (!v || v->kind == BL_PV_CONST) return 0;
+  if (!v || is_none(k, v)) return 0;
   if (v->kind == BL_PV_DYNAMIC) return not_static(k, call, path, v);
   if (!is_list(v)) return bad_type(k, path, v, "a list of strings");
   *out = boxlint__ralloc(k->tmp, (v->nitems + 1) * sizeof **out);
@@ -222,7 +229,7 @@ static int check_policy(pyck *k, const bl_pycall *call, const bl_pyval *v, const
   if (is_str(p->type)) {
     spec.type.ptr = p->type->str.bytes;
     spec.type.len = p->type->str.len;
-  } else if (p->type && p->type->kind != BL_PV_CONST) {
+  } else if (p->type && !is_none(k, p->type)) {
     if (p->type->kind == BL_PV_DYNAMIC ? not_static(k, call, pt, p->type)
                                        : bad_type(k, pt, p->type, "a string"))
       return -1;
@@ -509,7 +516,7 @@ static int check_binding(pyck *k, const bl_pycall *c, bl_pytarget *t, bl_pypolic
   if (boxlint_check_binding(k->tmp, &b, k->opts) == BOXLINT_ENOMEM) return -1;
   drop(k->tmp, 0, skip, unknown, BIND_PARAMS, 5);
   const bl_pyval *np = vals[4];
-  if (np && np->kind != BL_PV_CONST) {
+  if (np && !is_none(k, np)) {
     if (np->kind != BL_PV_DICT && np->kind != BL_PV_POLICY)
       return bad_type(k, "network_policy", np, "a dict or a NetworkPolicy");
     if (check_policy(k, c, np, "network_policy", pol)) return -1;

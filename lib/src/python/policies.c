@@ -66,10 +66,16 @@ static int not_read(pyp *k, boxlint_python_policy *p, boxlint_python_policy_stat
 
 static int is_str(const bl_pyval *v) { return v && v->kind == BL_PV_STR && !v->str.is_bytes; }
 
+/* `None`: the SDK's default; True, False and `...` are of the wrong type (check.c says so). */
+static int is_none(const pyp *k, const bl_pyval *v) {
+  return v && v->kind == BL_PV_CONST && v->end - v->start == 4 &&
+         !memcmp(k->rd->s + v->start, "None", 4);
+}
+
 /* One list of the policy (`l` 0 allow_out, 1 deny_out) into spans copied into the report. */
 static int read_list(pyp *k, boxlint_python_policy *p, int l, const bl_pyval *v) {
   static const char *const names[] = {"allow_out", "deny_out"};
-  if (!v || v->kind == BL_PV_CONST) return 0;
+  if (!v || is_none(k, v)) return 0;
   if (v->kind == BL_PV_DYNAMIC)
     return not_read(k, p, BOXLINT_PYPOLICY_NOT_STATIC, names[l], v->why ? v->why : "dynamic");
   if (v->kind != BL_PV_LIST && v->kind != BL_PV_TUPLE)
@@ -126,7 +132,7 @@ static int read_fields(pyp *k, boxlint_python_policy *p, const bl_pyval *v) {
       if (!p->spec.type.ptr) return -1;
     } else if (x && x->kind == BL_PV_DYNAMIC) {
       if (not_read(k, p, BOXLINT_PYPOLICY_NOT_STATIC, "type", x->why ? x->why : "dynamic")) return -1;
-    } else if (x && x->kind != BL_PV_CONST) {
+    } else if (x && !is_none(k, x)) {
       if (not_read(k, p, BOXLINT_PYPOLICY_INVALID, "type", "is not a string")) return -1;
     }
   }
