@@ -192,6 +192,7 @@ bench: build
 	$(BUILD_DIR)/bench/bench_policy
 	bench/cli.sh $(BUILD_DIR)
 	python3 bench/python_scale.py $(BUILD_DIR)/cli/boxlint
+	python3 bench/python_stdlib.py $(BUILD_DIR)/bench/bench_python $(if $(BENCH_BEFORE),--before $(BENCH_BEFORE))
 	python3 bench/scale.py $(BUILD_DIR)/cli/boxlint
 	python3 bench/lsp_edit.py $(BUILD_DIR)/cli/boxlint
 	python3 bench/jobs.py $(BUILD_DIR)/cli/boxlint
