@@ -8,7 +8,8 @@
  *          byte % 64) allocations (BOXLINT_ENOMEM or a well-formed report, nothing leaks)
  *
  * Oracles: the status is BOXLINT_OK or BOXLINT_ESYNTAX, and ESYNTAX is one `python-syntax` (or
- * `python-encoding`) error and nothing else (at the tokenizer's error when it has one); every diagnostic keeps the
+ * `python-encoding`) error and nothing else (at the tokenizer's error when it has one, when the
+ * file could reach the SDK; nothing at all when it cannot); every diagnostic keeps the
  * report contract inside the source, its line and column (and end) are those of its offsets
  * (recomputed here: Python's line breaks, code points, an invalid byte counts one), its fix
  * lies inside the source; applying every fix gives a file that is still valid Python to the
@@ -175,7 +176,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (bl_py_source(&m, s, n, &src)) fz_fail("out of memory in the encoding reader");
     bl_pytoks t;
     if (bl_py_tokenize(&m, s, n, &t)) fz_fail("out of memory in the tokenizer");
-    if (t.err && !src.map) FZ_ASSERT(syntax); /* the tokenizer's error, or the parser's */
+    /* ... when it could reach the SDK (reach.c); one that cannot gets nothing */
+    if (t.err && !src.map)
+      FZ_ASSERT(syntax == (src.err ? bl_py_holds_sdk_word(s, 0, n)
+                                   : bl_py_reaches_sdk(s, n, &t)));
+    if (!syntax && t.err && !src.map) FZ_ASSERT(boxlint_report_diag_count(r) == 0);
     bl_py_tokens_free(&m, &t);
     bl_py_source_free(&m, &src);
     if (!syntax) apply_fixes(s, n, r, &o, &po);

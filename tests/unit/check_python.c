@@ -614,6 +614,35 @@ END_TEST
 
 /* True, False and `...` are values of the wrong type, as JSON's true and false are; None is the
  * SDK's default, the argument not given. (Regression: allow_out=True and deny_out=False passed.) */
+/* Reflection says nothing in a file that cannot reach the SDK, and not-static in one that can
+ * (an import of budai, a client's or a resource's name, a string naming it). */
+START_TEST(test_reflection_needs_the_sdk) {
+  CHECK("import os\nx = getattr(os, 'path')\ny = type.__dict__['a']\nexec('z = 1')\n");
+  py_count(0);
+  CHECK("import budai\ny = type.__dict__['a']\n");
+  py_count(1);
+  py_diag(0, "not-static", I, NULL, 2, 5, 2, 18, "the SDK calls made through it are known only");
+  static const char *const spelled[] = {
+      "y = type.__dict__['a']\nm = __import__('bud' 'ai')\n",
+      "y = type.__dict__['a']\nm = __import__('bud'\n  # a comment\n  'ai')\n",
+      "y = type.__dict__['a']\nm = __import__('\\x62udai')\n",
+      "y = type.__dict__['a']\nm = __import__('\\142udai')\n",
+      "y = type.__dict__['a']\nm = __import__('\\N{latin small letter b}udai')\n",
+      "y = type.__dict__['a']\nm = getattr(c, 'code\\N{LOW LINE}interpreter')\n"};
+  for (size_t i = 0; i < sizeof spelled / sizeof *spelled; i++) {
+    py_check(spelled[i], strlen(spelled[i]), BOXLINT_OK);
+    ck_assert_uint_ge(boxlint_report_diag_count(R), 1);
+    ck_assert_str_eq(boxlint_report_diag(R, 0)->rule, "not-static");
+    ck_assert_uint_eq(boxlint_report_diag(R, 0)->line, 1);
+  }
+  /* a name computed at run time is out of a static reader's sight (the guard's part) */
+  CHECK("y = type.__dict__['a']\nm = __import__('bud' + 'ai')\n");
+  py_count(0);
+  CHECK("y = type.__dict__['a']\nm = __import__(r'\\x62udai')\n");
+  py_count(0);
+}
+END_TEST
+
 START_TEST(test_constants_are_values) {
   CHECK("NetworkPolicy(type='filtered', allow_out=True, deny_out=False)\n");
   py_count(2);
@@ -813,6 +842,7 @@ static Suite *python_suite(void) {
   tcase_add_test(tc, test_not_static_forms);
   tcase_add_test(tc, test_invalid_argument_type);
   tcase_add_test(tc, test_constants_are_values);
+  tcase_add_test(tc, test_reflection_needs_the_sdk);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("api");

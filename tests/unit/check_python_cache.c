@@ -380,6 +380,33 @@ START_TEST(test_string_edges) {
 }
 END_TEST
 
+/* Whether the file reaches the SDK (and so whether its reflection is said) changes with an edit
+ * of one string or one identifier: each step is checked as a whole check says it, and the
+ * reflection's not-static comes and goes with the SDK's name. */
+START_TEST(test_reach_edits) {
+  fixture f;
+  fx_init(&f, 1);
+  static const struct {
+    const char *text;
+    size_t nstatic;
+  } steps[] = {
+      {"\n\nx = o.__dict__['a']\nm = __import__('buda')\n", 0},
+      {"\n\nx = o.__dict__['a']\nm = __import__('budai')\n", 1},
+      {"\n\nx = o.__dict__['a']\nm = __import__('budaj')\n", 0},
+      {"\n\nx = o.__dict__['a']\nm = BudClien\n", 0},
+      {"\n\nx = o.__dict__['a']\nm = BudClient\n", 1},
+      {"\n\nx = o.__dict__['a']\nm = BudClient2\n", 0}};
+  for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+    both(&f, steps[i].text, strlen(steps[i].text), steps[i].text);
+    size_t ns = 0;
+    for (size_t j = 0; j < boxlint_report_diag_count(f.cached); j++)
+      ns += !strcmp(boxlint_report_diag(f.cached, j)->rule, "not-static");
+    ck_assert_msg(ns == steps[i].nstatic, "%s: %zu not-static", steps[i].text, ns);
+  }
+  fx_free(&f);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("check_python_cache");
   TCase *tc = tcase_create("cache");
@@ -388,6 +415,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_options_change);
   tcase_add_test(tc, test_typing);
   tcase_add_test(tc, test_string_edges);
+  tcase_add_test(tc, test_reach_edits);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -221,7 +221,7 @@ START_TEST(test_references) {
        "a method of templates used other than by a direct call"},
       {"f = c.agents.add_code_interpreter\n", 1, 5, 1, 34, "an SDK function used other"},
       {"x = NetworkPolicy\n", 1, 5, 1, 18, "an SDK function used other"},
-      {"d = vars(client)\nd['code_' + 'interpreter'].templates.create(name='x')\n", 1, 5, 1, 9,
+      {"d = vars(client)\nd['code_' + 'interpreter'].templates.create(name='x')\nimport budai\n", 1, 5, 1, 9,
        "attributes reached by their text"},
       {"x = client.__getattribute__('code_interpreter')\n", 1, 5, 1, 28,
        "attributes reached by their text"},

@@ -392,7 +392,12 @@ int bl_py_cache_reuse(boxlint_python_cache *c, boxlint_report *r, const char *bu
     return 0;
   } else {
     const bl_pylit *l = lit_at(c, p);
-    if (l && string_edit_ok(c, l, p, at)) {
+    /* a literal that spells a word of the SDK, before or after the edit, may change whether
+     * the file reaches it, and so whether its reflection is said (reach.c) */
+    int reach = l && c->kp.rd.nrefs &&
+                (bl_py_holds_sdk_word(c->text, l->start, l->end) ||
+                 bl_py_holds_sdk_word(buf, l->start, l->end + ins - (at - p)));
+    if (l && !reach && string_edit_ok(c, l, p, at)) {
       size_t li = (size_t)(l - c->lits);
       move_all(c, buf, len, p, at, at);
       if (string_after(c, &c->lits[li], opts, popts)) return 0;

@@ -588,6 +588,8 @@ static int check_call(pyck *k, const bl_pycall *c, size_t *policies, size_t *npo
 
 /* The references to the SDK that are not direct calls. */
 static int references(pyck *k) {
+  /* reflection in a file that cannot reach the SDK affects no call of it: nothing to say */
+  if (k->rd->nrefs && !bl_py_reaches_sdk(k->rd->s, k->rd->n, &k->rd->toks)) return 0;
   for (size_t i = 0; i < k->rd->nrefs; i++) {
     const bl_pyref *f = &k->rd->refs[i];
     boxlint_severity sev = not_static_severity(k);

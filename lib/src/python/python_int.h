@@ -332,6 +332,8 @@ int bl_py_copy_diags(boxlint_report *r, const boxlint_diag *d, size_t n);
  * do not cover (after a tokenizer error; all of s when t is NULL) is searched as bytes. 1 or 0.
  * A file that does not parse and cannot reach the SDK is not reported. */
 int bl_py_reaches_sdk(const char *s, size_t n, const bl_pytoks *t);
+/* Does s[a, b) hold one of those words anywhere (bytes)? 1 or 0. */
+int bl_py_holds_sdk_word(const char *s, size_t a, size_t b);
 /* Words analyze.c and resolve.c look for (names of the SDK, of reflection, builtins). */
 int bl_py_special_word(const char *w, size_t l);
 int bl_py_builtin_word(const char *w, size_t l);
