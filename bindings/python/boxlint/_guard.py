@@ -186,6 +186,40 @@ def _raw_items(v: Any) -> Optional[List[Any]]:
     return None
 
 
+def _two_faced(path: str, what: str) -> Diagnostic:
+    return _error("invalid-argument-type", f"{path} is a {what} subclass whose own methods "
+                  "show other values than it holds: what the SDK would send cannot be known",
+                  path, hint=f"pass a plain {what}")
+
+
+def _agrees(v: Any, raw: Any, path: str, diags: List[Diagnostic]) -> bool:
+    """For a subclass of str, list, tuple or dict: True when what its own methods show (``str()``,
+    iteration, ``items()``) is what it holds, so that the SDK, however it reads the value, sends
+    what was checked; else an error in ``diags``. Plain types always agree."""
+    if type(v) in (str, list, tuple, dict):
+        return True
+    try:
+        if isinstance(v, str):
+            seen: Any = str(v)
+            ok = type(seen) is str and seen == raw
+            what = "str"
+        elif isinstance(v, dict):
+            pairs = list(v.items())
+            ok = len(pairs) == len(raw) and all(k in raw and raw[k] is x for k, x in pairs) \
+                and all(v.get(k) is raw[k] and v[k] is raw[k] for k in raw)
+            what = "dict"
+        else:
+            seen = list(iter(v))
+            ok = len(seen) == len(raw) and all(a is b for a, b in zip(seen, raw)) \
+                and len(v) == len(raw)
+            what = "list" if isinstance(v, list) else "tuple"
+    except Exception:  # noqa: BLE001 (a method that raises shows nothing to trust)
+        ok, what = False, type(v).__mro__[1].__name__
+    if not ok:
+        diags.append(_two_faced(path, what))
+    return ok
+
+
 def _wrong_type(path: str, v: Any, want: str) -> Diagnostic:
     tail = ", not bytes" if isinstance(v, (bytes, bytearray)) else ""
     return _error("invalid-argument-type", f"{path} must be {want}{tail}", path)
@@ -197,10 +231,13 @@ def _str_list(path: str, v: Any, diags: List[Diagnostic]) -> Tuple[List[str], Li
     if items is None:
         diags.append(_wrong_type(path, v, "a list of strings"))
         return [], []
+    _agrees(v, items, path, diags)
     out, where = [], []
     for i, e in enumerate(items):
         if isinstance(e, str):
-            out.append(_raw_str(e))
+            raw = _raw_str(e)
+            _agrees(e, raw, f"{path}[{i}]", diags)
+            out.append(raw)
             where.append(i)
         else:
             diags.append(_wrong_type(f"{path}[{i}]", e, "a string"))
@@ -218,6 +255,8 @@ def _policy_value(v: Any, prefix: str,
     where = prefix.rstrip(".") or "network_policy"
     if isinstance(v, Mapping):
         raw = dict(dict.items(v)) if isinstance(v, dict) else dict(v.items())
+        if isinstance(v, dict):
+            _agrees(v, raw, where, diags)
         for k in raw:
             if k not in _POLICY_FIELDS:
                 diags.append(_error("unknown-field", f"unknown field \"{_quote(str(k))}\" in "
@@ -234,6 +273,8 @@ def _policy_value(v: Any, prefix: str,
     if t is not None and not isinstance(t, str):
         diags.append(_wrong_type(f"{prefix}type", t, "a string"))
     out: Dict[str, Any] = {"type": None if not isinstance(t, str) else _raw_str(t)}
+    if isinstance(t, str):
+        _agrees(t, out["type"], f"{prefix}type", diags)
     for name, lst in (("allow_out", allow), ("deny_out", deny)):
         out[name] = [] if lst is None else _str_list(f"{prefix}{name}", lst, diags)[0]
     return out if len(diags) == n else None
@@ -272,7 +313,9 @@ def _check(call: str, bound: Dict[str, Any], config: Optional[Config]) -> List[D
         diags.append(_wrong_type(name_key, name, "a string"))
         name = None
     elif name is not None:
-        name = _raw_str(name)
+        raw_name = _raw_str(name)
+        _agrees(name, raw_name, name_key, diags)
+        name = raw_name
     cmds: Optional[List[str]] = None
     index: List[int] = []
     if bound.get("commands") is not None:

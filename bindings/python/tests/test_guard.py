@@ -211,6 +211,29 @@ class Rejected(GuardCase):
         self.rejected(self.create(commands=[S("COPY a b")]),
                       ("denied-instruction", ["body", "commands", 0]))
 
+    def test_subclasses_that_would_show_the_sdk_other_values(self):
+        class Hides(list):  # holds a good command, shows a bad one to whoever iterates it
+            def __iter__(self):
+                return iter(["FROM x"])
+
+        class Says(str):
+            def __str__(self):
+                return "FROM x"
+
+        class Gets(dict):
+            def __getitem__(self, k):
+                return ["*"] if k == "allow_out" else dict.__getitem__(self, k)
+        e = self.rejected(self.create(commands=Hides(["RUN true"])),
+                          ("invalid-argument-type", ["body", "commands"]))
+        self.assertIn("subclass", e.errors[0]["msg"])
+        self.rejected(self.create(commands=[Says("RUN true")]),
+                      ("invalid-argument-type", ["body", "commands", 0]))
+        self.rejected(self.create(name=Says("my-py-extra")),
+                      ("invalid-argument-type", ["body", "name"]))
+        self.rejected(lambda: self.client.agents.add_code_interpreter(
+            "p", "t", network_policy=Gets(type="filtered", allow_out=[], deny_out=[])),
+            ("invalid-argument-type", ["body", "network_policy"]))
+
     def test_rebound_name(self):
         make = self.client.code_interpreter.templates.create
         alias = make
@@ -316,6 +339,17 @@ class Passing(GuardCase):
         tup = ("RUN true",)
         self.client.code_interpreter.templates.update("my-py-extra", tup)
         self.assertIs(self.raw.calls[3][2], tup)
+
+    def test_honest_subclasses_pass(self):
+        class Commands(list):
+            pass
+
+        class Name(str):
+            pass
+        cmds, name = Commands(["RUN true"]), Name("my-py-extra")
+        self.client.code_interpreter.templates.create(name, cmds, 2, 4096)
+        self.assertIs(self.raw.calls[0][2], cmds)
+        self.assertIs(self.raw.calls[0][1], name)
 
     def test_compiled_boxlint_policy_is_read(self):
         with boxlint.NetworkPolicy("filtered", ["pypi.org"], ["ALL_TRAFFIC"]) as np:
