@@ -486,14 +486,14 @@ def guard(client: T, config: ConfigInput = None, *,
     guarded client returns it as is (same settings) or guards the original client with the new
     settings: a call is never checked twice. The guard is for a program you trust; the platform
     checks again on its side for clients that cannot be."""
-    if type(client) is _Proxy:
-        inner = object.__getattribute__(client, "_boxlint_target")
-        old = object.__getattribute__(client, "_boxlint_settings")
+    target: Any = client
+    if type(target) is _Proxy:
+        old = object.__getattribute__(target, "_boxlint_settings")
         if old.source is config and old.on_warning is on_warning:
             return client
-        client = inner
+        target = object.__getattribute__(target, "_boxlint_target")
     settings = _Settings(_load_config(config), on_warning, config)
-    return cast(T, _Proxy(client, settings, "client"))
+    return cast(T, _Proxy(target, settings, "client"))
 
 
 def guard_policy(cls: Callable[..., T], config: ConfigInput = None, *,
