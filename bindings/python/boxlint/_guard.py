@@ -134,7 +134,8 @@ def _bind(call: str, sig: Signature, args: Tuple[Any, ...],
     """The arguments by parameter name, as Python binds them, and an ``unknown-argument`` (or
     ``missing-field``) error for each binding Python would refuse with TypeError: too many
     positional arguments, an unknown keyword (one only a ``**kwargs`` would take included: the
-    platform has no such field), an argument given twice, a required one missing."""
+    platform has no such field), an argument given twice, a required one missing. A parameter
+    left out takes the signature's default, unless that is None."""
     params = list(sig.parameters.values())
     positional = [p for p in params
                   if p.kind in (Parameter.POSITIONAL_ONLY, Parameter.POSITIONAL_OR_KEYWORD)]
@@ -160,6 +161,10 @@ def _bind(call: str, sig: Signature, args: Tuple[Any, ...],
                                 f"argument '{k}' (the SDK raises TypeError)"))
         else:
             bound[k] = v
+    for p in params:  # a default the SDK fills in is what the platform receives (None: absent)
+        if p.name not in bound and p.default is not Parameter.empty and p.default is not None \
+                and p.kind not in (Parameter.VAR_POSITIONAL, Parameter.VAR_KEYWORD):
+            bound[p.name] = p.default
     for name in _SIGNATURE_REQUIRED[call]:
         p = sig.parameters.get(name)
         if p is not None and p.default is Parameter.empty and name not in bound:

@@ -5,6 +5,7 @@ take the SDK's documented signatures and record every call. For each way a progr
 value from a static reader, a rejected value raises ValidationError and the stub records
 nothing; good values reach it unchanged (the same objects)."""
 import asyncio
+import inspect
 import json
 import operator
 import os
@@ -25,7 +26,10 @@ def _stub_sdk():
     m = types.ModuleType("budai")
 
     class NetworkPolicy:
+        made = []  # every construction, recorded
+
         def __init__(self, type="disabled", allow_out=(), deny_out=()):
+            NetworkPolicy.made.append((type, allow_out, deny_out))
             self.type, self.allow_out, self.deny_out = type, list(allow_out), list(deny_out)
 
     class _Templates:
@@ -436,6 +440,79 @@ class Passing(GuardCase):
         self.assertEqual(len(self.raw.calls), 80)
 
 
+class Signatures(unittest.TestCase):
+    """Arguments are bound by the wrapped method's own signature when it can be read."""
+
+    def client(self, templates):
+        calls = []
+
+        class CI:
+            pass
+
+        class Client:
+            code_interpreter = CI()
+        Client.code_interpreter.templates = templates(calls)
+        return boxlint.guard(Client()), calls
+
+    def test_keyword_only_sdk_with_transport_options_and_defaults(self):
+        class T:
+            def __init__(self, calls):
+                self.calls = calls
+
+            def create(self, *, name, commands, cpu_count=2, memory_mb=4096, timeout=None):
+                self.calls.append((name, commands, cpu_count, memory_mb, timeout))
+        c, calls = self.client(T)
+        c.code_interpreter.templates.create(name="a", commands=["RUN true"], timeout=5)
+        self.assertEqual(calls, [("a", ["RUN true"], 2, 4096, 5)], "defaults fill the fields")
+        with self.assertRaises(boxlint.ValidationError) as cm:
+            c.code_interpreter.templates.create("a", ["RUN true"])
+        self.assertEqual(cm.exception.errors[0]["msg"], "templates.create() takes 0 positional "
+                         "arguments but 1 were given (the SDK raises TypeError)")
+        self.assertEqual(len(calls), 1)
+
+    def test_opaque_wrapper_falls_back_to_the_documented_signature(self):
+        def opaque(f):
+            def inner(*args, **kwargs):
+                return f(*args, **kwargs)
+            return inner
+
+        class T:
+            def __init__(self, calls):
+                self.calls = calls
+
+            @opaque
+            def update(self, *args, **kwargs):
+                self.calls.append((args, kwargs))
+        c, calls = self.client(T)
+        c.code_interpreter.templates.update("my-py-extra", ["RUN true"])
+        self.assertEqual(calls, [(("my-py-extra", ["RUN true"]), {})])
+        with self.assertRaises(boxlint.ValidationError) as cm:
+            c.code_interpreter.templates.update("my-py-extra", comands=["RUN true"])
+        self.assertEqual([e["type"] for e in cm.exception.errors],
+                         ["unknown-argument", "missing-field"])
+        self.assertEqual(cm.exception.errors[0]["ctx"]["hint"], 'did you mean "commands"?')
+        self.assertEqual(len(calls), 1)
+
+    def test_a_keyword_only_kwargs_would_take_is_reported(self):
+        class T:
+            def __init__(self, calls):
+                self.calls = calls
+
+            def create(self, name, commands, cpu_count, memory_mb, **extra):
+                self.calls.append(extra)
+        c, calls = self.client(T)
+        with self.assertRaises(boxlint.ValidationError):
+            c.code_interpreter.templates.create(**GOOD, gpu=1)
+        self.assertEqual(calls, [])
+
+    def test_no_unwrapping_to_the_unchecked_call(self):
+        c = boxlint.guard(_stub_sdk().BudClient())
+        create = c.code_interpreter.templates.create
+        self.assertFalse(hasattr(create, "__wrapped__"))
+        self.assertEqual(list(inspect.signature(create).parameters),
+                         ["name", "commands", "cpu_count", "memory_mb"])
+
+
 class Policy(GuardCase):
     def test_checked_constructor(self):
         NP = boxlint.guard_policy(self.sdk.NetworkPolicy)
@@ -453,6 +530,7 @@ class Policy(GuardCase):
         with self.assertRaises(boxlint.ValidationError) as cm:
             NP(tpye="open")
         self.assertEqual(cm.exception.errors[0]["ctx"]["hint"], 'did you mean "type"?')
+        self.assertEqual(len(self.sdk.NetworkPolicy.made), 1, "only the good one was built")
 
     def test_unguarded_policy_is_checked_where_it_is_sent(self):
         np = self.sdk.NetworkPolicy(type="filtered", allow_out=[], deny_out=["x..y"])
