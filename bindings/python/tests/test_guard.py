@@ -440,6 +440,43 @@ class Passing(GuardCase):
         self.assertEqual(len(self.raw.calls), 80)
 
 
+class SameAsTheReader(GuardCase):
+    """The guard's errors for a call are the Python reader's for the same call written with
+    literals (rule and message), so that the two entrances say the same thing."""
+
+    CALLS = [
+        'client.code_interpreter.templates.create(name="a", commands=["FROM x"], cpu_count=2, '
+        'memory_mb=4096, nmae=1)',
+        'client.code_interpreter.templates.create(name=b"a", commands="RUN a", cpu_count=2, '
+        'memory_mb=4096)',
+        'client.code_interpreter.templates.create(name="a", commands=["RUN a", 3, b"x"], '
+        'cpu_count=2, memory_mb=4096)',
+        'client.code_interpreter.templates.update("my-py-extra", commands=["RUN a"], '
+        'cpu_count=2)',
+        'client.code_interpreter.templates.update(commands=["pip install x"])',
+        'client.agents.add_code_interpreter("a", "t", 1, 1200, None, 6)',
+        'client.agents.add_code_interpreter("a", template_id="t", network_policy={"type": '
+        '"filtered", "allow_out": True, "deny_out": False})',
+        'client.agents.add_code_interpreter("a", template_id="t", network_policy={"type": '
+        '"open", "allow_out": ["pypi.org"]})',
+        'client.agents.add_code_interpreter("a", template_id="t", version=0, '
+        'network_policy=NetworkPolicy(type="filtered", allow_out=["bad..x"]))',
+    ]
+
+    def test_same_rules_and_messages(self):
+        for call in self.CALLS:
+            with self.subTest(call=call):
+                src = f"from budai import BudClient, NetworkPolicy\nclient = BudClient()\n{call}\n"
+                want = sorted((d.rule, d.message) for d in boxlint.check_python(src).errors)
+                self.assertTrue(want)
+                env = {"client": self.client, "NetworkPolicy": self.sdk.NetworkPolicy}
+                with self.assertRaises(boxlint.ValidationError) as cm:
+                    exec(call, env)
+                got = sorted((e["type"], e["msg"]) for e in cm.exception.errors)
+                self.assertEqual(got, want)
+        self.assertEqual(self.raw.calls, [])
+
+
 class Signatures(unittest.TestCase):
     """Arguments are bound by the wrapped method's own signature when it can be read."""
 
