@@ -22,6 +22,10 @@ uses its own C report, freed before it returns; results are plain Python objects
 be called from any thread: a C object still in use by another thread is freed when that call
 finishes, and using a closed object raises :class:`ClosedError`.
 
+At run time, :func:`guard` wraps an SDK client so that the values a program actually sends
+(built at run time, or hidden from the static reader by reflection) are checked before the
+request: an error raises :class:`ValidationError` and nothing is sent.
+
 The shared library is found through ``$BOXLINT_LIBRARY``, then next to this package, then
 ``ctypes.util.find_library("boxlint")``.
 """
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 # Each concern in a module of its own; this file only re-exports their public names.
 from ._ffi import VERSION
-from ._errors import (BoxlintError, ClosedError, ConfigError, PolicyError,
+from ._errors import (BoxlintError, ClosedError, ConfigError, ErrorItem, PolicyError,
                       ValidationError)
 from ._types import (Decision, Diagnostic, Fix, Instruction, Options, Result,
                      RuleInfo, Severity, UserRule)  # noqa: F401 (Severity)
@@ -40,6 +44,7 @@ from ._fixes import FixResult, apply_fixes
 from ._policy import NetworkPolicy, PolicyInput  # noqa: F401 (PolicyInput)
 from ._rules import explain, rule, rules
 from ._file import FileResult, check_file
+from ._guard import TemplateWarning, guard, guard_policy
 
 #: Version of the loaded C library ("MAJOR.MINOR.PATCH"), from ``boxlint_version()``.
 __version__: str = VERSION
@@ -50,4 +55,5 @@ __all__ = [
     "NetworkPolicy", "Decision", "Config", "UserRule", "Options", "Result", "Diagnostic", "Fix",
     "Instruction", "RuleInfo", "rules", "rule", "explain", "BoxlintError", "ValidationError",
     "PolicyError", "ConfigError", "ClosedError", "check_file", "FileResult",
+    "ErrorItem", "guard", "guard_policy", "TemplateWarning",
 ]

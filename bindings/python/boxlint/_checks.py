@@ -57,6 +57,17 @@ def check_template(name: Optional[str] = None, commands: Optional[Sequence[str]]
 
     ``config`` None uses the built-in defaults (every warning at its default severity), as the
     command does without a ``.boxlint.json``."""
+    return _check_template(name, commands, cpu_count, memory_mb, network_policy, config,
+                           options, list(extra_fields))
+
+
+def _check_template(name: Optional[str], commands: Optional[Sequence[str]], cpu_count: Any,
+                    memory_mb: Any, network_policy: PolicyInput, config: Optional[Config],
+                    options: Optional[Options], extra_names: Sequence[str],
+                    spell_numbers: bool = False) -> Result:
+    """check_template; ``spell_numbers``: a number field of any type is passed to the library
+    (spelt by its repr when not an int, True included) instead of raising TypeError, as the
+    Python reader passes the text of a literal (the runtime guard)."""
     keep: List[bytes] = []
     tpl = _ffi.boxlint_template()
     if name is not None:
@@ -75,9 +86,13 @@ def check_template(name: Optional[str] = None, commands: Optional[Sequence[str]]
         tpl.has_commands = 1
         tpl.commands = arr
         tpl.ncommands = len(encoded)
-    tpl.cpu_count = _number("cpu_count", cpu_count, keep)
-    tpl.memory_mb = _number("memory_mb", memory_mb, keep)
-    extra = [k.encode() for k in extra_fields]
+    if spell_numbers:
+        tpl.cpu_count = _binding_number(cpu_count, keep)
+        tpl.memory_mb = _binding_number(memory_mb, keep)
+    else:
+        tpl.cpu_count = _number("cpu_count", cpu_count, keep)
+        tpl.memory_mb = _number("memory_mb", memory_mb, keep)
+    extra = [k.encode() for k in extra_names]
     keep.extend(extra)
     extra_arr = _ffi.spans(extra)
     tpl.extra_fields = extra_arr

@@ -69,7 +69,12 @@ class SeedExamples(unittest.TestCase):
                                       cpu_count=2, memory_mb=4096)
         errs = cm.exception.errors
         self.assertEqual([e.rule for e in errs], ["denied-instruction", "unknown-instruction"])
-        self.assertTrue(all(isinstance(e, boxlint.Diagnostic) for e in errs))
+        # each error is an item of the platform's 422 body that also reads as its Diagnostic
+        self.assertTrue(all(isinstance(e.diagnostic, boxlint.Diagnostic) for e in errs))
+        self.assertEqual([e["loc"] for e in errs], [["body", "commands", 0],
+                                                    ["body", "commands", 1]])
+        self.assertEqual(cm.exception.body, {"detail": [dict(e) for e in errs]})
+        self.assertIsInstance(cm.exception, ValueError)
         self.assertIn("2 errors", str(cm.exception))
         self.assertIn("[denied-instruction]", str(cm.exception))
 
