@@ -188,7 +188,8 @@ typedef struct bl_pyast {
  * RecursionError from about 2985 nested nodes. */
 #define BL_PY_MAX_TREE_DEPTH 3000
 int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, size_t n,
-                const bl_pytoks *toks, const size_t *sig, size_t nsig, bl_pyast *out);
+                const bl_pytoks *toks, const size_t *sig, size_t nsig, int minor,
+                bl_pyast *out);
 
 /* The first child of n in `role`, or NULL (analyze.c). */
 const bl_pynode *bl_py_child(const bl_pynode *n, int role);

@@ -691,7 +691,7 @@ static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
   pyck k = {kp ? kp->raw : r, NULL, rd, opts, popts, NULL, 0};
   size_t first = r->ndiags, *policies = NULL, npol = 0;
   boxlint_status st = BOXLINT_ENOMEM;
-  if (bl_py_read(rd, kp ? kp->m : &r->mem, buf, len)) goto out;
+  if (bl_py_read(rd, kp ? kp->m : &r->mem, buf, len, bl_py_minor(opts))) goto out;
   if (rd->err) {
     st = syntax_error(r, rd);
     goto out;
@@ -752,10 +752,26 @@ boxlint_status bl_py_check_keep(bl_pykeep *kp, boxlint_report *r, const char *s,
   return st;
 }
 
+int bl_py_minor_ok(const boxlint_options *o) {
+  int minor = o && o->size >= offsetof(boxlint_options, python_minor) + sizeof o->python_minor
+                  ? o->python_minor : 0;
+  return !minor || (minor >= BOXLINT_PYTHON_MINOR_MIN && minor <= BOXLINT_PYTHON_MINOR_MAX);
+}
+
+int bl_py_minor(const boxlint_options *o) {
+  /* a caller's struct from before python_minor (shorter) has none: the config's, the default */
+  int minor = o && o->size >= offsetof(boxlint_options, python_minor) + sizeof o->python_minor
+                  ? o->python_minor : 0;
+  if (!minor && o) minor = boxlint_config_get_python_minor(o->config);
+  return minor >= BOXLINT_PYTHON_MINOR_MIN && minor <= BOXLINT_PYTHON_MINOR_MAX
+             ? minor : BOXLINT_PYTHON_MINOR_DEFAULT;
+}
+
 boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t len,
                                     const boxlint_options *opts,
                                     const boxlint_policy_options *popts) {
   if (!r || (!buf && len)) return BOXLINT_EINVAL;
+  if (!bl_py_minor_ok(opts)) return BOXLINT_EINVAL;
   if (!buf) buf = "";
   boxlint_options def;
   if (!opts) {

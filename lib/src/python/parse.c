@@ -594,12 +594,14 @@ static void verdict(const bl_pp *p, const bl_pytoks *toks, int parsed, bl_pyast 
 }
 
 int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, size_t n,
-                const bl_pytoks *toks, const size_t *sig, size_t nsig, bl_pyast *out) {
+                const bl_pytoks *toks, const size_t *sig, size_t nsig, int minor,
+                bl_pyast *out) {
   memset(out, 0, sizeof *out);
   bl_pp p;
   memset(&p, 0, sizeof p);
   p.m = m;
   p.arena = arena;
+  p.minor = minor;
   p.s = s;
   p.n = n;
   p.tv = toks->v;

@@ -104,7 +104,7 @@ static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at) {
   buf[0] = '(';
   memcpy(buf + 1, p->s + a, len);
   buf[len + 1] = ')';
-  if (bl_py_tokenize(p->m, buf, len + 2, &toks)) goto oom;
+  if (bl_py_tokenize(p->m, buf, len + 2, p->minor, &toks)) goto oom;
   if (toks.err) {
     pp_hard(p, toks.err, p->delta + a - 1 + toks.err_off);
     goto done;
@@ -120,6 +120,7 @@ static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at) {
   q.sig = sig;
   q.delta = p->delta + a - 1;
   q.inner = 1;
+  q.minor = p->minor;
   q.depth = p->depth;
   q.nreal = q.nsig++;
   q.endtok.kind = BL_PT_ENDMARKER;

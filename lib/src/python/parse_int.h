@@ -46,6 +46,7 @@ typedef struct bl_pp {
   size_t pos, far;        /* the next token; the furthest looked at */
   size_t delta;           /* a text offset + delta = the file's offset */
   int inner;              /* parsing a replacement field */
+  int minor;              /* the grammar of Python 3.minor */
   int ascii;              /* s holds no byte over 0x7f: no identifier to check or normalise */
   int depth;              /* nesting, against BL_PY_MAX_DEPTH */
   int trying;             /* inside an attempt that may be backtracked */

@@ -199,9 +199,16 @@ static boxlint_status read_all(pyp *k, const bl_pysrc *src) {
 
 boxlint_status boxlint_python_policies(boxlint_report *report, const char *buf, size_t len,
                                        const boxlint_python_policy **out, size_t *n) {
+  return boxlint_python_policies_opts(report, buf, len, NULL, out, n);
+}
+
+boxlint_status boxlint_python_policies_opts(boxlint_report *report, const char *buf, size_t len,
+                                            const boxlint_options *opts,
+                                            const boxlint_python_policy **out, size_t *n) {
   if (out) *out = NULL;
   if (n) *n = 0;
   if (!report || !out || !n || (!buf && len)) return BOXLINT_EINVAL;
+  if (!bl_py_minor_ok(opts)) return BOXLINT_EINVAL;
   if (!buf) buf = "";
   bl_pysrc src;
   bl_pyreader rd;
@@ -210,7 +217,7 @@ boxlint_status boxlint_python_policies(boxlint_report *report, const char *buf, 
   int read = 0;
   if (bl_py_source(&report->mem, buf, len, &src) == 0) {
     if (src.err) st = BOXLINT_ESYNTAX;
-    else if ((read = 1, bl_py_read(&rd, &report->mem, src.text, src.len) == 0))
+    else if ((read = 1, bl_py_read(&rd, &report->mem, src.text, src.len, bl_py_minor(opts)) == 0))
       st = rd.err ? BOXLINT_ESYNTAX : BOXLINT_OK;
   }
   pyp k = {report, &rd, NULL, 0, NULL};

@@ -26,6 +26,7 @@ typedef enum bl_pytok_kind {
 
 typedef struct bl_pytok {
   bl_pytok_kind kind;
+  uint32_t flags;    /* BL_PTF_*: how a STRING token is read */
   size_t start, end; /* bytes of the source; INDENT/DEDENT/ENDMARKER are empty */
 } bl_pytok;
 
@@ -37,9 +38,15 @@ typedef struct bl_pytoks {
   size_t err_off;
 } bl_pytoks;
 
-/* Tokenize s[0..n) (a UTF-8 BOM is skipped). Returns 0 (err may be set: the tokens up to the
- * error are kept), or -1 when out of memory. Free with bl_py_tokens_free. */
-int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *out);
+/* A STRING token's flags: an f-string or t-string read as CPython 3.12+ reads them (PEP 701:
+ * the tokenizer found its end through its replacement fields, which may hold any token, nested
+ * strings with the same quotes, backslashes and comments). */
+enum { BL_PTF_PEP701 = 1 };
+
+/* Tokenize s[0..n) (a UTF-8 BOM is skipped) as the tokenizer of CPython 3.`minor` does
+ * (BOXLINT_PYTHON_MINOR_MIN..MAX). Returns 0 (err may be set: the tokens up to the error are
+ * kept), or -1 when out of memory. Free with bl_py_tokens_free. */
+int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, int minor, bl_pytoks *out);
 void bl_py_tokens_free(const boxlint__mem *m, bl_pytoks *t);
 
 /* 1-based line and column (code points; an invalid byte counts one) of offset `off`, Python's
@@ -185,6 +192,7 @@ typedef struct bl_pyreader {
   boxlint__arena strs;   /* the arrays of the values' strings, apart from the values */
   const char *s;
   size_t n;
+  int minor;             /* read as Python 3.minor (bl_py_read) */
   bl_pytoks toks;
   size_t *sig;           /* indices of the significant tokens (no COMMENT, NL) */
   size_t nsig;
@@ -216,9 +224,15 @@ typedef struct bl_pyreader {
   int stale;
 } bl_pyreader;
 
-/* Tokenize and read the file's calls, suppressions and module-level names. Returns 0 (err set on
- * a syntax error) or -1 when out of memory. bl_py_reader_free it in every case. */
-int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n);
+/* Tokenize and read the file's calls, suppressions and module-level names, with the grammar of
+ * Python 3.`minor`. Returns 0 (err set on a syntax error) or -1 when out of memory.
+ * bl_py_reader_free it in every case. */
+int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n, int minor);
+/* The Python minor version a check reads a file with under `opts` (NULL: the default):
+ * opts->python_minor, else its config's target version, else BOXLINT_PYTHON_MINOR_DEFAULT. */
+int bl_py_minor(const boxlint_options *opts);
+/* opts (NULL: the defaults) names no Python version outside 3.8..3.14 (else EINVAL). */
+int bl_py_minor_ok(const boxlint_options *opts);
 void bl_py_reader_free(bl_pyreader *rd);
 /* Shared by reader.c and scan.c. */
 int bl_py_call_args(bl_pyreader *rd, size_t *i, bl_pyarg **args, size_t *nargs);

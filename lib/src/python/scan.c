@@ -98,12 +98,13 @@ static int is_suppression(const char *s, const bl_pytok *t) {
   return 0;
 }
 
-int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) {
+int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n, int minor) {
   memset(rd, 0, sizeof *rd);
   rd->m = m;
   rd->s = s;
   rd->n = n;
-  if (bl_py_tokenize(m, s, n, &rd->toks)) return -1;
+  rd->minor = minor;
+  if (bl_py_tokenize(m, s, n, minor, &rd->toks)) return -1;
   rd->sig = boxlint__malloc(m, (rd->toks.n + 1) * sizeof *rd->sig);
   if (!rd->sig) return -1;
   size_t at = 0;
@@ -125,7 +126,7 @@ int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) 
   size_t soff = rd->err_off;
   rd->err = NULL;
   bl_pyast ast;
-  if (bl_py_parse(m, &rd->arena, s, n, &rd->toks, rd->sig, rd->nsig, &ast)) return -1;
+  if (bl_py_parse(m, &rd->arena, s, n, &rd->toks, rd->sig, rd->nsig, minor, &ast)) return -1;
   if (ast.err && !(serr && soff < ast.err_off)) {
     rd->err = ast.err;
     rd->err_off = ast.err_off;

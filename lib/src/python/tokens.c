@@ -21,6 +21,7 @@ typedef struct tz {
   int line_has_tokens;    /* a token other than a comment on this logical line */
   int want_indent;        /* the last logical line ended with ':' */
   size_t last_sig;        /* index of the last significant token + 1, or 0 */
+  int minor;              /* CPython 3.minor's tokenizer */
 } tz;
 
 static int push(tz *z, bl_pytok_kind k, size_t start, size_t end) {
@@ -33,6 +34,7 @@ static int push(tz *z, bl_pytok_kind k, size_t start, size_t end) {
     t->cap = cap;
   }
   t->v[t->n].kind = k;
+  t->v[t->n].flags = 0;
   t->v[t->n].start = start;
   t->v[t->n].end = end;
   t->n++;
@@ -188,7 +190,7 @@ static int finish(tz *z, int after_continuation) {
   return push(z, BL_PT_ENDMARKER, z->n, z->n) ? -1 : 0;
 }
 
-int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *out) {
+int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, int minor, bl_pytoks *out) {
   memset(out, 0, sizeof *out);
   tz z;
   memset(&z, 0, sizeof z);
@@ -196,6 +198,7 @@ int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *ou
   z.s = s;
   z.n = n;
   z.out = out;
+  z.minor = minor;
   if (n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) z.pos = 3;
   /* CPython refuses a NUL byte anywhere (in a string or a comment too) before reading a token:
    * read up to it, then report it whatever came first. */
