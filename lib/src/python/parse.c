@@ -455,8 +455,10 @@ static bl_pynode *assign(bl_pp *p, bl_pynode *target, int c) {
   return st;
 }
 
-static bl_pynode *simple_stmt(bl_pp *p) {
+static bl_pynode *simple_stmt(bl_pp *p, bl_pynode *parent, int role) {
   size_t t0 = p->pos;
+  int ta = pp_type_alias(p, parent, role);
+  if (ta) return ta > 0 ? parent->last : NULL;
   int c = pp_peek(p);
   bl_pynode *st;
   if ((c >= K_PASS && c <= K_RETURN) || c == K_BREAK || c == K_CONTINUE || c == K_GLOBAL ||
@@ -485,9 +487,9 @@ static bl_pynode *simple_stmt(bl_pp *p) {
 
 int pp_simple_stmts(bl_pp *p, bl_pynode *parent, int role) {
   for (;;) {
-    bl_pynode *st = simple_stmt(p);
+    bl_pynode *st = simple_stmt(p, parent, role);
     if (!st) return -1;
-    pp_add(parent, st, role);
+    if (st->parent != parent) pp_add(parent, st, role);
     if (pp_eat(p, O_SEMI)) {
       if (pp_at(p, T_NEWLINE)) break;
       continue;

@@ -454,6 +454,18 @@ static int dict_items(bl_pp *p, bl_pynode *n, int first) {
   return pp_eat(p, O_RBRACE) ? 0 : -1;
 }
 
+/* 3.8: a set's elements are no assignment expressions unless parenthesized (3.9's grammar
+ * takes them). 0, or -1 with the error. */
+static int set_walrus(bl_pp *p, const bl_pynode *n) {
+  if (p->minor >= 9 || (n->kind != BL_PK_SET && n->kind != BL_PK_SETCOMP)) return 0;
+  for (const bl_pynode *k = n->kid; k; k = k->next)
+    if (k->role == BL_PR_ELT && k->kind == BL_PK_NAMEDEXPR && !(k->flags & BL_PYF_PAREN)) {
+      pp_fail(p, "invalid syntax", k->kid->end);
+      return -1;
+    }
+  return 0;
+}
+
 static bl_pynode *brace(bl_pp *p) {
   bl_pynode *n = pp_node(p, BL_PK_DICT, p->pos), *e, *v;
   if (!n) return NULL;
@@ -485,6 +497,7 @@ static bl_pynode *brace(bl_pp *p) {
       }
     }
   }
+  if (set_walrus(p, n)) return NULL;
   pp_end(p, n);
   return n;
 }

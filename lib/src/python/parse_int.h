@@ -116,6 +116,8 @@ int pp_block(bl_pp *p, bl_pynode *parent, int role);
 /* A compound statement added to parent: 1, 0 when the next is none (nothing consumed), -1. */
 int pp_compound(bl_pp *p, bl_pynode *parent, int role);
 int pp_simple_stmts(bl_pp *p, bl_pynode *parent, int role);
+/* `type X[T] = ...` (3.12+) into parent: 1, 0 when the next is none (nothing consumed), -1. */
+int pp_type_alias(bl_pp *p, bl_pynode *parent, int role);
 bl_pynode *pp_params(bl_pp *p, int lambda); /* ARGUMENTS, up to ')' or ':' (not consumed) */
 
 /* Expressions (parse_expr.c, parse_args.c). */
