@@ -199,16 +199,22 @@ typedef struct bl_pyast {
  * parser meets only when it gets there (indentation, continuation), the parser's. Errors in
  * escape sequences are not the parser's (scan.c decodes every literal); the mixing of bytes
  * and str literals, f-strings' replacement fields and CPython's check of identifiers with
- * non-ASCII characters (verify_identifier, before NFKC) are. Never recurses deeper than
- * BL_PY_MAX_DEPTH nested expressions or blocks: beyond that it stops with the error "too
- * deeply nested" (CPython's own limits, 200 brackets and 100 indentation levels, are in the
- * tokenizer). */
-#define BL_PY_MAX_DEPTH 1000
-/* Nor is the tree it builds ever deeper than this many nodes (chains such as a.b.c..., x+x+...,
- * f()()..., elif...elif are built by loops, not by recursion): a recursive walk of the tree is
- * bounded by it. Beyond, the error is "too deeply nested" too; ast.parse itself raises
- * RecursionError from about 2985 nested nodes. */
-#define BL_PY_MAX_TREE_DEPTH 3000
+ * non-ASCII characters (verify_identifier, before NFKC) are. Its nesting is bounded as that
+ * CPython's parser's stack is (bl_py_limits): beyond, the error is BL_PY_STACK_MSG (CPython's
+ * MemoryError); CPython's other limits, 200 brackets and 100 indentation levels, are in the
+ * tokenizer (tokens.c). */
+#define BL_PY_STACK_MSG "Parser stack overflowed - Python source too complex to parse"
+/* Nor is the tree it builds deeper than 3.11's and 3.12's ast.parse takes (their RecursionError,
+ * BL_PY_RECURSION_MSG), nor, in any version, than BL_PY_MAX_TREE_DEPTH nodes (chains such as
+ * a.b.c..., x+x+..., f()()..., elif...elif are built by loops, not by recursion, and CPython
+ * takes them deeper): a recursive walk of the tree is bounded by it; beyond, the error is "too
+ * deeply nested", boxlint's own limit. */
+#define BL_PY_RECURSION_MSG "maximum recursion depth exceeded during ast construction"
+#define BL_PY_MAX_TREE_DEPTH 7000
+/* The limits of CPython 3.`minor`'s parser as bl_py_parse applies them: the parser's stack
+ * (max_depth, in the parser's nesting units), what a bracket adds to it (3.8's parser), and
+ * the tree's depth (nodes, the module counted). */
+void bl_py_limits(int minor, int *max_depth, int *bracket_cost, size_t *tree_depth);
 int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, size_t n,
                 const bl_pytoks *toks, const size_t *sig, size_t nsig, int minor,
                 bl_pyast *out);

@@ -94,15 +94,39 @@ int pp_starts_expr(int c) {
 }
 
 int pp_enter(bl_pp *p) {
-  if (p->depth >= BL_PY_MAX_DEPTH) {
-    pp_hard(p, "too deeply nested", pp_off(p, pp_tok(p, p->pos)->start));
+  if (p->depth >= p->max_depth) {
+    pp_hard(p, BL_PY_STACK_MSG, pp_off(p, pp_tok(p, p->pos)->start));
     return -1;
   }
   p->depth++;
   return 0;
 }
 
+void bl_py_limits(int minor, int *max_depth, int *bracket_cost, size_t *tree_depth) {
+  /* Measured on each CPython (tests/oracle/python_versions_test.py probes each at t-1, t and
+   * t+1): `x = -...-1` and `x = not ... x` and `x = 1 if 1 else ...` take 1679 operators in 3.8
+   * (its LL(1) parser's stack, MAXSTACK 1700, where a bracket costs about 17 entries: 98
+   * nested parentheses), 5967 in 3.9 and 3.10 (the PEG parser's MAXSTACK 6000), 5966 in 3.13
+   * and 3.14; a lambda counts two. 3.11 and 3.12 build the tree (ast.parse) with a recursion
+   * limit of about 3000 nodes deep: 2994 and 2996 nodes (the module counted). */
+  *bracket_cost = minor <= 8 ? 14 : 0;
+  *max_depth = minor <= 8 ? 1682 : minor <= 10 ? 5969 : 5968;
+  *tree_depth = minor == 11 ? 2994 : minor == 12 ? 2996 : BL_PY_MAX_TREE_DEPTH;
+}
+
 void pp_leave(bl_pp *p) { p->depth--; }
+
+int pp_bracket_enter(bl_pp *p) {
+  if (!p->bracket_cost) return 0;
+  if (p->depth + p->bracket_cost >= p->max_depth) {
+    pp_hard(p, BL_PY_STACK_MSG, pp_off(p, pp_tok(p, p->pos)->start));
+    return -1;
+  }
+  p->depth += p->bracket_cost;
+  return 0;
+}
+
+void pp_bracket_leave(bl_pp *p) { p->depth -= p->bracket_cost; }
 
 /*----------------------------------------------------------------------------------------------
  * Errors and nodes
@@ -527,11 +551,12 @@ int pp_block(bl_pp *p, bl_pynode *parent, int role) {
  * The entry point
  *--------------------------------------------------------------------------------------------*/
 
-/* The first node deeper than BL_PY_MAX_TREE_DEPTH, or NULL (a walk without recursion). */
-static const bl_pynode *too_deep(const bl_pynode *root) {
-  size_t d = 0;
+/* The first node deeper than `limit` (the root at depth 1), or NULL (a walk without
+ * recursion). */
+static const bl_pynode *too_deep(const bl_pynode *root, size_t limit) {
+  size_t d = 1;
   for (const bl_pynode *n = root; n;) {
-    if (d > BL_PY_MAX_TREE_DEPTH) return n;
+    if (d > limit) return n;
     if (n->kid) {
       n = n->kid;
       d++;
@@ -578,7 +603,9 @@ static void verdict(const bl_pp *p, const bl_pytoks *toks, int parsed, bl_pyast 
   size_t off = p->err ? p->err_off : p->smsg ? p->soff : pp_tok(p, p->far)->start;
   const char *te = toks->err;
   int stands = p->err && (!strcmp(p->err, "invalid character in identifier") ||
-                          !strcmp(p->err, "too deeply nested"));
+                          !strcmp(p->err, "too deeply nested") ||
+                          !strcmp(p->err, BL_PY_STACK_MSG) ||
+                          !strcmp(p->err, BL_PY_RECURSION_MSG));
   if (te && !stands) {
     int reached = !msg || (!p->err && p->far >= p->nreal);
     if ((reached || !reached_only(te)) &&
@@ -604,6 +631,8 @@ int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, siz
   p.m = m;
   p.arena = arena;
   p.minor = minor;
+  size_t tree_limit;
+  bl_py_limits(minor, &p.max_depth, &p.bracket_cost, &tree_limit);
   p.s = s;
   p.n = n;
   p.tv = toks->v;
@@ -624,9 +653,9 @@ int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, siz
   boxlint__free(m, p.code);
   out->nnodes = p.nnodes;
   if (p.oom) return -1;
-  const bl_pynode *deep = root ? too_deep(root) : NULL;
+  const bl_pynode *deep = root ? too_deep(root, tree_limit) : NULL;
   if (deep && !p.err) {
-    p.err = "too deeply nested";
+    p.err = tree_limit < BL_PY_MAX_TREE_DEPTH ? BL_PY_RECURSION_MSG : "too deeply nested";
     p.err_off = deep->start;
   }
   verdict(&p, toks, root != NULL, out);

@@ -25,12 +25,17 @@ static bl_pynode *lambdef(bl_pp *p) {
   bl_pynode *l = pp_node(p, BL_PK_LAMBDA, p->pos), *e;
   if (!l) return NULL;
   p->pos++;
-  if (!(e = pp_params(p, 1))) return NULL;
+  if (pp_enter(p)) return NULL; /* a lambda is two levels of CPython's parser */
+  if (!(e = pp_params(p, 1))) goto fail;
   pp_add(l, e, BL_PR_ARGS);
-  if (!pp_eat(p, O_COLON) || !(e = pp_expression(p))) return NULL;
+  if (!pp_eat(p, O_COLON) || !(e = pp_expression(p))) goto fail;
+  pp_leave(p);
   pp_add(l, e, BL_PR_VALUE);
   pp_end(p, l);
   return l;
+fail:
+  pp_leave(p);
+  return NULL;
 }
 
 /* An expression that another follows inside brackets (`f(a b)`): CPython's invalid_expression
@@ -292,13 +297,17 @@ bl_pynode *pp_primary(bl_pp *p) {
       if (!pp_at(p, T_NAME) || pp_ident(p, n, p->pos)) return NULL;
       p->pos++;
     } else if (c == O_LPAR) {
-      if (!(n = over(p, BL_PK_CALL, a, BL_PR_FUNC))) return NULL;
+      if (!(n = over(p, BL_PK_CALL, a, BL_PR_FUNC)) || pp_bracket_enter(p)) return NULL;
       p->pos++;
-      if (pp_call_args(p, n, 1)) return NULL;
+      int rc = pp_call_args(p, n, 1);
+      pp_bracket_leave(p);
+      if (rc) return NULL;
     } else if (c == O_LSQB) {
-      if (!(n = over(p, BL_PK_SUBSCRIPT, a, BL_PR_VALUE))) return NULL;
+      if (!(n = over(p, BL_PK_SUBSCRIPT, a, BL_PR_VALUE)) || pp_bracket_enter(p)) return NULL;
       p->pos++;
-      if (!(e = pp_slices(p))) return NULL;
+      e = pp_slices(p);
+      pp_bracket_leave(p);
+      if (!e) return NULL;
       pp_add(n, e, BL_PR_SLICE);
       if (!pp_eat(p, O_RSQB)) return NULL;
     } else {
@@ -523,9 +532,13 @@ bl_pynode *pp_atom(bl_pp *p) {
   case T_NUMBER: return constant(p, BL_PYF_NUM);
   case O_ELLIPSIS: return constant(p, BL_PYF_ELLIPSIS);
   case T_STRING: return pp_strings(p);
-  case O_LPAR: return paren(p);
-  case O_LSQB: return list(p);
-  case O_LBRACE: return brace(p);
+  case O_LPAR: case O_LSQB: case O_LBRACE: {
+    int c = pp_peek(p);
+    if (pp_bracket_enter(p)) return NULL;
+    n = c == O_LPAR ? paren(p) : c == O_LSQB ? list(p) : brace(p);
+    pp_bracket_leave(p);
+    return n;
+  }
   default: return NULL;
   }
 }

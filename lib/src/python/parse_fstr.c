@@ -122,6 +122,8 @@ static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at) {
   q.inner = 1;
   q.minor = p->minor;
   q.depth = p->depth;
+  q.max_depth = p->max_depth;
+  q.bracket_cost = p->bracket_cost;
   q.nreal = q.nsig++;
   q.endtok.kind = BL_PT_ENDMARKER;
   q.endtok.start = q.endtok.end = len + 2;

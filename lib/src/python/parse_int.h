@@ -48,7 +48,9 @@ typedef struct bl_pp {
   int inner;              /* parsing a replacement field */
   int minor;              /* the grammar of Python 3.minor */
   int ascii;              /* s holds no byte over 0x7f: no identifier to check or normalise */
-  int depth;              /* nesting, against BL_PY_MAX_DEPTH */
+  int depth;              /* nesting, against max_depth */
+  int max_depth;          /* the version's parser stack (bl_py_limits) */
+  int bracket_cost;       /* what a bracket adds to depth beyond its expressions (3.8) */
   int trying;             /* inside an attempt that may be backtracked */
   const char *err;        /* hard error (static text) and its file offset */
   size_t err_off;
@@ -91,6 +93,9 @@ int pp_name_is(bl_pp *p, size_t i, const char *word); /* token i is the NAME `wo
 int pp_starts_expr(int code);             /* may start an expression (not `*`, `yield`) */
 int pp_enter(bl_pp *p);                   /* nesting + 1: 0, or -1 (hard error) */
 void pp_leave(bl_pp *p);
+/* A bracket's own cost to the depth (3.8's parser): 0, or -1 (hard error); pp_bracket_leave. */
+int pp_bracket_enter(bl_pp *p);
+void pp_bracket_leave(bl_pp *p);
 
 /* Nodes (parse.c). */
 bl_pynode *pp_node(bl_pp *p, int kind, size_t tok); /* starting at token tok */

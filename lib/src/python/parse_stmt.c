@@ -195,7 +195,7 @@ static bl_pynode *try_stmt(bl_pp *p) {
 /* '[' type_param (',' type_param)* [','] ']' (3.12+; defaults 3.13+): each a TYPEVAR,
  * TYPEVARTUPLE or PARAMSPEC child [TYPEPARAM] of st. 0, or -1. */
 static int type_params(bl_pp *p, bl_pynode *st) {
-  int defaults = 0, n = 0;
+  int n = 0; /* a parameter without a default may follow one with (3.13's parser) */
   p->pos++; /* '[' */
   do {
     if (n && pp_at(p, O_RSQB)) break;
@@ -225,10 +225,6 @@ static int type_params(bl_pp *p, bl_pynode *st) {
       if (!(e = kind == BL_PK_TYPEVARTUPLE ? pp_star_expression(p) : pp_expression(p)))
         return -1;
       pp_add(tp, e, BL_PR_DEFAULT);
-      defaults = 1;
-    } else if (defaults) {
-      pp_fail(p, "non-default type parameter follows default type parameter", tp->start);
-      return -1;
     }
     pp_end(p, tp);
     pp_add(st, tp, BL_PR_TYPEPARAM);

@@ -52,14 +52,23 @@ static int fail(tz *z, size_t off, const char *msg) {
 /* At the start of a line outside brackets: measure the indentation and, on a line with code,
  * emit INDENT or DEDENTs. Returns 0, 1 on a syntax error, -1 when out of memory. */
 static int indentation(tz *z) {
-  size_t col = 0, alt = 0, p = z->pos;
+  size_t col = 0, alt = 0, p = z->pos, cont = 0;
   for (; p < z->n; p++) {
     char c = z->s[p];
     if (c == ' ') { col++; alt++; }
     else if (c == '\t') { col = (col / 8 + 1) * 8; alt++; }
     else if (c == '\f') { col = alt = 0; }
-    else break;
+    else if (c == '\\' && z->minor >= 10 && p + 1 < z->n &&
+             (z->s[p + 1] == '\n' || z->s[p + 1] == '\r')) {
+      /* 3.10+: indentation is not split over lines by a backslash; the column of the first
+       * one (when not 0) is the line's indentation, measured on after it */
+      if (!cont) cont = col;
+      size_t at = p + 1;
+      p += z->s[p + 1] == '\r' && p + 2 < z->n && z->s[p + 2] == '\n' ? 2 : 1;
+      if (p + 1 >= z->n) return fail(z, at, "unexpected EOF while parsing");
+    } else break;
   }
+  if (cont) col = alt = cont;
   z->pos = p;
   size_t l;
   bl_pylex k = bl_py_lex((const unsigned char *)z->s + p, (const unsigned char *)z->s + z->n, &l);
@@ -71,7 +80,8 @@ static int indentation(tz *z) {
     if (alt != atop) return fail(z, p, "inconsistent use of tabs and spaces in indentation");
     if (z->want_indent) return fail(z, p, "expected an indented block");
   } else if (col > top) {
-    if (z->nind == MAX_INDENT) return fail(z, p, "too many levels of indentation");
+    /* CPython's tokenizer: indent + 1 >= MAXINDENT, so that 99 levels are the most */
+    if (z->nind + 1 >= MAX_INDENT) return fail(z, p, "too many levels of indentation");
     if (alt <= atop) return fail(z, p, "inconsistent use of tabs and spaces in indentation");
     if (!z->want_indent) return fail(z, p, "unexpected indent");
     z->nind++;
@@ -171,14 +181,15 @@ static int token(tz *z, bl_pylex k, size_t p, size_t l) {
 }
 
 /* The end: an unclosed bracket, a missing block, then NEWLINE, DEDENTs and ENDMARKER. */
-static int finish(tz *z, int after_continuation) {
+static int finish(tz *z, int after_continuation, size_t cont_at) {
   if (z->depth) {
     char c = z->s[z->open[z->depth - 1]];
     return fail(z, z->open[z->depth - 1],
                 c == '(' ? "'(' was never closed" : c == '[' ? "'[' was never closed"
                                                               : "'{' was never closed");
   }
-  if (after_continuation) return fail(z, z->n, "unexpected EOF while parsing");
+  /* CPython points after the backslash */
+  if (after_continuation) return fail(z, cont_at, "unexpected EOF while parsing");
   if (z->line_has_tokens && push(z, BL_PT_NEWLINE, z->n, z->n)) return -1;
   if (z->line_has_tokens) {
     const bl_pytok *last = &z->out->v[z->last_sig - 1];
@@ -214,13 +225,13 @@ int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, int minor, bl
     cont = 0;
     z.pos = p + l;
     if (k == BL_PYL_EOF) {
-      rc = finish(&z, 0);
+      rc = finish(&z, 0, 0);
       break;
     }
     if (k == BL_PYL_SPACE) continue;
     if (k == BL_PYL_CONTINUATION) {
       cont = 1;
-      if (z.pos >= z.n) rc = finish(&z, 1);
+      if (z.pos >= z.n) rc = finish(&z, 1, p + 1);
       continue;
     }
     if (k == BL_PYL_COMMENT) rc = push(&z, BL_PT_COMMENT, p, p + l);
