@@ -31,12 +31,13 @@ static const char *const KINDS[] = {
   "COMPREHENSION", "AWAIT", "YIELD", "YIELDFROM", "COMPARE", "CALL", "KEYWORD",
   "FORMATTEDVALUE", "JOINEDSTR", "CONSTANT", "ATTRIBUTE", "SUBSCRIPT", "STARRED", "NAME",
   "LIST", "TUPLE", "SLICE", "MATCHVALUE", "MATCHSINGLETON", "MATCHSEQUENCE", "MATCHMAPPING",
-  "MATCHCLASS", "MATCHSTAR", "MATCHAS", "MATCHOR"};
+  "MATCHCLASS", "MATCHSTAR", "MATCHAS", "MATCHOR", "TYPEALIAS", "TYPEVAR", "TYPEVARTUPLE",
+  "PARAMSPEC", "TEMPLATESTR"};
 static const char *const ROLES[] = {
   "-", "BODY", "ORELSE", "FINAL", "HANDLER", "DECORATOR", "NAME", "ARGS", "RETURNS", "ARG",
   "KEYWORD", "TARGET", "VALUE", "ANNOTATION", "TEST", "ITER", "ITEM", "SUBJECT", "CASE",
   "PATTERN", "CAUSE", "DEFAULT", "LEFT", "RIGHT", "OPERAND", "KEY", "DSTAR", "ELT", "GENERATOR",
-  "FUNC", "FORMAT", "SLICE", "LOWER", "UPPER", "STEP"};
+  "FUNC", "FORMAT", "SLICE", "LOWER", "UPPER", "STEP", "TYPEPARAM"};
 
 /* Line (1-based) and column (0-based, code points; an invalid byte counts one) of `off`. */
 static void line_col(const char *s, size_t n, size_t off, size_t *line, size_t *col) {

@@ -85,7 +85,11 @@ def oracle(minor, interp, paths):
     """[None | (line, col, msg)] for paths, and the version CPython says it is."""
     data = "\n".join(paths) + "\n"
     if minor == 14:
-        cmd = ["node", os.path.join(HERE, "pyodide_parse.mjs")]
+        # the deep cases need V8's stack near the thread's (8 MiB by default)
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_STACK)[0]
+        kib = 7000 if soft == resource.RLIM_INFINITY or soft >= 8 << 20 else soft // 1024 - 1024
+        cmd = ["node", "--stack-size=%d" % max(kib, 900), os.path.join(HERE, "pyodide_parse.mjs")]
     else:
         cmd = [interp, "-I", "-c", VERDICTS]
     p = subprocess.run(cmd, input=data, capture_output=True, text=True, check=False)

@@ -14,6 +14,7 @@ typedef struct fs {
   const char *s;  /* p->s */
   size_t e;       /* the body's end */
   int raw;
+  int pep701;     /* read as 3.12+ reads it (a BL_LIT_PEP701 piece) */
   size_t err_at;  /* where CPython reports the string's errors: the token after the group */
   size_t tok;     /* the string token (SIZE_MAX inside a field) */
 } fs;
@@ -53,6 +54,10 @@ static size_t literal(fs *f, size_t i, int lvl) {
  * ends it outside brackets and strings. */
 static size_t expr_end(fs *f, size_t i) {
   const char *s = f->s;
+  if (f->pep701) {
+    size_t j = bl_py_fstring_expr_end(s, f->e, i);
+    return j == SIZE_MAX ? fs_fail(f, "f-string: expecting '}'") : j;
+  }
   char open[MAX_NEST], q = 0;
   int depth = 0, triple = 0;
   size_t j = i + 1;
@@ -156,7 +161,7 @@ static int blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r
 static size_t field(fs *f, bl_pynode *js, size_t i, int lvl) {
   bl_pp *p = f->p;
   const char *s = f->s;
-  if (lvl >= 2) return fs_fail(f, "f-string: expressions nested too deeply");
+  if (lvl >= (f->pep701 ? 3 : 2)) return fs_fail(f, "f-string: expressions nested too deeply");
   size_t j = expr_end(f, i), k = i + 1;
   if (j == SIZE_MAX) return j;
   while (k < j && blank(s[k])) k++;
@@ -174,6 +179,8 @@ static size_t field(fs *f, bl_pynode *js, size_t i, int lvl) {
     if (!conv) return fs_fail(f, "f-string: expecting '}'");
     if (conv != 's' && conv != 'r' && conv != 'a')
       return fs_fail(f, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+    if (f->pep701) /* 3.12+: blanks may follow the conversion */
+      while (j < f->e && blank(s[j])) j++;
   }
   if (j < f->e && s[j] == ':') {
     if (++j >= f->e) return fs_fail(f, "f-string: expecting '}'");
@@ -204,11 +211,18 @@ static size_t fparse(fs *f, bl_pynode *js, size_t i, int lvl) {
 
 bl_pynode *pp_strings(bl_pp *p) {
   size_t t0 = p->pos;
-  int bytes = -1, fstr = 0;
+  int bytes = -1, fstr = 0, tmpl = -1;
   for (; pp_at(p, T_STRING); p->pos++) {
     bl_piece pc;
     bl_py_piece(p->s, pp_tok(p, p->pos), &pc);
-    int b = (pc.flags & BL_LIT_BYTES) != 0;
+    int b = (pc.flags & BL_LIT_BYTES) != 0, t = (pc.flags & BL_LIT_TEMPLATE) != 0;
+    if (t && b) return pp_hard(p, "'b' and 't' prefixes are incompatible", pp_off(p, pc.start));
+    if (tmpl >= 0 && t != tmpl) { /* 3.14: a t-string is concatenated with t-strings only */
+      size_t at = pp_off(p, pp_tok(p, t0)->start);
+      while (pp_at(p, T_STRING)) p->pos++;
+      return pp_hard(p, "cannot mix t-string literals with string or bytes literals", at);
+    }
+    tmpl = t;
     if (bytes >= 0 && b != bytes) {
       while (pp_at(p, T_STRING)) p->pos++;
       return pp_hard(p, "cannot mix bytes and nonbytes literals",
@@ -217,20 +231,22 @@ bl_pynode *pp_strings(bl_pp *p) {
     bytes = b;
     fstr |= (pc.flags & BL_LIT_FSTRING) != 0;
   }
-  bl_pynode *n = pp_node(p, fstr ? BL_PK_JOINEDSTR : BL_PK_CONSTANT, t0);
+  bl_pynode *n = pp_node(p, tmpl > 0 ? BL_PK_TEMPLATESTR : fstr ? BL_PK_JOINEDSTR
+                                                                : BL_PK_CONSTANT, t0);
   if (!n) return NULL;
   pp_end(p, n);
   if (!fstr) {
     n->flags |= bytes ? BL_PYF_BYTES : BL_PYF_STR;
     return n;
   }
-  fs f = {p, p->s, 0, 0, pp_off(p, pp_tok(p, p->pos)->start), SIZE_MAX};
+  fs f = {p, p->s, 0, 0, 0, pp_off(p, pp_tok(p, p->pos)->start), SIZE_MAX};
   for (size_t i = t0; i < p->pos; i++) {
     bl_piece pc;
     bl_py_piece(p->s, pp_tok(p, i), &pc);
     if (!(pc.flags & BL_LIT_FSTRING)) continue;
     f.e = pc.body_end;
     f.raw = (pc.flags & BL_LIT_RAW) != 0;
+    f.pep701 = (pc.flags & BL_LIT_PEP701) != 0;
     f.tok = p->inner ? SIZE_MAX : i;
     if (fparse(&f, n, pc.body, 0) == SIZE_MAX) return NULL;
   }

@@ -48,6 +48,15 @@ enum { BL_PTF_PEP701 = 1 };
  * kept), or -1 when out of memory. Free with bl_py_tokens_free. */
 int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, int minor, bl_pytoks *out);
 void bl_py_tokens_free(const boxlint__mem *m, bl_pytoks *t);
+/* PEP 701 (3.12+): the end of the f-string or t-string (or any string literal) that starts at
+ * s[i] (its prefix), read through its replacement fields, or SIZE_MAX with *err and *err_off
+ * (tokens.c). */
+size_t bl_py_fstring_end(const char *s, size_t n, size_t i, const char **err, size_t *err_off);
+/* The end (past its '}') of the replacement field whose '{' is at s[i], inside a PEP 701
+ * string whose body ends at e; SIZE_MAX when it does not end before e. */
+size_t bl_py_fstring_field_end(const char *s, size_t e, size_t i, int raw);
+/* ... and where its expression ends: the '!', ':', '=' or '}' that follows it. */
+size_t bl_py_fstring_expr_end(const char *s, size_t e, size_t i);
 
 /* 1-based line and column (code points; an invalid byte counts one) of offset `off`, Python's
  * line breaks (\n, \r\n, \r). */
@@ -57,7 +66,11 @@ void bl_py_line_col(const char *s, size_t n, size_t off, uint32_t *line, uint32_
  * String literals (literal.c)
  *--------------------------------------------------------------------------------------------*/
 
-enum { BL_LIT_RAW = 1, BL_LIT_BYTES = 2, BL_LIT_FSTRING = 4, BL_LIT_TRIPLE = 8 };
+/* A t-string (3.14) is BL_LIT_FSTRING | BL_LIT_TEMPLATE: read as an f-string is, but its value
+ * is a Template, never a str. BL_LIT_PEP701: an f-string or t-string that the tokenizer read
+ * as 3.12+ does (the token's BL_PTF_PEP701). */
+enum { BL_LIT_RAW = 1, BL_LIT_BYTES = 2, BL_LIT_FSTRING = 4, BL_LIT_TRIPLE = 8,
+       BL_LIT_TEMPLATE = 16, BL_LIT_PEP701 = 32 };
 
 /* One literal piece: its prefix flags, quote character and body span in the source. */
 typedef struct bl_piece {

@@ -164,10 +164,188 @@ static const char *number_end(const tz *z, size_t p, size_t end) {
          : (s[end - 1] | 0x20) == 'j' ? "invalid imaginary literal" : "invalid decimal literal";
 }
 
+/*----------------------------------------------------------------------------------------------
+ * f-strings and t-strings as 3.12's tokenizer reads them (PEP 701): a replacement field holds
+ * tokens (strings with any quotes, f-strings nested to any depth, comments, line breaks,
+ * backslashes), its end is found by reading them, and the string's end only after its fields.
+ *--------------------------------------------------------------------------------------------*/
+
+typedef struct fscan {
+  const char *s;
+  size_t n;
+  const char *err;
+  size_t err_off;
+  int nest;
+} fscan;
+
+static size_t fs_err(fscan *f, size_t off, const char *msg) {
+  if (!f->err) {
+    f->err = msg;
+    f->err_off = off;
+  }
+  return SIZE_MAX;
+}
+
+/* The prefix at i: its length, and whether it holds f or t (*fmt) and r (*raw). */
+static size_t fs_prefix(const char *s, size_t i, size_t n, int *fmt, int *raw) {
+  size_t k = i;
+  *fmt = *raw = 0;
+  while (k < n && s[k] != '\'' && s[k] != '"') {
+    char c = (char)(s[k] | 0x20);
+    if (c == 'f' || c == 't') *fmt = 1;
+    if (c == 'r') *raw = 1;
+    k++;
+  }
+  return k - i;
+}
+
+static size_t fs_field(fscan *f, size_t i, char q, int triple, int raw, int expr_only);
+
+/* A body from i (or, spec, a format spec, to its '}'): where the closing quotes (or the '}')
+ * are, or SIZE_MAX. */
+static size_t fs_body(fscan *f, size_t i, char q, int triple, int raw, int spec, size_t start) {
+  const char *s = f->s;
+  while (i < f->n) {
+    char c = s[i];
+    if (c == q && (!triple || (i + 2 < f->n && s[i + 1] == q && s[i + 2] == q)))
+      return spec ? fs_err(f, i, "f-string: expecting '}'") : i;
+    if ((c == '\n' || c == '\r') && !triple)
+      return fs_err(f, start, spec ? "f-string: expecting '}'" : "unterminated f-string literal");
+    if (c == '\\' && i + 1 < f->n && s[i + 1] != '{' && s[i + 1] != '}') {
+      int named = !raw && s[i + 1] == 'N';
+      i += (!raw && s[i + 1] == '\r' && i + 2 < f->n && s[i + 2] == '\n') ? 3 : 2;
+      if (named && i < f->n && s[i] == '{') { /* \N{...} */
+        while (i < f->n && s[i] != '}' && s[i] != q && s[i] != '\n') i++;
+        if (i < f->n && s[i] == '}') i++;
+      }
+      continue;
+    }
+    if (c == '{') {
+      if (!spec && i + 1 < f->n && s[i + 1] == '{') {
+        i += 2;
+        continue;
+      }
+      if ((i = fs_field(f, i, q, triple, raw, 0)) == SIZE_MAX) return i;
+      continue;
+    }
+    if (c == '}') {
+      if (spec) return i;
+      if (i + 1 < f->n && s[i + 1] == '}') {
+        i += 2;
+        continue;
+      }
+      return fs_err(f, i, "f-string: single '}' is not allowed");
+    }
+    i++;
+  }
+  return fs_err(f, start, triple ? "unterminated triple-quoted f-string literal"
+                                 : "unterminated f-string literal");
+}
+
+/* A string literal of any prefix at i: its end, or SIZE_MAX. */
+static size_t fs_string(fscan *f, size_t i) {
+  int fmt, raw;
+  size_t pl = fs_prefix(f->s, i, f->n, &fmt, &raw), b = i + pl;
+  size_t len;
+  bl_pylex k = bl_py_lex((const unsigned char *)f->s + i, (const unsigned char *)f->s + f->n,
+                         &len);
+  if (!fmt || b >= f->n) {
+    if (k == BL_PYL_UNTERMINATED) return fs_err(f, i, "unterminated string literal");
+    if (k == BL_PYL_UNTERMINATED3) return fs_err(f, i, "unterminated triple-quoted string literal");
+    return i + len;
+  }
+  char q = f->s[b];
+  int triple = b + 2 < f->n && f->s[b + 1] == q && f->s[b + 2] == q;
+  if (++f->nest > 150) return fs_err(f, i, "too many nested f-strings");
+  size_t e = fs_body(f, b + (triple ? 3 : 1), q, triple, raw, 0, i);
+  f->nest--;
+  return e == SIZE_MAX ? e : e + (triple ? 3 : 1);
+}
+
+/* The replacement field whose '{' is at i: past its '}', or (expr_only) where its expression
+ * ends (the '!', ':', '=' or '}' after it), or SIZE_MAX. */
+static size_t fs_field(fscan *f, size_t i, char q, int triple, int raw, int expr_only) {
+  const char *s = f->s;
+  int depth = 0;
+  size_t j = i + 1;
+  while (j < f->n) {
+    char c = s[j];
+    if (depth == 0 && expr_only && (c == '}' || c == ':' ||
+                                    ((c == '!' || c == '=') && !(j + 1 < f->n && s[j + 1] == '='))))
+      return j;
+    if (depth == 0) {
+      if (c == '}') return j + 1;
+      if (c == ':') {
+        j = fs_body(f, j + 1, q, triple, raw, 1, i);
+        return j == SIZE_MAX ? j : j + 1;
+      }
+      if (c == '!' && !(j + 1 < f->n && s[j + 1] == '=')) {
+        j++;
+        continue;
+      }
+      if (c == '=' && !(j + 1 < f->n && s[j + 1] == '=')) {
+        j++;
+        continue;
+      }
+    }
+    size_t l;
+    bl_pylex k = bl_py_lex((const unsigned char *)s + j, (const unsigned char *)s + f->n, &l);
+    switch (k) {
+    case BL_PYL_EOF: j = f->n; continue;
+    case BL_PYL_STRING: case BL_PYL_UNTERMINATED: case BL_PYL_UNTERMINATED3:
+      if ((j = fs_string(f, j)) == SIZE_MAX) return j;
+      continue;
+    case BL_PYL_OP:
+      if (c == '(' || c == '[' || c == '{') depth++;
+      else if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
+      else if (c == ')' || c == ']') return fs_err(f, j, c == ')' ? "f-string: unmatched ')'"
+                                                                 : "f-string: unmatched ']'");
+      break;
+    default: break;
+    }
+    j += l ? l : 1;
+  }
+  return fs_err(f, i, "f-string: expecting '}'");
+}
+
+size_t bl_py_fstring_end(const char *s, size_t n, size_t i, const char **err, size_t *err_off) {
+  fscan f = {s, n, NULL, 0, 0};
+  size_t e = fs_string(&f, i);
+  *err = f.err;
+  *err_off = f.err_off;
+  return e;
+}
+
+size_t bl_py_fstring_field_end(const char *s, size_t e, size_t i, int raw) {
+  /* within a token already read: its quotes are past e, so none is met */
+  fscan f = {s, e, NULL, 0, 0};
+  return fs_field(&f, i, 0, 1, raw, 0);
+}
+
+size_t bl_py_fstring_expr_end(const char *s, size_t e, size_t i) {
+  fscan f = {s, e, NULL, 0, 0};
+  return fs_field(&f, i, 0, 1, 0, 1);
+}
+
 static int token(tz *z, bl_pylex k, size_t p, size_t l) {
   static const bl_pytok_kind kinds[] = {
     [BL_PYL_NAME] = BL_PT_NAME, [BL_PYL_NUMBER] = BL_PT_NUMBER, [BL_PYL_STRING] = BL_PT_STRING,
     [BL_PYL_OP] = BL_PT_OP};
+  uint32_t flags = 0;
+  if ((k == BL_PYL_STRING || k == BL_PYL_UNTERMINATED || k == BL_PYL_UNTERMINATED3) &&
+      z->minor >= 12) {
+    int fmt, raw;
+    fs_prefix(z->s, p, z->n, &fmt, &raw);
+    if (fmt) { /* its end is after its fields (PEP 701) */
+      const char *err;
+      size_t eo, end = bl_py_fstring_end(z->s, z->n, p, &err, &eo);
+      if (end == SIZE_MAX) return fail(z, eo, err);
+      l = end - p;
+      k = BL_PYL_STRING;
+      flags = BL_PTF_PEP701;
+      z->pos = end;
+    }
+  }
   const char *e = k == BL_PYL_NUMBER ? number_end(z, p, p + l) : lex_error(k);
   if (e) return fail(z, k == BL_PYL_NUMBER ? p + l : p, e);
   if (k == BL_PYL_OP) {
@@ -175,6 +353,7 @@ static int token(tz *z, bl_pylex k, size_t p, size_t l) {
     if (rc) return rc;
   }
   if (push(z, kinds[k], p, p + l)) return -1;
+  z->out->v[z->out->n - 1].flags = flags;
   z->line_has_tokens = 1;
   z->last_sig = z->out->n;
   return 0;
@@ -223,6 +402,15 @@ int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, int minor, bl
     size_t l, p = z.pos;
     bl_pylex k = bl_py_lex((const unsigned char *)s + p, (const unsigned char *)s + z.n, &l);
     cont = 0;
+    if ((k == BL_PYL_STRING || k == BL_PYL_UNTERMINATED || k == BL_PYL_UNTERMINATED3) &&
+        minor < 14) {
+      size_t q = p; /* a t-string is 3.14's (PEP 750): before, `t` is a name */
+      while (s[q] != '\'' && s[q] != '"') q++;
+      if (memchr(s + p, 't', q - p) || memchr(s + p, 'T', q - p)) {
+        k = BL_PYL_NAME;
+        l = q - p;
+      }
+    }
     z.pos = p + l;
     if (k == BL_PYL_EOF) {
       rc = finish(&z, 0, 0);
