@@ -406,7 +406,8 @@ static bl_pynode *paren(bl_pp *p) {
     n->tok = p->inner ? SIZE_MAX : t0;
     n->flags |= BL_PYF_PAREN;
   } else {
-    if (e->kind == BL_PK_STARRED)
+    /* 3.12+ reads a field as star_expressions, without the parentheses around it */
+    if (e->kind == BL_PK_STARRED && !(p->field_paren && t0 == 0 && pp_peek2(p) == T_NEWLINE))
       return pp_fail(p, "cannot use starred expression here", e->start);
     if (!pp_eat(p, O_RPAR)) return NULL;
     e->flags |= BL_PYF_PAREN;
@@ -521,6 +522,9 @@ static bl_pynode *constant(bl_pp *p, uint32_t flags) {
 
 bl_pynode *pp_atom(bl_pp *p) {
   bl_pynode *n;
+  /* 3.8's parser: an atom is a descent of its stack as deep as a bracket's */
+  if (p->bracket_cost && p->depth + p->bracket_cost >= p->max_depth)
+    return pp_hard(p, BL_PY_STACK_MSG, pp_off(p, pp_tok(p, p->pos)->start));
   switch (pp_peek(p)) {
   case T_NAME:
     if (!(n = pp_node(p, BL_PK_NAME, p->pos)) || pp_ident(p, n, p->pos)) return NULL;

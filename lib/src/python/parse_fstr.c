@@ -96,7 +96,7 @@ static size_t expr_end(fs *f, size_t i) {
 }
 
 /* Parse text [a, b) of p->s as CPython parses a field: "(" text ")" as star_expressions. */
-static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at) {
+static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at, int pep701) {
   size_t len = b - a;
   bl_pynode *r = NULL;
   char *buf = boxlint__malloc(p->m, len + 2);
@@ -126,6 +126,7 @@ static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at) {
   q.delta = p->delta + a - 1;
   q.inner = 1;
   q.minor = p->minor;
+  q.field_paren = pep701;
   q.depth = p->depth;
   q.max_depth = p->max_depth;
   q.bracket_cost = p->bracket_cost;
@@ -169,11 +170,16 @@ static size_t field(fs *f, bl_pynode *js, size_t i, int lvl) {
   bl_pynode *fv = pp_node_at(p, BL_PK_FORMATTEDVALUE, pp_off(p, i), pp_off(p, j)), *e;
   if (!fv) return SIZE_MAX;
   if (!p->inner) fv->tok = f->tok;
-  if (!(e = field_expr(p, i + 1, j, f->err_at))) return SIZE_MAX;
+  if (!(e = field_expr(p, i + 1, j, f->err_at, f->pep701))) return SIZE_MAX;
   pp_add(fv, e, BL_PR_VALUE);
   pp_add(js, fv, BL_PR_VALUE);
   if (s[j] == '=') /* f'{x=}': the expression's text is part of the value */
-    for (j++; j < f->e && (blank(s[j]) || s[j] == '\v');) j++;
+    for (j++; j < f->e && (blank(s[j]) || s[j] == '\v' || (f->pep701 && s[j] == '#'));) {
+      if (s[j] == '#') /* 3.12+: a comment, to the line's end */
+        while (j < f->e && s[j] != '\n' && s[j] != '\r') j++;
+      else
+        j++;
+    }
   if (j < f->e && s[j] == '!') {
     char conv = ++j < f->e ? s[j++] : 0;
     if (!conv) return fs_fail(f, "f-string: expecting '}'");
@@ -218,7 +224,7 @@ bl_pynode *pp_strings(bl_pp *p) {
     int b = (pc.flags & BL_LIT_BYTES) != 0, t = (pc.flags & BL_LIT_TEMPLATE) != 0;
     if (t && b) return pp_hard(p, "'b' and 't' prefixes are incompatible", pp_off(p, pc.start));
     if (tmpl >= 0 && t != tmpl) { /* 3.14: a t-string is concatenated with t-strings only */
-      size_t at = pp_off(p, pp_tok(p, t0)->start);
+      size_t at = pp_off(p, pc.start);
       while (pp_at(p, T_STRING)) p->pos++;
       return pp_hard(p, "cannot mix t-string literals with string or bytes literals", at);
     }

@@ -47,6 +47,7 @@ typedef struct bl_pp {
   size_t delta;           /* a text offset + delta = the file's offset */
   int inner;              /* parsing a replacement field */
   int minor;              /* the grammar of Python 3.minor */
+  int field_paren;        /* a 3.12+ replacement field: its "(" text ")" may hold `*a` */
   int ascii;              /* s holds no byte over 0x7f: no identifier to check or normalise */
   int depth;              /* nesting, against max_depth */
   int max_depth;          /* the version's parser stack (bl_py_limits) */

@@ -287,13 +287,17 @@ static int classdef(bl_pp *p, bl_pynode *st) {
 }
 
 /* 3.8's decorator: dotted_name ['(' [arglist] ')'] (the relaxed grammar is 3.9's, PEP 614):
- * the node that breaks it, or NULL. */
-static const bl_pynode *old_decorator(const bl_pynode *e) {
+ * 0, or 1 with *at where CPython 3.8 reports the token that breaks it. */
+static int old_decorator(const bl_pynode *e, size_t *at) {
   if (e->kind == BL_PK_CALL && !(e->flags & BL_PYF_PAREN)) e = e->kid; /* its FUNC */
   for (const bl_pynode *d = e;; d = d->kid) {
-    if (d->flags & BL_PYF_PAREN) return d;
-    if (d->kind == BL_PK_NAME) return NULL;
-    if (d->kind != BL_PK_ATTRIBUTE) return d;
+    if (d->kind == BL_PK_NAME && !(d->flags & BL_PYF_PAREN)) return 0;
+    if (d->kind == BL_PK_ATTRIBUTE && !(d->flags & BL_PYF_PAREN)) continue;
+    *at = (d->flags & BL_PYF_PAREN) ? d->start - (d->start > 0)  /* its '(' */
+          : d->kind == BL_PK_CALL ? d->end                       /* the next '(' */
+          : d->kind == BL_PK_SUBSCRIPT ? d->kid->end             /* its '[' */
+          : d->start;
+    return 1;
   }
 }
 
@@ -303,7 +307,8 @@ static bl_pynode *definition(bl_pp *p) {
   if (!st) return NULL;
   while (pp_eat(p, O_AT)) {
     if (!(e = pp_named_expression(p))) return NULL;
-    if (p->minor < 9 && old_decorator(e)) return pp_fail(p, "invalid syntax", old_decorator(e)->end);
+    size_t at;
+    if (p->minor < 9 && old_decorator(e, &at)) return pp_fail(p, "invalid syntax", at);
     pp_add(st, e, BL_PR_DECORATOR);
     if (!pp_eat(p, T_NEWLINE)) return NULL;
   }

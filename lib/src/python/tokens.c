@@ -159,6 +159,8 @@ static const char *number_end(const tz *z, size_t p, size_t end) {
     if (z->n - end >= l && !memcmp(s + end, after[i], l)) return NULL;
   }
   char b = s[p] == '0' && p + 1 < z->n ? (char)(s[p + 1] | 0x20) : 0; /* "0x" is "0" here */
+  /* before 3.10 a number may touch a name (`1if`, `1pass`: two tokens), but for "0x" */
+  if (z->minor < 10 && !(end == p + 1 && (b == 'x' || b == 'o' || b == 'b'))) return NULL;
   return b == 'x' ? "invalid hexadecimal literal" : b == 'o' ? "invalid octal literal"
          : b == 'b' ? "invalid binary literal"
          : (s[end - 1] | 0x20) == 'j' ? "invalid imaginary literal" : "invalid decimal literal";
@@ -242,13 +244,17 @@ static size_t fs_body(fscan *f, size_t i, char q, int triple, int raw, int spec,
                                  : "unterminated f-string literal");
 }
 
-/* A string literal of any prefix at i: its end, or SIZE_MAX. */
-static size_t fs_string(fscan *f, size_t i) {
+/* A string literal of any prefix at i (in a field of a string quoted with `outer`, or 0): its
+ * end, or SIZE_MAX. */
+static size_t fs_string(fscan *f, size_t i, char outer) {
   int fmt, raw;
   size_t pl = fs_prefix(f->s, i, f->n, &fmt, &raw), b = i + pl;
   size_t len;
   bl_pylex k = bl_py_lex((const unsigned char *)f->s + i, (const unsigned char *)f->s + f->n,
                          &len);
+  if (outer && (k == BL_PYL_UNTERMINATED || k == BL_PYL_UNTERMINATED3) && b < f->n &&
+      f->s[b] == outer) /* the enclosing string's quote, where the field should end */
+    return fs_err(f, i, "f-string: expecting '}'");
   if (!fmt || b >= f->n) {
     if (k == BL_PYL_UNTERMINATED) return fs_err(f, i, "unterminated string literal");
     if (k == BL_PYL_UNTERMINATED3) return fs_err(f, i, "unterminated triple-quoted string literal");
@@ -293,7 +299,7 @@ static size_t fs_field(fscan *f, size_t i, char q, int triple, int raw, int expr
     switch (k) {
     case BL_PYL_EOF: j = f->n; continue;
     case BL_PYL_STRING: case BL_PYL_UNTERMINATED: case BL_PYL_UNTERMINATED3:
-      if ((j = fs_string(f, j)) == SIZE_MAX) return j;
+      if ((j = fs_string(f, j, q)) == SIZE_MAX) return j;
       continue;
     case BL_PYL_OP:
       if (c == '(' || c == '[' || c == '{') depth++;
@@ -310,7 +316,7 @@ static size_t fs_field(fscan *f, size_t i, char q, int triple, int raw, int expr
 
 size_t bl_py_fstring_end(const char *s, size_t n, size_t i, const char **err, size_t *err_off) {
   fscan f = {s, n, NULL, 0, 0};
-  size_t e = fs_string(&f, i);
+  size_t e = fs_string(&f, i, 0);
   *err = f.err;
   *err_off = f.err_off;
   return e;
