@@ -59,6 +59,14 @@ function userRule(L, r, i) {
   };
 }
 
+/** "py38" ... "py314" (targetVersion, "target-version"): the Python version .py files are read
+ *  as (default 3.14), its minor number. */
+function pythonMinor(v) {
+  const m = typeof v === 'string' && /^py3(8|9|1[0-4])$/.exec(v);
+  if (!m) throw new RangeError(`targetVersion must be "py38" ... "py314", not ${JSON.stringify(v)}`);
+  return Number(m[1]);
+}
+
 /** The Config class over `L`: one class per backend, the same arguments, errors and methods. */
 function configClass(L) {
   /** Warning severities and user rules (PCRE2), compiled once; immutable afterwards. Pass it as
@@ -82,12 +90,7 @@ function configClass(L) {
         }
         if (matchLimit || depthLimit) L.setLimits(this._ptr, matchLimit, depthLimit);
         if (targetVersion !== null && targetVersion !== undefined) {
-          // "py38" ... "py314": the Python version .py files are read as (default 3.14)
-          const m = typeof targetVersion === 'string' && /^py3(8|9|1[0-4])$/.exec(targetVersion);
-          if (!m) {
-            throw new RangeError(`targetVersion must be "py38" ... "py314", not ${JSON.stringify(targetVersion)}`);
-          }
-          L.setPythonMinor(this._ptr, Number(m[1]));
+          L.setPythonMinor(this._ptr, pythonMinor(targetVersion));
         }
       } catch (e) {
         this.close();

@@ -406,8 +406,10 @@ static bl_pynode *paren(bl_pp *p) {
     n->tok = p->inner ? SIZE_MAX : t0;
     n->flags |= BL_PYF_PAREN;
   } else {
-    /* 3.12+ reads a field as star_expressions, without the parentheses around it */
-    if (e->kind == BL_PK_STARRED && !(p->field_paren && t0 == 0 && pp_peek2(p) == T_NEWLINE))
+    /* 3.12+ reads a field as star_expressions, without the parentheses around it; 3.8's
+     * ast.parse takes `(*a)` (its compiler refuses it) */
+    if (e->kind == BL_PK_STARRED && p->minor >= 9 &&
+        !(p->field_paren && t0 == 0 && pp_peek2(p) == T_NEWLINE))
       return pp_fail(p, "cannot use starred expression here", e->start);
     if (!pp_eat(p, O_RPAR)) return NULL;
     e->flags |= BL_PYF_PAREN;
