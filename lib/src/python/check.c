@@ -752,21 +752,6 @@ boxlint_status bl_py_check_keep(bl_pykeep *kp, boxlint_report *r, const char *s,
   return st;
 }
 
-int bl_py_minor_ok(const boxlint_options *o) {
-  int minor = o && o->size >= offsetof(boxlint_options, python_minor) + sizeof o->python_minor
-                  ? o->python_minor : 0;
-  return !minor || (minor >= BOXLINT_PYTHON_MINOR_MIN && minor <= BOXLINT_PYTHON_MINOR_MAX);
-}
-
-int bl_py_minor(const boxlint_options *o) {
-  /* a caller's struct from before python_minor (shorter) has none: the config's, the default */
-  int minor = o && o->size >= offsetof(boxlint_options, python_minor) + sizeof o->python_minor
-                  ? o->python_minor : 0;
-  if (!minor && o) minor = boxlint_config_get_python_minor(o->config);
-  return minor >= BOXLINT_PYTHON_MINOR_MIN && minor <= BOXLINT_PYTHON_MINOR_MAX
-             ? minor : BOXLINT_PYTHON_MINOR_DEFAULT;
-}
-
 boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t len,
                                     const boxlint_options *opts,
                                     const boxlint_policy_options *popts) {

@@ -2,7 +2,9 @@
  * string literals' errors, then the syntax tree (parse.c) and what it says about the SDK
  * (analyze.c). Calls tokens.c, literal.c, parse.c and analyze.c. */
 #include <string.h>
+#include <stddef.h>
 #include "python/ast.h"
+#include "boxlint/config.h"
 
 /*----------------------------------------------------------------------------------------------
  * Suppressions
@@ -96,6 +98,22 @@ static int is_suppression(const char *s, const bl_pytok *t) {
   for (size_t i = t->start; i + 7 <= t->end; i++)
     if (s[i] == 'b' && !memcmp(s + i, "boxlint", 7)) return 1;
   return 0;
+}
+
+/* The version a check reads with (python_int.h). */
+int bl_py_minor_ok(const boxlint_options *o) {
+  int minor = o && o->size >= offsetof(boxlint_options, python_minor) + sizeof o->python_minor
+                  ? o->python_minor : 0;
+  return !minor || (minor >= BOXLINT_PYTHON_MINOR_MIN && minor <= BOXLINT_PYTHON_MINOR_MAX);
+}
+
+int bl_py_minor(const boxlint_options *o) {
+  /* a caller's struct from before python_minor (shorter) has none: the config's, the default */
+  int minor = o && o->size >= offsetof(boxlint_options, python_minor) + sizeof o->python_minor
+                  ? o->python_minor : 0;
+  if (!minor && o) minor = boxlint_config_get_python_minor(o->config);
+  return minor >= BOXLINT_PYTHON_MINOR_MIN && minor <= BOXLINT_PYTHON_MINOR_MAX
+             ? minor : BOXLINT_PYTHON_MINOR_DEFAULT;
 }
 
 int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n, int minor) {

@@ -281,8 +281,10 @@ static size_t fs_field(fscan *f, size_t i, char q, int triple, int raw, int expr
       return j;
     if (depth == 0) {
       if (c == '}') return j + 1;
-      if (c == ':') {
+      if (c == ':') { /* a format spec, which may hold fields: bounded as nested strings are */
+        if (++f->nest > 150) return fs_err(f, j, "f-string: expressions nested too deeply");
         j = fs_body(f, j + 1, q, triple, raw, 1, i);
+        f->nest--;
         return j == SIZE_MAX ? j : j + 1;
       }
       if (c == '!' && !(j + 1 < f->n && s[j + 1] == '=')) {
