@@ -200,6 +200,11 @@ CASES = [
     "if x:\n    y = 1\n\\\n", "if x:\n    y = 1\n    \\\n", "x = 1\n \\\n", "x \\\n= 1\n",
     "def f():\n    x = 1\n\\\n    return x\n", "x = 1 \\\n", "x = [\n\\\n]\n",
     "\\\n\\\n", "# c\n\\\n", "x = 1\\\n\n", "\\\n\n",
+    "if 1:\n    x = 1\n\\\n    y = 2\n", "if 1:\n    x = 1\n\\\n y = 2\n",
+    "if 1:\n    x = 1\n\\\ny = 2\n", "x = 1\n\\\n    y = 2\n", "x = (1,\n\\\n  2)\n",
+    "if 1:\n    x = 1\n    \\\n    y = 2\n", "if 1:\n    x = 1\n    \\\n        y = 2\n",
+    "if 1:\n\\\n    pass\n", "x = 1 + \\\n\\\n2\n", "  \\\nx = 1\n", "\\\n  x = 1\n",
+    "if 1:\n    pass\n  \\\n    pass\n", "x=1\n\\\n# c\ny=2\n", "x=1\n\\\n\ny=2\n",
     "x = \u00e9t\u00e9 = 1\n", "\u212b = 1\n", "x\u00b7y = 1\n", "\u00b7x = 1\n",
 ]
 

@@ -255,6 +255,12 @@ START_TEST(test_versions_limits) {
   /* a line holding only a backslash: from 3.10 the next line's indentation is measured */
   refused(10, "x = 1\n\\\n    y = 2\n", 3, 5, "unexpected indent");
   taken(9, "x = 1\n\\\n    y = 2\n");
+  /* ... 3.9 reads it as a blank line, 3.8 takes the backslash's column */
+  refused(8, "  \\\nx = 1\n", 1, 3, "unexpected indent");
+  taken(9, "  \\\nx = 1\n");
+  refused(10, "  \\\nx = 1\n", 2, 1, "unexpected indent");
+  refused(9, "if 1:\n\\\n    pass\n", 3, 5, "expected an indented block");
+  taken(10, "if 1:\n\\\n    pass\n");
   refused(0, "x = 1 \\\n", 1, 8, "unexpected EOF while parsing");
 }
 END_TEST

@@ -540,7 +540,10 @@ int pp_statements(bl_pp *p, bl_pynode *parent, int role) {
 
 int pp_block(bl_pp *p, bl_pynode *parent, int role) {
   if (!pp_eat(p, T_NEWLINE)) return pp_simple_stmts(p, parent, role);
-  if (!pp_eat(p, T_INDENT)) return -1;
+  if (!pp_eat(p, T_INDENT)) { /* (3.9's tokenizer may let a block's line through unindented) */
+    pp_fail(p, "expected an indented block", pp_off(p, pp_tok(p, p->pos)->start));
+    return -1;
+  }
   if (pp_enter(p)) return -1;
   int rc = pp_statements(p, parent, role);
   pp_leave(p);

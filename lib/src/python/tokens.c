@@ -73,6 +73,9 @@ static int indentation(tz *z) {
   size_t l;
   bl_pylex k = bl_py_lex((const unsigned char *)z->s + p, (const unsigned char *)z->s + z->n, &l);
   if (k == BL_PYL_NEWLINE || k == BL_PYL_COMMENT || k == BL_PYL_EOF) return 0; /* blank line */
+  /* 3.9's tokenizer takes a line that starts with a continuation as it takes a blank one: no
+   * indentation of its own (3.8's measures the backslash's column, 3.10's the next line's) */
+  if (k == BL_PYL_CONTINUATION && z->minor == 9) return 0;
   /* CPython's tokenizer finds the errors of the indentation itself (tabs, levels) before its
    * parser sees an INDENT that is missing or unexpected. */
   size_t top = z->cols[z->nind], atop = z->alts[z->nind];
