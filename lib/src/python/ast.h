@@ -120,7 +120,9 @@
  *     spec's nested fields. Any adjacent piece that is an f-string makes the whole
  *     concatenation one JOINEDSTR (even without a field); the constant parts are not nodes.
  *     A field's expression is parsed as CPython 3.11 does, from "(" text ")": a tuple
- *     `f"{a, b}"` spans the field's braces.
+ *     `f"{a, b}"` spans the field's braces; from 3.12 (PEP 701) the field's text may hold any
+ *     token (the tokenizer found its end) and `f"{*a}"` is a STARRED. A TEMPLATESTR's fields are
+ *     read as an f-string's.
  *   - bl_pyast_ident_eq compares with `name` as given: pass it in NFKC (ASCII names are). */
 #ifndef BOXLINT_PYTHON_AST_H
 #define BOXLINT_PYTHON_AST_H

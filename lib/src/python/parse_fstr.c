@@ -1,8 +1,12 @@
-/* The parser's string literals: adjacent pieces (bytes and str not mixed) and the replacement
- * fields of f-strings, read as CPython 3.11 reads them (Parser/string_parser.c:
+/* The parser's string literals: adjacent pieces (bytes and str not mixed; t-strings, 3.14, with
+ * t-strings only) and the replacement fields of f-strings and t-strings. Before 3.12 they are
+ * read as CPython 3.11 reads them (Parser/string_parser.c:
  * fstring_find_literal, fstring_find_expr, fstring_compile_expr): each field's expression is
  * tokenized and parsed on its own as "(" text ")" (star_expressions), its nodes BL_PYF_INNER
- * with the file's offsets. Escape errors are not this file's (scan.c decodes every literal).
+ * with the file's offsets; from 3.12 a piece the tokenizer read as PEP 701 has (BL_LIT_PEP701)
+ * its fields' ends found as the tokenizer found them (bl_py_fstring_expr_end: any token inside,
+ * nested quotes, backslashes, comments) and its format specs nested two deep. Escape errors are
+ * not this file's (scan.c decodes every literal).
  * Calls tokens.c and literal.c. */
 #include <string.h>
 #include "python/parse_int.h"

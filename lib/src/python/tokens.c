@@ -1,6 +1,8 @@
-/* The Python tokenizer: the lexer's tokens (lexer.re) into the token stream of CPython's
- * tokenize module (NEWLINE and NL, INDENT and DEDENT, COMMENT, ENDMARKER), with the errors
- * CPython's tokenizer raises: unterminated strings, unmatched or unclosed brackets, bad
+/* The Python tokenizer of the target version (3.8 to 3.14, `minor`): the lexer's tokens
+ * (lexer.re) into the token stream of CPython's tokenize module (NEWLINE and NL, INDENT and
+ * DEDENT, COMMENT, ENDMARKER; an f-string or t-string one STRING, read through its fields from
+ * 3.12, PEP 701; a t prefix a name before 3.14; a line that starts with a continuation as each
+ * version reads it), with the errors CPython's tokenizer raises: unterminated strings, unmatched or unclosed brackets, bad
  * indentation and dedentation, inconsistent tabs, an indented block missing or unexpected,
  * characters that are not Python, NUL bytes. Calls lexer.re only. */
 #include <string.h>
