@@ -71,6 +71,12 @@ deps:
 	  npm ci --prefix tests/lsp --no-audit --no-fund >/dev/null || \
 	    echo "boxlint: vscode-jsonrpc did not install; the lsp_vscode test will say skipped"; \
 	fi
+	@# Pyodide (CPython 3.14 in Node, offline), the 3.14 oracle of the python_versions test.
+	@if [ ! -d tests/oracle/node_modules/pyodide ] && command -v npm >/dev/null 2>&1; then \
+	  echo "boxlint: installing pyodide (npm ci --prefix tests/oracle)"; \
+	  npm ci --prefix tests/oracle --no-audit --no-fund >/dev/null || \
+	    echo "boxlint: pyodide did not install; python_versions will say 3.14 skipped"; \
+	fi
 	@# puppeteer-core, which drives Debian's chromium headless for the playground test.
 	@if [ ! -d tests/playground/node_modules/puppeteer-core ] && command -v npm >/dev/null 2>&1; then \
 	  echo "boxlint: installing puppeteer-core (npm ci --prefix tests/playground)"; \

@@ -56,11 +56,11 @@ static void check_positions(const boxlint_diag *d, const uint8_t *s, size_t n, i
 }
 
 /* The tokens of s: in order, inside, only blanks between them; the error inside. */
-static void check_tokens(const char *s, size_t n) {
+static void check_tokens(const char *s, size_t n, int minor) {
   boxlint__mem m;
   boxlint__mem_init(&m, NULL);
   bl_pytoks t;
-  if (bl_py_tokenize(&m, s, n, &t)) fz_fail("out of memory in the tokenizer");
+  if (bl_py_tokenize(&m, s, n, minor, &t)) fz_fail("out of memory in the tokenizer");
   size_t prev = n >= 3 && !memcmp(s, "\xef\xbb\xbf", 3) ? 3 : 0;
   for (size_t i = 0; i < t.n; i++) {
     const bl_pytok *k = &t.v[i];
@@ -159,11 +159,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   boxlint_policy_options po;
   boxlint_policy_options_init(&po);
   if (bits & 2) po.compat = BOXLINT_COMPAT_E2B;
+  /* bits 3-7: the Python version read, 3.8 ... 3.14 */
+  o.python_minor = BOXLINT_PYTHON_MINOR_MIN + (bits >> 3) % (BOXLINT_PYTHON_MINOR_MAX -
+                                                            BOXLINT_PYTHON_MINOR_MIN + 1);
 
   if (bits & 4) {
     out_of_memory(data, size, s, n, &o, &po);
   } else {
-    check_tokens(s, n);
+    check_tokens(s, n, o.python_minor);
     boxlint_report *r;
     int syntax = check(s, n, &o, &po, &r);
     /* A tokenizer error makes the file an input error (which one CPython reports, the
@@ -175,7 +178,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bl_pysrc src;
     if (bl_py_source(&m, s, n, &src)) fz_fail("out of memory in the encoding reader");
     bl_pytoks t;
-    if (bl_py_tokenize(&m, s, n, &t)) fz_fail("out of memory in the tokenizer");
+    if (bl_py_tokenize(&m, s, n, o.python_minor, &t)) fz_fail("out of memory in the tokenizer");
     /* ... when it could reach the SDK (reach.c); one that cannot gets nothing */
     if (t.err && !src.map)
       FZ_ASSERT(syntax == (src.err ? bl_py_holds_sdk_word(s, 0, n)

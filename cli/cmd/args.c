@@ -202,6 +202,10 @@ static int set_option(cli *c, lint_args *a, enum lint_opt o, const char *val) {
     if (jobs_word(val, &a->jobs))
       return cli_usage_error(c, "-j (--jobs) takes a number of threads from 1 to 1024, not", val);
     break;
+  case OPT_TARGET_VERSION:
+    if (boxlint_python_version_parse(val, strlen(val), &c->opts.python_minor) != BOXLINT_OK)
+      return cli_usage_error(c, "--target-version takes py38 to py314, not", val);
+    break;
   case OPT_COUNT: break;
   }
   return CLI_ARGS_GO;

@@ -242,6 +242,10 @@ static int pol_set_option(pol_cli *c, enum pol_opt o, const char *v) {
     if (strcmp(v, "e2b")) return pol_usage_error(c, "--compat takes e2b, not ", v, "");
     c->opts.compat |= BOXLINT_COMPAT_E2B;
     return 0;
+  case O_TARGET_VERSION:
+    if (boxlint_python_version_parse(v, strlen(v), &c->python_minor) != BOXLINT_OK)
+      return pol_usage_error(c, "--target-version takes py38 to py314, not ", v, "");
+    return 0;
   case O_UNMATCHED:
     if ((k = pol_pick(v, unmatched, 2)) < 0)
       return pol_usage_error(c, "--unmatched takes allow or deny, not ", v, "");

@@ -36,6 +36,7 @@ typedef struct pol_cli {
   int emit;          /* -1, or the boxlint_emit_format of --emit */
   boxlint_emit_options eo;
   const char *resolvers[16];
+  int python_minor;  /* --target-version, or 0: the config's, else the default */
 } pol_cli;
 
 /* Findings of `u` through output.c in c->format, exactly as `boxlint FILE` prints a file (to

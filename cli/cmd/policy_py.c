@@ -164,6 +164,10 @@ static int load(pol_py *k) {
   pol_cli *c = k->c;
   boxlint_options o;
   boxlint_options_init(&o);
+  /* the version: --target-version, else the config's "target-version" (o has no config: the
+   * lint checks run as they did, in the gatekeeper mode) */
+  o.python_minor = c->python_minor ? c->python_minor
+                                   : boxlint_config_get_python_minor(c->opts.config);
   if (boxlint_report_new(&k->r, NULL) != BOXLINT_OK || boxlint_report_new(&k->pr, NULL) != BOXLINT_OK) {
     fprintf(c->err, "boxlint: %s: out of memory\n", c->shown);
     return -1;
@@ -177,7 +181,7 @@ static int load(pol_py *k) {
             d->rule);
     return 1;
   }
-  if (st == BOXLINT_OK) st = boxlint_python_policies(k->pr, c->text, c->len, &k->pp, &k->np);
+  if (st == BOXLINT_OK) st = boxlint_python_policies_opts(k->pr, c->text, c->len, &o, &k->pp, &k->np);
   if (st != BOXLINT_OK) {
     fprintf(c->err, "boxlint: %s: %s\n", c->shown, boxlint_status_str(st));
     return -1;

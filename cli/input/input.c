@@ -142,17 +142,19 @@ static int parse_severity(const char *s, boxlint_severity *out) {
 
 static boxlint_keyword keyword_of(const char *s) { return boxlint_keyword_parse(s, strlen(s)); }
 
-/* The top level has "rules", "user_rules" and "fragments" only. */
+/* The top level has "rules", "user_rules", "fragments" and "target-version" only. */
 static int config_keys(const cfg_src *src, json_t *root) {
   char msg[512];
   const char *key;
   json_t *val;
   json_object_foreach(root, key, val) {
-    if (strcmp(key, "rules") && strcmp(key, "user_rules") && strcmp(key, "fragments")) {
+    if (strcmp(key, "rules") && strcmp(key, "user_rules") && strcmp(key, "fragments") &&
+        strcmp(key, "target-version")) {
       size_t ko = SIZE_MAX;
       jp_member(src->text, src->len, jp_ws(src->text, src->len, 0), key, &ko);
       snprintf(msg, sizeof msg,
-               "unknown key \"%s\" (expected \"rules\", \"user_rules\" or \"fragments\")", key);
+               "unknown key \"%s\" (expected \"rules\", \"user_rules\", \"fragments\" or "
+               "\"target-version\")", key);
       config_error(src, ko, msg);
       return -1;
     }
@@ -277,6 +279,24 @@ static int config_rules(const cfg_src *src, boxlint_config *cfg, json_t *root) {
   return 0;
 }
 
+/* "target-version": "py38" ... "py314", the Python version whose grammar .py files are read
+ * with (the library keeps it in the config). */
+static int config_target(const cfg_src *src, boxlint_config *cfg, json_t *root) {
+  json_t *tv = json_object_get(root, "target-version");
+  if (!tv) return 0;
+  int minor = 0;
+  if (!json_is_string(tv) ||
+      boxlint_python_version_parse(json_string_value(tv), json_string_length(tv), &minor) !=
+          BOXLINT_OK) {
+    config_error(src, jp_path(src->text, src->len, "target-version"),
+                 "\"target-version\" must be \"py38\", \"py39\", \"py310\", \"py311\", "
+                 "\"py312\", \"py313\" or \"py314\"");
+    return -1;
+  }
+  boxlint_config_set_python_minor(cfg, minor);
+  return 0;
+}
+
 void cli_fragments_free(cli_fragments *frag) {
   for (size_t i = 0; i < frag->n; i++) free(frag->globs[i]);
   free(frag->globs);
@@ -352,7 +372,7 @@ boxlint_config *cli_load_config_text(cli *c, const char *path, const char *text,
   } else if (config_keys(&src, root) ||
              /* user rules first, so that "rules" can set their severities too */
              config_user_rules(&src, cfg, root) || config_rules(&src, cfg, root) ||
-             config_fragments(&src, root, frag)) {
+             config_fragments(&src, root, frag) || config_target(&src, cfg, root)) {
     boxlint_config_free(cfg);
     cfg = NULL;
   }

@@ -167,6 +167,38 @@ rc, out, err = run(["--fix", f])
 check("--fix twice: nothing changes", open(f, "rb").read() == before and
       os.stat(f).st_mtime_ns == mtime, rc, out, err)
 
+# ---- --target-version and "target-version" ----------------------------------------------------
+proj = os.path.join(tmp, "proj")
+os.makedirs(proj)
+tv = os.path.join(proj, "alias.py")
+with open(tv, "w", encoding="utf-8") as fh:
+    fh.write("type Commands = list[str]\n" + BAD)
+rc, out, err = run([tv])
+check("py314 by default: a type statement is Python", rc == 1 and "unknown-instruction" in out,
+      rc, out, err)
+rc, out, err = run(["--target-version", "py311", tv])
+check("--target-version py311: a type statement is not", rc == 1 and
+      "alias.py:1:6: error: invalid Python: invalid syntax [python-syntax]" in out, rc, out, err)
+rc, out, err = run(["--target-version=py312", tv])
+check("--target-version=py312 takes it", rc == 1, rc, out, err)
+for bad_v in ("py37", "py315", "3.11", ""):
+    rc, out, err = run(["--target-version", bad_v, tv])
+    check("a bad --target-version is a usage error: " + bad_v,
+          rc == 2 and out == "" and "--target-version takes py38 to py314" in err, rc, out, err)
+with open(os.path.join(proj, ".boxlint.json"), "w", encoding="utf-8") as fh:
+    fh.write('{"target-version": "py311"}\n')
+rc, out, err = run([tv])
+check("the config's target-version", rc == 1 and "invalid Python: invalid syntax" in out,
+      rc, out, err)
+rc, out, err = run(["--target-version", "py313", tv])
+check("the command line overrides the config", rc == 1 and "unknown-instruction" in out,
+      rc, out, err)
+with open(os.path.join(proj, ".boxlint.json"), "w", encoding="utf-8") as fh:
+    fh.write('{"target-version": 311}\n')
+rc, out, err = run([tv])
+check("a bad target-version is an invalid config at its value", rc == 2 and
+      ".boxlint.json:1:20: invalid config: \"target-version\" must be" in err, rc, out, err)
+
 shutil.rmtree(tmp, ignore_errors=True)
 results.print_fails(sep="\n  ")
 print("python cli: %d passed, %d failed" % (results.passed, len(fails)))

@@ -1,9 +1,10 @@
 /* A test-only door into the Python parser (lib/src/python/parse*.c) for
  * tests/oracle/python_grammar_test.py, which compares its verdicts with CPython's `ast.parse`.
  *
- *   pyparse_probe [-a] [FILE...]
+ *   pyparse_probe [-a] [-V MINOR] [FILE...]
  *
- * reads each FILE (or, with none, each path named on a line of standard input) and prints
+ * reads each FILE (or, with none, each path named on a line of standard input) as Python 3.MINOR
+ * (the tokenizer's and the parser's `minor`; 3.14 by default) and prints
  *   F PATH                 the file
  *   OK                     it parses
  *   ERR L C MESSAGE        the first syntax error: line 1-based, column 0-based in code points
@@ -30,12 +31,13 @@ static const char *const KINDS[] = {
   "COMPREHENSION", "AWAIT", "YIELD", "YIELDFROM", "COMPARE", "CALL", "KEYWORD",
   "FORMATTEDVALUE", "JOINEDSTR", "CONSTANT", "ATTRIBUTE", "SUBSCRIPT", "STARRED", "NAME",
   "LIST", "TUPLE", "SLICE", "MATCHVALUE", "MATCHSINGLETON", "MATCHSEQUENCE", "MATCHMAPPING",
-  "MATCHCLASS", "MATCHSTAR", "MATCHAS", "MATCHOR"};
+  "MATCHCLASS", "MATCHSTAR", "MATCHAS", "MATCHOR", "TYPEALIAS", "TYPEVAR", "TYPEVARTUPLE",
+  "PARAMSPEC", "TEMPLATESTR"};
 static const char *const ROLES[] = {
   "-", "BODY", "ORELSE", "FINAL", "HANDLER", "DECORATOR", "NAME", "ARGS", "RETURNS", "ARG",
   "KEYWORD", "TARGET", "VALUE", "ANNOTATION", "TEST", "ITER", "ITEM", "SUBJECT", "CASE",
   "PATTERN", "CAUSE", "DEFAULT", "LEFT", "RIGHT", "OPERAND", "KEY", "DSTAR", "ELT", "GENERATOR",
-  "FUNC", "FORMAT", "SLICE", "LOWER", "UPPER", "STEP"};
+  "FUNC", "FORMAT", "SLICE", "LOWER", "UPPER", "STEP", "TYPEPARAM"};
 
 /* Line (1-based) and column (0-based, code points; an invalid byte counts one) of `off`. */
 static void line_col(const char *s, size_t n, size_t off, size_t *line, size_t *col) {
@@ -144,6 +146,8 @@ static void dump(const char *s, const bl_pynode *n, int depth) {
 }
 
 /* The verdict on s[0..n): 0 (printed), -1 out of memory. */
+static int MINOR = BOXLINT_PYTHON_MINOR_DEFAULT;
+
 static int verdict(const boxlint__mem *m, const char *s, size_t n, int tree) {
   const char *msg = NULL;
   size_t off = 0, line, col;
@@ -156,14 +160,14 @@ static int verdict(const boxlint__mem *m, const char *s, size_t n, int tree) {
   size_t *sig = NULL, nsig = 0;
   if (utf8_error(s, n, &off)) {
     msg = "the file is not valid UTF-8";
-  } else if (bl_py_tokenize(m, s, n, &t)) {
+  } else if (bl_py_tokenize(m, s, n, MINOR, &t)) {
     rc = -1;
   } else if (!(sig = boxlint__malloc(m, (t.n + 1) * sizeof *sig))) {
     rc = -1;
   } else {
     for (size_t i = 0; i < t.n; i++)
       if (t.v[i].kind != BL_PT_COMMENT && t.v[i].kind != BL_PT_NL) sig[nsig++] = i;
-    rc = bl_py_parse(m, &arena, s, n, &t, sig, nsig, &ast);
+    rc = bl_py_parse(m, &arena, s, n, &t, sig, nsig, MINOR, &ast);
     const char *smsg = NULL;
     size_t soff = 0;
     int src = rc ? 0 : string_error(m, s, &t, &smsg, &soff);
@@ -211,8 +215,12 @@ int main(int argc, char **argv) {
   int i = 1, tree = 0, bad = 0;
   for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
     if (!strcmp(argv[i], "-a")) tree = 1;
+    else if (!strcmp(argv[i], "-V") && i + 1 < argc &&
+             atoi(argv[i + 1]) >= BOXLINT_PYTHON_MINOR_MIN &&
+             atoi(argv[i + 1]) <= BOXLINT_PYTHON_MINOR_MAX)
+      MINOR = atoi(argv[++i]);
     else {
-      fprintf(stderr, "usage: pyparse_probe [-a] [FILE...]\n");
+      fprintf(stderr, "usage: pyparse_probe [-a] [-V MINOR] [FILE...]\n");
       return 2;
     }
   }

@@ -73,7 +73,7 @@ def oracle(data):
 
 def run_probe(probe, paths):
     """{path: None | (line, col, msg)}"""
-    p = subprocess.run([probe], input="\n".join(paths) + "\n", capture_output=True, text=True,
+    p = subprocess.run([probe, "-V", "11"], input="\n".join(paths) + "\n", capture_output=True, text=True,
                        errors="surrogateescape", check=False)
     if p.returncode != 0:
         raise RuntimeError("probe failed (%d): %s" % (p.returncode, p.stderr[-2000:]))

@@ -349,7 +349,7 @@ for text, want in (('{"fragments": "x"}', 'frag.json:1:15: invalid config: "frag
                    ('{"fragments": [""]}', 'frag.json:1:16: invalid config: a fragments glob'
                     ' must be a non-empty string'),
                    ('{"fragment": []}', 'frag.json:1:2: invalid config: unknown key "fragment"'
-                    ' (expected "rules", "user_rules" or "fragments")')):
+                    ' (expected "rules", "user_rules", "fragments" or "target-version")')):
     make(tmp, {"cfg/frag.json": text})
     rc, out, err = run(["--config", "cfg/frag.json", "proj/ci"])
     check("config error: " + text, rc == 2 and err == "boxlint: cfg/" + want + "\n", rc, err)

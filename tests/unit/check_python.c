@@ -22,7 +22,7 @@
  *============================================================================================*/
 
 boxlint_report *R;
-static boxlint_config *CFG;
+boxlint_config *CFG;
 static char *BUF;     /* the text of the last check, exactly BUFLEN bytes */
 static size_t BUFLEN;
 static char *OUT;     /* the fixed text, freed by the teardown when a test fails */
@@ -30,6 +30,7 @@ static char *OUT;     /* the fixed text, freed by the teardown when a test fails
 void py_setup(void) {
   ck_assert_int_eq(boxlint_report_new(&R, NULL), BOXLINT_OK);
   ck_assert_int_eq(boxlint_config_new(&CFG, NULL), BOXLINT_OK);
+  PY_MINOR = 0;
 }
 void py_teardown(void) {
   boxlint_report_free(R);
@@ -42,10 +43,13 @@ void py_teardown(void) {
   OUT = NULL;
 }
 
+int PY_MINOR; /* boxlint_options.python_minor of the checks (0: the default) */
+
 static boxlint_status run_on(boxlint_report *r, const char *s, size_t n) {
   boxlint_options o;
   boxlint_options_init(&o);
   o.config = CFG;
+  o.python_minor = PY_MINOR;
   return boxlint_check_python(r, s, n, &o, NULL);
 }
 
@@ -874,6 +878,7 @@ int main(void) {
   srunner_add_suite(sr, python_syntax_suite());
   srunner_add_suite(sr, python_fix_suite());
   srunner_add_suite(sr, python_sound_suite());
+  srunner_add_suite(sr, python_versions_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);

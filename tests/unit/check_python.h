@@ -21,6 +21,7 @@
 
 /* The report of the last check (warnings on: a default config). */
 extern boxlint_report *R;
+extern boxlint_config *CFG; /* the checks' config (py_setup makes it) */
 
 void py_setup(void);
 void py_teardown(void);
@@ -55,5 +56,8 @@ void py_apply(const char *want, const char *gone);
 Suite *python_syntax_suite(void);
 Suite *python_fix_suite(void);
 Suite *python_sound_suite(void);
+Suite *python_versions_suite(void);
+extern int PY_MINOR; /* the checks' boxlint_options.python_minor (0: the default), reset by
+                        py_setup */
 
 #endif

@@ -220,7 +220,7 @@ static int parses(const char *s, size_t n) {
   boxlint__mem m;
   boxlint__mem_init(&m, NULL);
   bl_pyreader rd;
-  int ok = bl_py_read(&rd, &m, s, n) == 0 && !rd.err;
+  int ok = bl_py_read(&rd, &m, s, n, BOXLINT_PYTHON_MINOR_DEFAULT) == 0 && !rd.err;
   bl_py_reader_free(&rd);
   return ok;
 }

@@ -242,7 +242,7 @@ END_TEST
 static int edit(const char *src, size_t o, size_t l, const char *text, boxlint_fix *fix,
                 const char **why) {
   bl_pyreader rd;
-  int rc = bl_py_read(&rd, &R->mem, src, strlen(src)), ok = -1;
+  int rc = bl_py_read(&rd, &R->mem, src, strlen(src), BOXLINT_PYTHON_MINOR_DEFAULT), ok = -1;
   size_t i = 0;
   bl_pyval *v = rc || rd.err ? NULL : bl_py_parse_expr(&rd, &i);
   *why = NULL;

@@ -43,6 +43,7 @@ const L = {
     return failed(C.config_set_severity(p, b.length ? b : EMPTY, b.length, sev, err), err);
   },
   setLimits: C.config_set_limits,
+  setPythonMinor: C.config_set_python_minor,
   getSeverity(p, id, def) {
     const b = Buffer.from(id, 'utf8');
     return C.config_get_severity(p, b.length ? b : EMPTY, b.length, def);

@@ -113,6 +113,8 @@ const C = {
     'const boxlint_user_rule *rule, _Out_ boxlint_error *err)'),
   config_set_limits: lib.func('void boxlint_config_set_limits(boxlint_config *c, ' +
     'uint32_t match_limit, uint32_t depth_limit)'),
+  config_set_python_minor: lib.func('int boxlint_config_set_python_minor(boxlint_config *c, ' +
+    'int minor)'),
   config_get_severity: lib.func('int boxlint_config_get_severity(boxlint_config *c, ' +
     'void *rule, size_t len, int def)'),
   config_rule_count: lib.func('size_t boxlint_config_rule_count(boxlint_config *c)'),

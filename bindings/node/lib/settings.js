@@ -9,6 +9,7 @@
 //   configNew() -> ptr; configFree(ptr); addRule(ptr, rule) and setSeverity(ptr, id, sev) ->
 //   null (done) or {enomem, status, message, offset} (status: boxlint_status_str's name);
 //   setLimits(ptr, m, d);
+//   setPythonMinor(ptr, minor);
 //   getSeverity(ptr, id, def); ruleCount(ptr); ruleId(ptr, i).
 const { ConfigError } = require('./error_classes');
 const { typeName } = require('./values');
@@ -58,12 +59,22 @@ function userRule(L, r, i) {
   };
 }
 
+/** "py38" ... "py314" (targetVersion, "target-version"): the Python version .py files are read
+ *  as (default 3.14), its minor number. */
+function pythonMinor(v) {
+  const m = typeof v === 'string' && /^py3(8|9|1[0-4])$/.exec(v);
+  if (!m) throw new RangeError(`targetVersion must be "py38" ... "py314", not ${JSON.stringify(v)}`);
+  return Number(m[1]);
+}
+
 /** The Config class over `L`: one class per backend, the same arguments, errors and methods. */
 function configClass(L) {
   /** Warning severities and user rules (PCRE2), compiled once; immutable afterwards. Pass it as
    *  `config` to the checks; `new Config()` enables every default warning. */
   class Config extends Owned {
-    constructor({ severities = {}, userRules = [], matchLimit = 0, depthLimit = 0 } = {}) {
+    constructor({
+      severities = {}, userRules = [], matchLimit = 0, depthLimit = 0, targetVersion = null,
+    } = {}) {
       super();
       if (severities === null || typeof severities !== 'object' || Array.isArray(severities)) {
         throw new TypeError(`severities must be an object of rule id to severity, not ${typeName(severities)}`);
@@ -78,6 +89,9 @@ function configClass(L) {
           this._setSeverity(id, severityValue(L, sev, `severities[${JSON.stringify(id)}]`));
         }
         if (matchLimit || depthLimit) L.setLimits(this._ptr, matchLimit, depthLimit);
+        if (targetVersion !== null && targetVersion !== undefined) {
+          L.setPythonMinor(this._ptr, pythonMinor(targetVersion));
+        }
       } catch (e) {
         this.close();
         throw e;
@@ -90,11 +104,15 @@ function configClass(L) {
         throw new TypeError(`a config must be an object, not ${typeName(obj)}`);
       }
       for (const k of Object.keys(obj)) {
-        if (k !== 'rules' && k !== 'user_rules') {
-          throw new RangeError(`unknown key ${JSON.stringify(k)} (expected "rules" or "user_rules")`);
+        if (!['rules', 'user_rules', 'target-version'].includes(k)) {
+          throw new RangeError(`unknown key ${JSON.stringify(k)} (expected "rules", "user_rules" ` +
+            'or "target-version")');
         }
       }
-      return new Config({ severities: obj.rules || {}, userRules: obj.user_rules || [] });
+      return new Config({
+        severities: obj.rules || {}, userRules: obj.user_rules || [],
+        targetVersion: obj['target-version'] === undefined ? null : obj['target-version'],
+      });
     }
 
     _addRule(r, i) {

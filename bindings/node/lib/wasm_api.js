@@ -84,6 +84,7 @@ function library(w) {
       return failed(x.boxlint_config_set_severity(p, ip, n, sev, err), err);
     }),
     setLimits: (p, m, d) => x.boxlint_config_set_limits(p, m, d),
+    setPythonMinor: (p, m) => x.boxlint_config_set_python_minor(p, m),
     getSeverity: (p, id, def) => w.scope((alloc) => x.boxlint_config_get_severity(p, ...text(alloc, id), def)),
     ruleCount: (p) => x.boxlint_config_rule_count(p),
     ruleId: (p, i) => w.str(x.boxlint_config_rule_id(p, i)),

@@ -45,6 +45,19 @@ test('Config', async (t) => {
       boxlint.ConfigError);
     cfg.close();
   });
+  await t.test('target-version: the grammar .py files are read with', () => {
+    const src = 'import budai\ntype X = int\n';
+    assert.deepEqual(boxlint.checkPython(src).diagnostics, []); // 3.14 by default
+    const c = boxlint.Config.fromObject({ 'target-version': 'py311' });
+    assert.deepEqual(boxlint.checkPython(src, { config: c }).diagnostics.map((d) =>
+      [d.rule, d.line, d.column]), [['python-syntax', 2, 6]]);
+    const d = new boxlint.Config({ targetVersion: 'py312' });
+    assert.deepEqual(boxlint.checkPython(src, { config: d }).diagnostics, []);
+    for (const bad of ['py37', 'py315', '3.11', 311]) {
+      assert.throws(() => new boxlint.Config({ targetVersion: bad }), RangeError);
+    }
+  });
+
   await t.test('fromObject reads the .boxlint.json shape', () => {
     const c = boxlint.Config.fromObject({ rules: { 'unknown-field': 'error' },
       user_rules: [{ id: 'x', pattern: 'y' }] });

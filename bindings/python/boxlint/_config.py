@@ -48,7 +48,8 @@ class Config(_Owned):
 
     def __init__(self, severities: Optional[Mapping[str, str]] = None,
                  user_rules: Optional[Sequence[Union[UserRule, Mapping[str, str]]]] = None, *,
-                 match_limit: Optional[int] = None, depth_limit: Optional[int] = None):
+                 match_limit: Optional[int] = None, depth_limit: Optional[int] = None,
+                 target_version: Optional[str] = None):
         if severities is not None and not isinstance(severities, Mapping):
             raise TypeError(f"severities must be a mapping of rule id to severity, not "
                             f"{type(severities).__name__}")
@@ -69,6 +70,8 @@ class Config(_Owned):
             if match_limit or depth_limit:
                 lib.boxlint_config_set_limits(self._ptr, int(match_limit or 0),
                                               int(depth_limit or 0))
+            if target_version is not None:
+                self._set_target(target_version)
         except BaseException:
             self.close()
             raise
@@ -106,6 +109,24 @@ class Config(_Owned):
             raise ConfigError(f"user_rules[{i}] ({r.id}): {err.message.decode('utf-8', 'replace')}",
                               err.offset, _ffi.status_str(st))
 
+    def _set_target(self, version: Any) -> None:
+        """``target_version``: "py38" ... "py314", the Python version .py files are read as."""
+        if not isinstance(version, str):
+            raise TypeError(f"target_version must be a str such as 'py312', not "
+                            f"{type(version).__name__}")
+        minor = ctypes.c_int(0)
+        raw = version.encode("utf-8")
+        if lib.boxlint_python_version_parse(raw, len(raw), ctypes.byref(minor)) != _ffi.BOXLINT_OK:
+            raise ValueError(f"target_version must be 'py38', 'py39', 'py310', 'py311', "
+                             f"'py312', 'py313' or 'py314', not {version!r}")
+        lib.boxlint_config_set_python_minor(self._ptr, minor.value)
+
+    @property
+    def target_version(self) -> Optional[str]:
+        """The Python version Python files are read as ("py38" ... "py314"), or None: 3.14."""
+        minor = lib.boxlint_config_get_python_minor(self._ptr)
+        return f"py3{minor}" if minor else None
+
     def _set_severity(self, rule_id: str, sev: int) -> None:
         b = rule_id.encode()
         err = _ffi.boxlint_error()
@@ -122,11 +143,12 @@ class Config(_Owned):
         "user_rules": [{id, severity, instruction, pattern, message}]}``."""
         if not isinstance(obj, Mapping):
             raise TypeError(f"a config must be a dict, not {type(obj).__name__}")
-        unknown = set(obj) - {"rules", "user_rules"}
+        unknown = set(obj) - {"rules", "user_rules", "target-version"}
         if unknown:
-            raise ValueError(f"unknown key {sorted(unknown)[0]!r} (expected 'rules' or "
-                             "'user_rules')")
-        return cls(severities=obj.get("rules"), user_rules=obj.get("user_rules"))
+            raise ValueError(f"unknown key {sorted(unknown)[0]!r} (expected 'rules', "
+                             "'user_rules' or 'target-version')")
+        return cls(severities=obj.get("rules"), user_rules=obj.get("user_rules"),
+                   target_version=obj.get("target-version"))
 
     @classmethod
     def load(cls, path: Union[str, "os.PathLike[str]"]) -> "Config":

@@ -226,6 +226,9 @@ _fn("boxlint_config_set_severity", c_int, c_void_p, c_char_p, c_size_t, c_int,
 _fn("boxlint_config_add_rule", c_int, c_void_p, POINTER(boxlint_user_rule),
     POINTER(boxlint_error))
 _fn("boxlint_config_set_limits", None, c_void_p, c_uint32, c_uint32)
+_fn("boxlint_config_set_python_minor", c_int, c_void_p, c_int)
+_fn("boxlint_config_get_python_minor", c_int, c_void_p)
+_fn("boxlint_python_version_parse", c_int, c_char_p, c_size_t, POINTER(c_int))
 _fn("boxlint_config_get_severity", c_int, c_void_p, c_char_p, c_size_t, c_int)
 _fn("boxlint_config_rule_count", c_size_t, c_void_p)
 _fn("boxlint_config_rule_id", c_char_p, c_void_p, c_size_t)

@@ -172,6 +172,22 @@ class Defaults(unittest.TestCase):
                                        "user_rules": [{"id": "x", "pattern": "y"}]}) as c:
             self.assertEqual(c.severity("unknown-field"), "error")
 
+    def test_target_version(self):
+        # the .boxlint.json key and the keyword: the grammar python files are read with
+        src = "import budai\ntype X = int\n"
+        self.assertEqual(boxlint.check_python(src).diagnostics, ())  # 3.14 by default
+        with boxlint.Config.from_dict({"target-version": "py311"}) as c:
+            self.assertEqual(c.target_version, "py311")
+            d = boxlint.check_python(src, config=c).diagnostics
+            self.assertEqual([(x.rule, x.line, x.column) for x in d], [("python-syntax", 2, 6)])
+        with boxlint.Config(target_version="py312") as c:
+            self.assertEqual(boxlint.check_python(src, config=c).diagnostics, ())
+        with boxlint.Config() as c:
+            self.assertIsNone(c.target_version)
+        for bad in ("py37", "py315", "3.11", 311):
+            with self.assertRaises((ValueError, TypeError)):
+                boxlint.Config(target_version=bad)
+
     def test_refusals(self):
         with self.assertRaises(boxlint.ConfigError):
             boxlint.Config({"denied-instruction": "off"})  # errors cannot be switched off

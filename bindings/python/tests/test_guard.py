@@ -21,6 +21,61 @@ import boxlint
 from support import GOOD, SEED
 
 
+# The stub SDK's resources: each records its calls into the client's list.
+class _Templates:
+    def __init__(self, calls):
+        self.calls = calls
+
+    def create(self, name, commands, cpu_count, memory_mb):
+        self.calls.append(("create", name, commands, cpu_count, memory_mb))
+        return ("template", name)
+
+    def update(self, template_id, commands):
+        self.calls.append(("update", template_id, commands))
+        return ("template", template_id)
+
+    def get(self, template_id):
+        self.calls.append(("get", template_id))
+        return ("template", template_id)
+
+    def delete(self, template_id):
+        self.calls.append(("delete", template_id))
+
+class _ATemplates(_Templates):
+    async def create(self, name, commands, cpu_count, memory_mb):
+        await asyncio.sleep(0)
+        self.calls.append(("create", name, commands, cpu_count, memory_mb))
+        return ("template", name)
+
+    async def update(self, template_id, commands):
+        self.calls.append(("update", template_id, commands))
+        return ("template", template_id)
+
+class _Agents:
+    def __init__(self, calls):
+        self.calls = calls
+
+    def add_code_interpreter(self, agent_id, template_id, version=1, lifespan_seconds=1200,
+                             network_policy=None):
+        self.calls.append(("bind", agent_id, template_id, version, lifespan_seconds,
+                           network_policy))
+        return ("binding", agent_id)
+
+    def remove_code_interpreter(self, agent_id):
+        self.calls.append(("remove", agent_id))
+
+class _AAgents(_Agents):
+    async def add_code_interpreter(self, agent_id, template_id, version=1,
+                                   lifespan_seconds=1200, network_policy=None):
+        self.calls.append(("bind", agent_id, template_id, version, lifespan_seconds,
+                           network_policy))
+        return ("binding", agent_id)
+
+class _CI:
+    def __init__(self, templates):
+        self.templates = templates
+
+
 def _stub_sdk():
     """A fresh fake ``budai``: each client has its own ``calls`` list."""
     m = types.ModuleType("budai")
@@ -31,59 +86,6 @@ def _stub_sdk():
         def __init__(self, type="disabled", allow_out=(), deny_out=()):
             NetworkPolicy.made.append((type, allow_out, deny_out))
             self.type, self.allow_out, self.deny_out = type, list(allow_out), list(deny_out)
-
-    class _Templates:
-        def __init__(self, calls):
-            self.calls = calls
-
-        def create(self, name, commands, cpu_count, memory_mb):
-            self.calls.append(("create", name, commands, cpu_count, memory_mb))
-            return ("template", name)
-
-        def update(self, template_id, commands):
-            self.calls.append(("update", template_id, commands))
-            return ("template", template_id)
-
-        def get(self, template_id):
-            self.calls.append(("get", template_id))
-            return ("template", template_id)
-
-        def delete(self, template_id):
-            self.calls.append(("delete", template_id))
-
-    class _ATemplates(_Templates):
-        async def create(self, name, commands, cpu_count, memory_mb):
-            await asyncio.sleep(0)
-            self.calls.append(("create", name, commands, cpu_count, memory_mb))
-            return ("template", name)
-
-        async def update(self, template_id, commands):
-            self.calls.append(("update", template_id, commands))
-            return ("template", template_id)
-
-    class _Agents:
-        def __init__(self, calls):
-            self.calls = calls
-
-        def add_code_interpreter(self, agent_id, template_id, version=1, lifespan_seconds=1200,
-                                 network_policy=None):
-            self.calls.append(("bind", agent_id, template_id, version, lifespan_seconds,
-                               network_policy))
-            return ("binding", agent_id)
-
-        def remove_code_interpreter(self, agent_id):
-            self.calls.append(("remove", agent_id))
-
-    class _AAgents(_Agents):
-        async def add_code_interpreter(self, agent_id, template_id, version=1,
-                                       lifespan_seconds=1200, network_policy=None):
-            self.calls.append(("bind", agent_id, template_id, version, lifespan_seconds,
-                               network_policy))
-            return ("binding", agent_id)
-
-    class _CI:
-        def __init__(self, templates):
-            self.templates = templates
 
     class BudClient:
         _T, _A = _Templates, _Agents

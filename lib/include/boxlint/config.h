@@ -93,6 +93,17 @@ BOXLINT_API boxlint_status boxlint_config_add_rule(boxlint_config *config,
 BOXLINT_API void boxlint_config_set_limits(boxlint_config *config, uint32_t match_limit,
                                            uint32_t depth_limit);
 
+/** The config's `"target-version"`: the Python version (3.`minor`, BOXLINT_PYTHON_MINOR_MIN
+ *  to BOXLINT_PYTHON_MINOR_MAX) whose grammar Python files are read with when
+ *  boxlint_options.python_minor is 0; 0 unsets it (the default, 3.14). A `.boxlint.json`
+ *  writes it `"target-version": "py38"` ... `"py314"` (boxlint_python_version_parse).
+ *  @return BOXLINT_OK, or BOXLINT_EINVAL (NULL config, another minor). */
+BOXLINT_API boxlint_status boxlint_config_set_python_minor(boxlint_config *config, int minor);
+
+/** The config's target version as set by boxlint_config_set_python_minor, or 0 when it sets
+ *  none (or `config` is NULL). Thread-safe. */
+BOXLINT_API int boxlint_config_get_python_minor(const boxlint_config *config);
+
 /** The severity `rule` has under `config`: its override, or `def` when the config does not
  *  set it (or `config` is NULL). Used to apply a config to findings of other checks, such as
  *  a NetworkPolicy's warnings. Thread-safe. */

@@ -105,7 +105,26 @@ typedef struct boxlint_options {
                                  report's instruction count stays 0) and no copy of any
                                  logical line, so that a report's memory grows with its
                                  findings, not with the fragment; default 0 */
+  /** The Python version whose grammar boxlint_check_python, boxlint_check_python_cached and
+   *  boxlint_python_policies read a `.py` file with: the minor version N of Python 3.N, from
+   *  BOXLINT_PYTHON_MINOR_MIN (3.8) to BOXLINT_PYTHON_MINOR_MAX (3.14). 0 (the default) is
+   *  the config's `"target-version"` (boxlint_config_set_python_minor) when `config` sets
+   *  one, else BOXLINT_PYTHON_MINOR_DEFAULT. Any other value is BOXLINT_EINVAL. A caller
+   *  compiled against a header without this field (a shorter `size`) gets 0. */
+  int python_minor;
 } boxlint_options;
+
+/** The Python versions a `.py` file can be read as (boxlint_options.python_minor): 3.8 to
+ *  3.14, and 3.14 when nothing says otherwise. */
+#define BOXLINT_PYTHON_MINOR_MIN 8
+#define BOXLINT_PYTHON_MINOR_MAX 14
+#define BOXLINT_PYTHON_MINOR_DEFAULT 14
+
+/** A target version as the command line and `.boxlint.json` spell it: "py38" ... "py314"
+ *  (exactly, lower case) into *minor (8 ... 14). BOXLINT_OK, or BOXLINT_EINVAL (NULL
+ *  argument or any other text). */
+BOXLINT_API boxlint_status boxlint_python_version_parse(const char *text, size_t len,
+                                                        int *minor);
 
 /** Fill `opts` with the defaults. NULL is a no-op. */
 BOXLINT_API void boxlint_options_init(boxlint_options *opts);
@@ -115,9 +134,10 @@ BOXLINT_API void boxlint_options_init(boxlint_options *opts);
 BOXLINT_API size_t boxlint_options_size(void);
 
 /** Whether the checks accept `opts` as they are: BOXLINT_OK, or BOXLINT_EINVAL (what the
- *  checks would return) for a NULL or too short struct, an escape other than '\\' and '`', or
- *  bounds in the wrong order (cpu_min > cpu_max, memory_min > memory_max). Checks nothing
- *  else; the bindings ask it before they call. */
+ *  checks would return) for a NULL or too short struct, an escape other than '\\' and '`',
+ *  bounds in the wrong order (cpu_min > cpu_max, memory_min > memory_max), or a python_minor
+ *  other than 0 and BOXLINT_PYTHON_MINOR_MIN..BOXLINT_PYTHON_MINOR_MAX. Checks nothing else;
+ *  the bindings ask it before they call. */
 BOXLINT_API boxlint_status boxlint_options_check(const boxlint_options *opts);
 
 /*==============================================================================================

@@ -155,6 +155,15 @@ BOXLINT_API boxlint_status boxlint_python_policies(boxlint_report *report, const
                                                    size_t len, const boxlint_python_policy **out,
                                                    size_t *n);
 
+/** boxlint_python_policies with options: the file read with the grammar of the Python version
+ *  that `opts` names (boxlint_options.python_minor, else its config's target version, else
+ *  3.14); nothing else of `opts` is used. NULL is the defaults. BOXLINT_EINVAL also for options
+ *  boxlint_options_check refuses. */
+BOXLINT_API boxlint_status boxlint_python_policies_opts(boxlint_report *report, const char *buf,
+                                                        size_t len, const boxlint_options *opts,
+                                                        const boxlint_python_policy **out,
+                                                        size_t *n);
+
 #ifdef __cplusplus
 }
 #endif

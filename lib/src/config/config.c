@@ -208,6 +208,15 @@ void boxlint_config_set_limits(boxlint_config *c, uint32_t match_limit, uint32_t
   if (depth_limit) c->depth_limit = depth_limit;
 }
 
+boxlint_status boxlint_config_set_python_minor(boxlint_config *c, int minor) {
+  if (!c || (minor && (minor < BOXLINT_PYTHON_MINOR_MIN || minor > BOXLINT_PYTHON_MINOR_MAX)))
+    return BOXLINT_EINVAL;
+  c->python_minor = minor;
+  return BOXLINT_OK;
+}
+
+int boxlint_config_get_python_minor(const boxlint_config *c) { return c ? c->python_minor : 0; }
+
 size_t boxlint_config_rule_count(const boxlint_config *c) { return c ? c->nrules : 0; }
 
 const char *boxlint_config_rule_id(const boxlint_config *c, size_t i) {

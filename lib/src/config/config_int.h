@@ -41,6 +41,7 @@ struct boxlint_config {
   size_t nrules, caprules;
   pcre2_code *re[BL_NPATTERNS];
   int jit;
+  int python_minor;      /* "target-version": 8..14, or 0 (unset) */
 };
 
 _Static_assert(offsetof(struct boxlint_config, sev) == 0,

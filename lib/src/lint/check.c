@@ -132,9 +132,28 @@ static void set_input(bl_check *ck, const unsigned char *buf, size_t len, size_t
 /* Options from before `no_instructions` was added are accepted: it is then 0. */
 #define BOXLINT__OPTIONS_V1 offsetof(boxlint_options, no_instructions)
 
+/* ... and from before `python_minor`: it is then 0 (the config's, or the default). */
+#define BOXLINT__OPTIONS_V2 (offsetof(boxlint_options, python_minor) + sizeof(int))
+
 static int options_ok(const boxlint_options *o) {
+  int minor = o->size >= BOXLINT__OPTIONS_V2 ? o->python_minor : 0;
   return o->size >= BOXLINT__OPTIONS_V1 && (o->escape == '\\' || o->escape == '`') &&
-         o->cpu_min <= o->cpu_max && o->memory_min <= o->memory_max;
+         o->cpu_min <= o->cpu_max && o->memory_min <= o->memory_max &&
+         (minor == 0 || (minor >= BOXLINT_PYTHON_MINOR_MIN && minor <= BOXLINT_PYTHON_MINOR_MAX));
+}
+
+boxlint_status boxlint_python_version_parse(const char *text, size_t len, int *minor) {
+  if (!text || !minor || len < 4 || len > 5 || memcmp(text, "py3", 3)) return BOXLINT_EINVAL;
+  int v = 0;
+  for (size_t i = 3; i < len; i++) {
+    if (text[i] < '0' || text[i] > '9') return BOXLINT_EINVAL;
+    v = v * 10 + (text[i] - '0');
+  }
+  if ((len == 5 && text[3] == '0') || v < BOXLINT_PYTHON_MINOR_MIN ||
+      v > BOXLINT_PYTHON_MINOR_MAX)
+    return BOXLINT_EINVAL;
+  *minor = v;
+  return BOXLINT_OK;
 }
 
 boxlint_status boxlint_options_check(const boxlint_options *opts) {

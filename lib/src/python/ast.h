@@ -1,17 +1,33 @@
 /* Private to python/: the syntax tree of a Python file (parse.c, parse_expr.c, parse_fstr.c)
  * and what reads it (analyze.c).
  *
- * The parser reads the token stream of tokens.c with the grammar of CPython 3.11 and either
- * builds the tree or gives the first syntax error, as `ast.parse` does (same verdict). The tree
+ * The parser reads the token stream of tokens.c with the grammar of the CPython version it is
+ * given (3.8 to 3.14: bl_py_parse's `minor`) and either builds the tree or gives the first
+ * syntax error, as that version's `ast.parse` does (same verdict). The tree
  * is generic: every node has a kind, a role (what it is to its parent), its source span in bytes,
  * the identifier it names (if any) and an ordered list of children. Nodes live in an arena.
  *
  * Children, in source order, by parent kind (role in brackets):
  *   MODULE        statements [BODY]
- *   FUNCDEF       decorators [DECORATOR], NAMEDEF [NAME], ARGUMENTS [ARGS], returns [RETURNS],
- *                 statements [BODY]; flag BL_PYF_ASYNC for `async def`
- *   CLASSDEF      decorators [DECORATOR], NAMEDEF [NAME], bases [ARG], KEYWORD [KEYWORD],
- *                 statements [BODY]
+ *   FUNCDEF       decorators [DECORATOR], NAMEDEF [NAME], type parameters [TYPEPARAM]...,
+ *                 ARGUMENTS [ARGS], returns [RETURNS], statements [BODY]; flag BL_PYF_ASYNC for
+ *                 `async def`
+ *   CLASSDEF      decorators [DECORATOR], NAMEDEF [NAME], type parameters [TYPEPARAM]...,
+ *                 bases [ARG], KEYWORD [KEYWORD], statements [BODY]
+ *                 A def or class with type parameters (3.12+, `def f[T](x: T)`, `class A[T]`)
+ *                 opens an annotation scope (PEP 695) between the enclosing scope and the
+ *                 function's or class's own: its TYPEPARAM names are bound there and seen by
+ *                 the parameters' annotations and defaults, the return annotation, the bases
+ *                 and keywords and the body; the def's or class's NAMEDEF is bound in the
+ *                 enclosing scope. The decorators are evaluated outside it.
+ *   TYPEALIAS     `type X[T] = value` (3.12+): NAMEDEF [NAME] (binds X in the enclosing scope,
+ *                 like an assignment), type parameters [TYPEPARAM]..., value [VALUE]. The value
+ *                 is evaluated lazily, in an annotation scope holding the type parameters.
+ *   TYPEVAR / TYPEVARTUPLE / PARAMSPEC  a type parameter `T`, `*Ts`, `**P` [TYPEPARAM]:
+ *                 NAMEDEF [NAME] (bound in the annotation scope), bound or constraints
+ *                 [ANNOTATION]? (`T: int`, `T: (int, str)`: TYPEVAR only), default [DEFAULT]?
+ *                 (3.13+: `T = int`, `*Ts = *tuple[int]`); bound and default are evaluated
+ *                 lazily, in the annotation scope
  *   RETURN        value [VALUE]?
  *   DELETE        targets [TARGET] (ctx DEL)
  *   ASSIGN        targets [TARGET] (ctx STORE, one per `=`), value [VALUE] (last)
@@ -61,6 +77,10 @@
  *   KEYWORD       value [VALUE]; `ident` the keyword's name, empty for `**x`
  *   FORMATTEDVALUE  value [VALUE], format spec [FORMAT]? (a JOINEDSTR)
  *   JOINEDSTR     FORMATTEDVALUE [VALUE]... : an f-string (or a concatenation with one)
+ *   TEMPLATESTR   FORMATTEDVALUE [VALUE]... : a template string (3.14+, PEP 750: `t"..."`, or
+ *                 a concatenation of t-strings): it evaluates to a string.templatelib.Template,
+ *                 NOT a str; never a string constant (each field's expression is evaluated,
+ *                 as an f-string's)
  *   CONSTANT      a literal: BL_PYF_STR, BL_PYF_BYTES, BL_PYF_NUM, BL_PYF_TRUE, BL_PYF_FALSE,
  *                 BL_PYF_NONE, BL_PYF_ELLIPSIS; strings span all their adjacent pieces
  *   ATTRIBUTE     value [VALUE]; `ident` the attribute's name; ctx
@@ -100,7 +120,9 @@
  *     spec's nested fields. Any adjacent piece that is an f-string makes the whole
  *     concatenation one JOINEDSTR (even without a field); the constant parts are not nodes.
  *     A field's expression is parsed as CPython 3.11 does, from "(" text ")": a tuple
- *     `f"{a, b}"` spans the field's braces.
+ *     `f"{a, b}"` spans the field's braces; from 3.12 (PEP 701) the field's text may hold any
+ *     token (the tokenizer found its end) and `f"{*a}"` is a STARRED. A TEMPLATESTR's fields are
+ *     read as an f-string's.
  *   - bl_pyast_ident_eq compares with `name` as given: pass it in NFKC (ASCII names are). */
 #ifndef BOXLINT_PYTHON_AST_H
 #define BOXLINT_PYTHON_AST_H
@@ -124,6 +146,8 @@ typedef enum bl_pyk {
   /* patterns */
   BL_PK_MATCHVALUE, BL_PK_MATCHSINGLETON, BL_PK_MATCHSEQUENCE, BL_PK_MATCHMAPPING,
   BL_PK_MATCHCLASS, BL_PK_MATCHSTAR, BL_PK_MATCHAS, BL_PK_MATCHOR,
+  /* Python 3.12+: the type statement, type parameters; 3.14+: template strings */
+  BL_PK_TYPEALIAS, BL_PK_TYPEVAR, BL_PK_TYPEVARTUPLE, BL_PK_PARAMSPEC, BL_PK_TEMPLATESTR,
   BL_PK__COUNT
 } bl_pyk;
 
@@ -133,7 +157,7 @@ typedef enum bl_pyrole {
   BL_PR_ANNOTATION, BL_PR_TEST, BL_PR_ITER, BL_PR_ITEM, BL_PR_SUBJECT, BL_PR_CASE, BL_PR_PATTERN,
   BL_PR_CAUSE, BL_PR_DEFAULT, BL_PR_LEFT, BL_PR_RIGHT, BL_PR_OPERAND, BL_PR_KEY, BL_PR_DSTAR,
   BL_PR_ELT, BL_PR_GENERATOR, BL_PR_FUNC, BL_PR_FORMAT, BL_PR_SLICE, BL_PR_LOWER, BL_PR_UPPER,
-  BL_PR_STEP
+  BL_PR_STEP, BL_PR_TYPEPARAM
 } bl_pyrole;
 
 enum {
@@ -177,18 +201,25 @@ typedef struct bl_pyast {
  * parser meets only when it gets there (indentation, continuation), the parser's. Errors in
  * escape sequences are not the parser's (scan.c decodes every literal); the mixing of bytes
  * and str literals, f-strings' replacement fields and CPython's check of identifiers with
- * non-ASCII characters (verify_identifier, before NFKC) are. Never recurses deeper than
- * BL_PY_MAX_DEPTH nested expressions or blocks: beyond that it stops with the error "too
- * deeply nested" (CPython's own limits, 200 brackets and 100 indentation levels, are in the
- * tokenizer). */
-#define BL_PY_MAX_DEPTH 1000
-/* Nor is the tree it builds ever deeper than this many nodes (chains such as a.b.c..., x+x+...,
- * f()()..., elif...elif are built by loops, not by recursion): a recursive walk of the tree is
- * bounded by it. Beyond, the error is "too deeply nested" too; ast.parse itself raises
- * RecursionError from about 2985 nested nodes. */
-#define BL_PY_MAX_TREE_DEPTH 3000
+ * non-ASCII characters (verify_identifier, before NFKC) are. Its nesting is bounded as that
+ * CPython's parser's stack is (bl_py_limits): beyond, the error is BL_PY_STACK_MSG (CPython's
+ * MemoryError); CPython's other limits, 200 brackets and 100 indentation levels, are in the
+ * tokenizer (tokens.c). */
+#define BL_PY_STACK_MSG "Parser stack overflowed - Python source too complex to parse"
+/* Nor is the tree it builds deeper than 3.11's and 3.12's ast.parse takes (their RecursionError,
+ * BL_PY_RECURSION_MSG), nor, in any version, than BL_PY_MAX_TREE_DEPTH nodes (chains such as
+ * a.b.c..., x+x+..., f()()..., elif...elif are built by loops, not by recursion, and CPython
+ * takes them deeper): a recursive walk of the tree is bounded by it; beyond, the error is "too
+ * deeply nested", boxlint's own limit. */
+#define BL_PY_RECURSION_MSG "maximum recursion depth exceeded during ast construction"
+#define BL_PY_MAX_TREE_DEPTH 7000
+/* The limits of CPython 3.`minor`'s parser as bl_py_parse applies them: the parser's stack
+ * (max_depth, in the parser's nesting units), what a bracket adds to it (3.8's parser), and
+ * the tree's depth (nodes, the module counted). */
+void bl_py_limits(int minor, int *max_depth, int *bracket_cost, size_t *tree_depth);
 int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, size_t n,
-                const bl_pytoks *toks, const size_t *sig, size_t nsig, bl_pyast *out);
+                const bl_pytoks *toks, const size_t *sig, size_t nsig, int minor,
+                bl_pyast *out);
 
 /* The first child of n in `role`, or NULL (analyze.c). */
 const bl_pynode *bl_py_child(const bl_pynode *n, int role);

@@ -117,6 +117,7 @@ static int opts_take(boxlint_python_cache *c, const boxlint_options *o,
   f->memory_min = o->memory_min;
   f->memory_max = o->memory_max;
   f->no_instructions = o->no_instructions;
+  f->minor = bl_py_minor(o);
   boxlint_policy_options po;
   popts_read(popts, &po);
   f->has_popts = popts != NULL;
@@ -136,7 +137,8 @@ static int opts_same(const boxlint_python_cache *c, const boxlint_options *o,
   return f->max_commands == o->max_commands && f->max_command_bytes == o->max_command_bytes &&
          f->escape == o->escape && f->cpu_min == o->cpu_min && f->cpu_max == o->cpu_max &&
          f->memory_min == o->memory_min && f->memory_max == o->memory_max &&
-         f->no_instructions == o->no_instructions && f->has_popts == (popts != NULL) &&
+         f->no_instructions == o->no_instructions && f->minor == bl_py_minor(o) &&
+         f->has_popts == (popts != NULL) &&
          f->max_entries == po.max_entries && f->unmatched == (int)po.unmatched &&
          f->compat == po.compat && cfg_same(&f->config, o->config) &&
          cfg_same(&f->pconfig, po.config);
@@ -253,6 +255,7 @@ static int build_lits(boxlint_python_cache *c) {
     bl_pylit *l = &c->lits[c->nlits];
     l->start = t->start;
     l->end = t->end;
+    l->flags = t->flags;
     l->run = prev ? c->lits[c->nlits - 1].run : (uint32_t)c->nlits;
     c->nlits++;
     prev = 1;
@@ -345,6 +348,7 @@ boxlint_status boxlint_check_python_cached(boxlint_python_cache *c, boxlint_repo
                                            const boxlint_policy_options *popts) {
   if (!c || !r || (!buf && len)) return boxlint_check_python(r, buf, len, opts, popts);
   if (!buf) buf = "";
+  if (!bl_py_minor_ok(opts)) return BOXLINT_EINVAL;
   boxlint_options def;
   if (!opts) {
     boxlint_options_init(&def);

@@ -33,7 +33,7 @@ static const bl_pylit *lit_at(const boxlint_python_cache *c, size_t off) {
 }
 
 static void lit_piece(const boxlint_python_cache *c, const bl_pylit *l, bl_piece *p) {
-  bl_pytok t = {BL_PT_STRING, l->start, l->end};
+  bl_pytok t = {BL_PT_STRING, l->flags, l->start, l->end};
   bl_py_piece(c->text, &t, p);
 }
 

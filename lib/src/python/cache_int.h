@@ -10,6 +10,7 @@
 typedef struct bl_pylit {
   size_t start, end;
   uint32_t run, run_end;
+  uint32_t flags;          /* the token's (BL_PTF_*) */
 } bl_pylit;
 
 /* Bytes [a, b) of the text that call `call`'s findings read: its own lines, and the lines of
@@ -32,6 +33,8 @@ typedef struct bl_pyopts {
   char escape;
   int64_t cpu_min, cpu_max, memory_min, memory_max;
   int no_instructions;
+  int minor;               /* the Python version read (bl_py_minor): a check under another is
+                              never reused */
   bl_pycfg config;
   int has_popts;
   size_t max_entries;

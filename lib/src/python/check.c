@@ -704,7 +704,7 @@ static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
   pyck k = {kp ? kp->raw : r, NULL, rd, opts, popts, NULL, 0};
   size_t first = r->ndiags, *policies = NULL, npol = 0;
   boxlint_status st = BOXLINT_ENOMEM;
-  if (bl_py_read(rd, kp ? kp->m : &r->mem, buf, len)) goto out;
+  if (bl_py_read(rd, kp ? kp->m : &r->mem, buf, len, bl_py_minor(opts))) goto out;
   if (rd->err) {
     st = syntax_error(r, rd);
     goto out;
@@ -769,6 +769,7 @@ boxlint_status boxlint_check_python(boxlint_report *r, const char *buf, size_t l
                                     const boxlint_options *opts,
                                     const boxlint_policy_options *popts) {
   if (!r || (!buf && len)) return BOXLINT_EINVAL;
+  if (!bl_py_minor_ok(opts)) return BOXLINT_EINVAL;
   if (!buf) buf = "";
   boxlint_options def;
   if (!opts) {

@@ -25,8 +25,10 @@
   nl = "\r\n" | "\r" | "\n";
   any = [^];
 
-  // String prefixes (any case): u, r, b, f and the two-letter combinations Python takes.
-  prefix = [uU] | [rR] | [bB] | [fF] | [bB][rR] | [rR][bB] | [fF][rR] | [rR][fF];
+  // String prefixes (any case): u, r, b, f, t (3.14's template strings; the tokenizer reads t
+  // as a name before) and the two-letter combinations Python takes.
+  prefix = [uU] | [rR] | [bB] | [fF] | [tT] | [bB][rR] | [rR][bB] | [fF][rR] | [rR][fF]
+         | [tT][rR] | [rR][tT];
 
   // Bodies. A backslash takes the next character whatever it is (also in raw strings, where it
   // only keeps the quote from closing the literal), a \r\n line break whole; a one-line body

@@ -15,8 +15,10 @@ void bl_py_piece(const char *s, const bl_pytok *t, bl_piece *p) {
   size_t i = t->start;
   for (; s[i] != '\'' && s[i] != '"'; i++) {
     char c = (char)boxlint__lower((unsigned char)s[i]);
-    p->flags |= c == 'r' ? BL_LIT_RAW : c == 'b' ? BL_LIT_BYTES : c == 'f' ? BL_LIT_FSTRING : 0u;
+    p->flags |= c == 'r' ? BL_LIT_RAW : c == 'b' ? BL_LIT_BYTES : c == 'f' ? BL_LIT_FSTRING
+                : c == 't' ? BL_LIT_FSTRING | BL_LIT_TEMPLATE : 0u;
   }
+  if (t->flags & BL_PTF_PEP701) p->flags |= BL_LIT_PEP701;
   p->quote = s[i];
   p->start = t->start;
   p->end = t->end;
@@ -425,7 +427,10 @@ static int plain(dec *d, size_t i, size_t *next) {
       /* A replacement field: the value is known only at run time; skip past its closing
        * brace as CPython finds it. */
       const char *why = NULL;
-      size_t j = field_end(s, i, d->p->body_end, (d->p->flags & BL_LIT_RAW) != 0, 0, &why);
+      size_t j = (d->p->flags & BL_LIT_PEP701)
+                     ? bl_py_fstring_field_end(s, d->p->body_end, i, (d->p->flags & BL_LIT_RAW) != 0)
+                     : field_end(s, i, d->p->body_end, (d->p->flags & BL_LIT_RAW) != 0, 0, &why);
+      if (j == SIZE_MAX && !why) why = "f-string: expecting '}'";
       if (j == SIZE_MAX) return bad(d, i, why);
       d->o->dynamic = 1;
       *next = j;

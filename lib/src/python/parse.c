@@ -94,15 +94,40 @@ int pp_starts_expr(int c) {
 }
 
 int pp_enter(bl_pp *p) {
-  if (p->depth >= BL_PY_MAX_DEPTH) {
-    pp_hard(p, "too deeply nested", pp_off(p, pp_tok(p, p->pos)->start));
+  if (p->depth >= p->max_depth) {
+    pp_hard(p, BL_PY_STACK_MSG, pp_off(p, pp_tok(p, p->pos)->start));
     return -1;
   }
   p->depth++;
   return 0;
 }
 
+void bl_py_limits(int minor, int *max_depth, int *bracket_cost, size_t *tree_depth) {
+  /* Measured on each CPython (tests/oracle/python_versions_test.py probes each at t-1, t and
+   * t+1): `x = -...-1` and `x = not ... x` and `x = 1 if 1 else ...` take 1679 operators in 3.8
+   * (its LL(1) parser's stack, MAXSTACK 1700, where the descent from an expression to an atom,
+   * a bracket's or the innermost one's, costs about 17 entries: 98 nested parentheses around
+   * a name, 99 brackets), 5967 in 3.9 and 3.10 (the PEG parser's MAXSTACK 6000), 5966 in 3.13
+   * and 3.14; a lambda counts two. 3.11 and 3.12 build the tree (ast.parse) with a recursion
+   * limit of about 3000 nodes deep: 2994 and 2996 nodes (the module counted). */
+  *bracket_cost = minor <= 8 ? 15 : 0;
+  *max_depth = minor <= 8 ? 1697 : minor <= 10 ? 5969 : 5968;
+  *tree_depth = minor == 11 ? 2994 : minor == 12 ? 2996 : BL_PY_MAX_TREE_DEPTH;
+}
+
 void pp_leave(bl_pp *p) { p->depth--; }
+
+int pp_bracket_enter(bl_pp *p) {
+  if (!p->bracket_cost) return 0;
+  if (p->depth + p->bracket_cost >= p->max_depth) {
+    pp_hard(p, BL_PY_STACK_MSG, pp_off(p, pp_tok(p, p->pos)->start));
+    return -1;
+  }
+  p->depth += p->bracket_cost;
+  return 0;
+}
+
+void pp_bracket_leave(bl_pp *p) { p->depth -= p->bracket_cost; }
 
 /*----------------------------------------------------------------------------------------------
  * Errors and nodes
@@ -455,8 +480,10 @@ static bl_pynode *assign(bl_pp *p, bl_pynode *target, int c) {
   return st;
 }
 
-static bl_pynode *simple_stmt(bl_pp *p) {
+static bl_pynode *simple_stmt(bl_pp *p, bl_pynode *parent, int role) {
   size_t t0 = p->pos;
+  int ta = pp_type_alias(p, parent, role);
+  if (ta) return ta > 0 ? parent->last : NULL;
   int c = pp_peek(p);
   bl_pynode *st;
   if ((c >= K_PASS && c <= K_RETURN) || c == K_BREAK || c == K_CONTINUE || c == K_GLOBAL ||
@@ -485,9 +512,9 @@ static bl_pynode *simple_stmt(bl_pp *p) {
 
 int pp_simple_stmts(bl_pp *p, bl_pynode *parent, int role) {
   for (;;) {
-    bl_pynode *st = simple_stmt(p);
+    bl_pynode *st = simple_stmt(p, parent, role);
     if (!st) return -1;
-    pp_add(parent, st, role);
+    if (st->parent != parent) pp_add(parent, st, role);
     if (pp_eat(p, O_SEMI)) {
       if (pp_at(p, T_NEWLINE)) break;
       continue;
@@ -513,7 +540,10 @@ int pp_statements(bl_pp *p, bl_pynode *parent, int role) {
 
 int pp_block(bl_pp *p, bl_pynode *parent, int role) {
   if (!pp_eat(p, T_NEWLINE)) return pp_simple_stmts(p, parent, role);
-  if (!pp_eat(p, T_INDENT)) return -1;
+  if (!pp_eat(p, T_INDENT)) { /* (3.9's tokenizer may let a block's line through unindented) */
+    pp_fail(p, "expected an indented block", pp_off(p, pp_tok(p, p->pos)->start));
+    return -1;
+  }
   if (pp_enter(p)) return -1;
   int rc = pp_statements(p, parent, role);
   pp_leave(p);
@@ -525,11 +555,12 @@ int pp_block(bl_pp *p, bl_pynode *parent, int role) {
  * The entry point
  *--------------------------------------------------------------------------------------------*/
 
-/* The first node deeper than BL_PY_MAX_TREE_DEPTH, or NULL (a walk without recursion). */
-static const bl_pynode *too_deep(const bl_pynode *root) {
-  size_t d = 0;
+/* The first node deeper than `limit` (the root at depth 1), or NULL (a walk without
+ * recursion). */
+static const bl_pynode *too_deep(const bl_pynode *root, size_t limit) {
+  size_t d = 1;
   for (const bl_pynode *n = root; n;) {
-    if (d > BL_PY_MAX_TREE_DEPTH) return n;
+    if (d > limit) return n;
     if (n->kid) {
       n = n->kid;
       d++;
@@ -576,7 +607,9 @@ static void verdict(const bl_pp *p, const bl_pytoks *toks, int parsed, bl_pyast 
   size_t off = p->err ? p->err_off : p->smsg ? p->soff : pp_tok(p, p->far)->start;
   const char *te = toks->err;
   int stands = p->err && (!strcmp(p->err, "invalid character in identifier") ||
-                          !strcmp(p->err, "too deeply nested"));
+                          !strcmp(p->err, "too deeply nested") ||
+                          !strcmp(p->err, BL_PY_STACK_MSG) ||
+                          !strcmp(p->err, BL_PY_RECURSION_MSG));
   if (te && !stands) {
     int reached = !msg || (!p->err && p->far >= p->nreal);
     if ((reached || !reached_only(te)) &&
@@ -594,12 +627,16 @@ static void verdict(const bl_pp *p, const bl_pytoks *toks, int parsed, bl_pyast 
 }
 
 int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, size_t n,
-                const bl_pytoks *toks, const size_t *sig, size_t nsig, bl_pyast *out) {
+                const bl_pytoks *toks, const size_t *sig, size_t nsig, int minor,
+                bl_pyast *out) {
   memset(out, 0, sizeof *out);
   bl_pp p;
   memset(&p, 0, sizeof p);
   p.m = m;
   p.arena = arena;
+  p.minor = minor;
+  size_t tree_limit;
+  bl_py_limits(minor, &p.max_depth, &p.bracket_cost, &tree_limit);
   p.s = s;
   p.n = n;
   p.tv = toks->v;
@@ -620,9 +657,9 @@ int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, siz
   boxlint__free(m, p.code);
   out->nnodes = p.nnodes;
   if (p.oom) return -1;
-  const bl_pynode *deep = root ? too_deep(root) : NULL;
+  const bl_pynode *deep = root ? too_deep(root, tree_limit) : NULL;
   if (deep && !p.err) {
-    p.err = "too deeply nested";
+    p.err = tree_limit < BL_PY_MAX_TREE_DEPTH ? BL_PY_RECURSION_MSG : "too deeply nested";
     p.err_off = deep->start;
   }
   verdict(&p, toks, root != NULL, out);

@@ -118,12 +118,16 @@ static int call_args(bl_pp *p, bl_pynode *call, int genexp, size_t lpar) {
 static bl_pynode *slice(bl_pp *p, int *star) {
   bl_pynode *lower = NULL, *n, *e;
   if (pp_at(p, O_STAR)) {
+    if (p->minor < 11) return NULL; /* `a[*b]` is 3.11's (PEP 646) */
     *star = 1;
     return starred_expression(p);
   }
   size_t t0 = p->pos;
   if (!pp_at(p, O_COLON)) {
-    if (!(lower = pp_named_expression(p)) || !pp_at(p, O_COLON)) return lower;
+    /* an unparenthesized `a[x := 1]` is 3.10's */
+    if (!(lower = p->minor >= 10 ? pp_named_expression(p) : pp_expression(p)) ||
+        !pp_at(p, O_COLON))
+      return lower;
     if (lower->kind == BL_PK_NAMEDEXPR && !(lower->flags & BL_PYF_PAREN)) return NULL;
   }
   if (!(n = pp_node(p, BL_PK_SLICE, t0))) return NULL;

@@ -25,12 +25,17 @@ static bl_pynode *lambdef(bl_pp *p) {
   bl_pynode *l = pp_node(p, BL_PK_LAMBDA, p->pos), *e;
   if (!l) return NULL;
   p->pos++;
-  if (!(e = pp_params(p, 1))) return NULL;
+  if (pp_enter(p)) return NULL; /* a lambda is two levels of CPython's parser */
+  if (!(e = pp_params(p, 1))) goto fail;
   pp_add(l, e, BL_PR_ARGS);
-  if (!pp_eat(p, O_COLON) || !(e = pp_expression(p))) return NULL;
+  if (!pp_eat(p, O_COLON) || !(e = pp_expression(p))) goto fail;
+  pp_leave(p);
   pp_add(l, e, BL_PR_VALUE);
   pp_end(p, l);
   return l;
+fail:
+  pp_leave(p);
+  return NULL;
 }
 
 /* An expression that another follows inside brackets (`f(a b)`): CPython's invalid_expression
@@ -292,13 +297,17 @@ bl_pynode *pp_primary(bl_pp *p) {
       if (!pp_at(p, T_NAME) || pp_ident(p, n, p->pos)) return NULL;
       p->pos++;
     } else if (c == O_LPAR) {
-      if (!(n = over(p, BL_PK_CALL, a, BL_PR_FUNC))) return NULL;
+      if (!(n = over(p, BL_PK_CALL, a, BL_PR_FUNC)) || pp_bracket_enter(p)) return NULL;
       p->pos++;
-      if (pp_call_args(p, n, 1)) return NULL;
+      int rc = pp_call_args(p, n, 1);
+      pp_bracket_leave(p);
+      if (rc) return NULL;
     } else if (c == O_LSQB) {
-      if (!(n = over(p, BL_PK_SUBSCRIPT, a, BL_PR_VALUE))) return NULL;
+      if (!(n = over(p, BL_PK_SUBSCRIPT, a, BL_PR_VALUE)) || pp_bracket_enter(p)) return NULL;
       p->pos++;
-      if (!(e = pp_slices(p))) return NULL;
+      e = pp_slices(p);
+      pp_bracket_leave(p);
+      if (!e) return NULL;
       pp_add(n, e, BL_PR_SLICE);
       if (!pp_eat(p, O_RSQB)) return NULL;
     } else {
@@ -397,7 +406,10 @@ static bl_pynode *paren(bl_pp *p) {
     n->tok = p->inner ? SIZE_MAX : t0;
     n->flags |= BL_PYF_PAREN;
   } else {
-    if (e->kind == BL_PK_STARRED)
+    /* 3.12+ reads a field as star_expressions, without the parentheses around it; 3.8's
+     * ast.parse takes `(*a)` (its compiler refuses it) */
+    if (e->kind == BL_PK_STARRED && p->minor >= 9 &&
+        !(p->field_paren && t0 == 0 && pp_peek2(p) == T_NEWLINE))
       return pp_fail(p, "cannot use starred expression here", e->start);
     if (!pp_eat(p, O_RPAR)) return NULL;
     e->flags |= BL_PYF_PAREN;
@@ -454,6 +466,18 @@ static int dict_items(bl_pp *p, bl_pynode *n, int first) {
   return pp_eat(p, O_RBRACE) ? 0 : -1;
 }
 
+/* 3.8: a set's elements are no assignment expressions unless parenthesized (3.9's grammar
+ * takes them). 0, or -1 with the error. */
+static int set_walrus(bl_pp *p, const bl_pynode *n) {
+  if (p->minor >= 9 || (n->kind != BL_PK_SET && n->kind != BL_PK_SETCOMP)) return 0;
+  for (const bl_pynode *k = n->kid; k; k = k->next)
+    if (k->role == BL_PR_ELT && k->kind == BL_PK_NAMEDEXPR && !(k->flags & BL_PYF_PAREN)) {
+      pp_fail(p, "invalid syntax", k->kid->end);
+      return -1;
+    }
+  return 0;
+}
+
 static bl_pynode *brace(bl_pp *p) {
   bl_pynode *n = pp_node(p, BL_PK_DICT, p->pos), *e, *v;
   if (!n) return NULL;
@@ -485,6 +509,7 @@ static bl_pynode *brace(bl_pp *p) {
       }
     }
   }
+  if (set_walrus(p, n)) return NULL;
   pp_end(p, n);
   return n;
 }
@@ -499,6 +524,9 @@ static bl_pynode *constant(bl_pp *p, uint32_t flags) {
 
 bl_pynode *pp_atom(bl_pp *p) {
   bl_pynode *n;
+  /* 3.8's parser: an atom is a descent of its stack as deep as a bracket's */
+  if (p->bracket_cost && p->depth + p->bracket_cost >= p->max_depth)
+    return pp_hard(p, BL_PY_STACK_MSG, pp_off(p, pp_tok(p, p->pos)->start));
   switch (pp_peek(p)) {
   case T_NAME:
     if (!(n = pp_node(p, BL_PK_NAME, p->pos)) || pp_ident(p, n, p->pos)) return NULL;
@@ -510,9 +538,13 @@ bl_pynode *pp_atom(bl_pp *p) {
   case T_NUMBER: return constant(p, BL_PYF_NUM);
   case O_ELLIPSIS: return constant(p, BL_PYF_ELLIPSIS);
   case T_STRING: return pp_strings(p);
-  case O_LPAR: return paren(p);
-  case O_LSQB: return list(p);
-  case O_LBRACE: return brace(p);
+  case O_LPAR: case O_LSQB: case O_LBRACE: {
+    int c = pp_peek(p);
+    if (pp_bracket_enter(p)) return NULL;
+    n = c == O_LPAR ? paren(p) : c == O_LSQB ? list(p) : brace(p);
+    pp_bracket_leave(p);
+    return n;
+  }
   default: return NULL;
   }
 }

@@ -1,8 +1,12 @@
-/* The parser's string literals: adjacent pieces (bytes and str not mixed) and the replacement
- * fields of f-strings, read as CPython 3.11 reads them (Parser/string_parser.c:
+/* The parser's string literals: adjacent pieces (bytes and str not mixed; t-strings, 3.14, with
+ * t-strings only) and the replacement fields of f-strings and t-strings. Before 3.12 they are
+ * read as CPython 3.11 reads them (Parser/string_parser.c:
  * fstring_find_literal, fstring_find_expr, fstring_compile_expr): each field's expression is
  * tokenized and parsed on its own as "(" text ")" (star_expressions), its nodes BL_PYF_INNER
- * with the file's offsets. Escape errors are not this file's (scan.c decodes every literal).
+ * with the file's offsets; from 3.12 a piece the tokenizer read as PEP 701 has (BL_LIT_PEP701)
+ * its fields' ends found as the tokenizer found them (bl_py_fstring_expr_end: any token inside,
+ * nested quotes, backslashes, comments) and its format specs nested two deep. Escape errors are
+ * not this file's (scan.c decodes every literal).
  * Calls tokens.c and literal.c. */
 #include <string.h>
 #include "python/parse_int.h"
@@ -14,6 +18,7 @@ typedef struct fs {
   const char *s;  /* p->s */
   size_t e;       /* the body's end */
   int raw;
+  int pep701;     /* read as 3.12+ reads it (a BL_LIT_PEP701 piece) */
   size_t err_at;  /* where CPython reports the string's errors: the token after the group */
   size_t tok;     /* the string token (SIZE_MAX inside a field) */
 } fs;
@@ -53,6 +58,10 @@ static size_t literal(fs *f, size_t i, int lvl) {
  * ends it outside brackets and strings. */
 static size_t expr_end(fs *f, size_t i) {
   const char *s = f->s;
+  if (f->pep701) {
+    size_t j = bl_py_fstring_expr_end(s, f->e, i);
+    return j == SIZE_MAX ? fs_fail(f, "f-string: expecting '}'") : j;
+  }
   char open[MAX_NEST], q = 0;
   int depth = 0, triple = 0;
   size_t j = i + 1;
@@ -91,7 +100,7 @@ static size_t expr_end(fs *f, size_t i) {
 }
 
 /* Parse text [a, b) of p->s as CPython parses a field: "(" text ")" as star_expressions. */
-static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at) {
+static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at, int pep701) {
   size_t len = b - a;
   bl_pynode *r = NULL;
   char *buf = boxlint__malloc(p->m, len + 2);
@@ -104,7 +113,7 @@ static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at) {
   buf[0] = '(';
   memcpy(buf + 1, p->s + a, len);
   buf[len + 1] = ')';
-  if (bl_py_tokenize(p->m, buf, len + 2, &toks)) goto oom;
+  if (bl_py_tokenize(p->m, buf, len + 2, p->minor, &toks)) goto oom;
   if (toks.err) {
     pp_hard(p, toks.err, p->delta + a - 1 + toks.err_off);
     goto done;
@@ -120,7 +129,11 @@ static bl_pynode *field_expr(bl_pp *p, size_t a, size_t b, size_t err_at) {
   q.sig = sig;
   q.delta = p->delta + a - 1;
   q.inner = 1;
+  q.minor = p->minor;
+  q.field_paren = pep701;
   q.depth = p->depth;
+  q.max_depth = p->max_depth;
+  q.bracket_cost = p->bracket_cost;
   q.nreal = q.nsig++;
   q.endtok.kind = BL_PT_ENDMARKER;
   q.endtok.start = q.endtok.end = len + 2;
@@ -153,7 +166,7 @@ static int blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r
 static size_t field(fs *f, bl_pynode *js, size_t i, int lvl) {
   bl_pp *p = f->p;
   const char *s = f->s;
-  if (lvl >= 2) return fs_fail(f, "f-string: expressions nested too deeply");
+  if (lvl >= (f->pep701 ? 3 : 2)) return fs_fail(f, "f-string: expressions nested too deeply");
   size_t j = expr_end(f, i), k = i + 1;
   if (j == SIZE_MAX) return j;
   while (k < j && blank(s[k])) k++;
@@ -161,16 +174,23 @@ static size_t field(fs *f, bl_pynode *js, size_t i, int lvl) {
   bl_pynode *fv = pp_node_at(p, BL_PK_FORMATTEDVALUE, pp_off(p, i), pp_off(p, j)), *e;
   if (!fv) return SIZE_MAX;
   if (!p->inner) fv->tok = f->tok;
-  if (!(e = field_expr(p, i + 1, j, f->err_at))) return SIZE_MAX;
+  if (!(e = field_expr(p, i + 1, j, f->err_at, f->pep701))) return SIZE_MAX;
   pp_add(fv, e, BL_PR_VALUE);
   pp_add(js, fv, BL_PR_VALUE);
   if (s[j] == '=') /* f'{x=}': the expression's text is part of the value */
-    for (j++; j < f->e && (blank(s[j]) || s[j] == '\v');) j++;
+    for (j++; j < f->e && (blank(s[j]) || s[j] == '\v' || (f->pep701 && s[j] == '#'));) {
+      if (s[j] == '#') /* 3.12+: a comment, to the line's end */
+        while (j < f->e && s[j] != '\n' && s[j] != '\r') j++;
+      else
+        j++;
+    }
   if (j < f->e && s[j] == '!') {
     char conv = ++j < f->e ? s[j++] : 0;
     if (!conv) return fs_fail(f, "f-string: expecting '}'");
     if (conv != 's' && conv != 'r' && conv != 'a')
       return fs_fail(f, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+    if (f->pep701) /* 3.12+: blanks may follow the conversion */
+      while (j < f->e && blank(s[j])) j++;
   }
   if (j < f->e && s[j] == ':') {
     if (++j >= f->e) return fs_fail(f, "f-string: expecting '}'");
@@ -201,11 +221,18 @@ static size_t fparse(fs *f, bl_pynode *js, size_t i, int lvl) {
 
 bl_pynode *pp_strings(bl_pp *p) {
   size_t t0 = p->pos;
-  int bytes = -1, fstr = 0;
+  int bytes = -1, fstr = 0, tmpl = -1;
   for (; pp_at(p, T_STRING); p->pos++) {
     bl_piece pc;
     bl_py_piece(p->s, pp_tok(p, p->pos), &pc);
-    int b = (pc.flags & BL_LIT_BYTES) != 0;
+    int b = (pc.flags & BL_LIT_BYTES) != 0, t = (pc.flags & BL_LIT_TEMPLATE) != 0;
+    if (t && b) return pp_hard(p, "'b' and 't' prefixes are incompatible", pp_off(p, pc.start));
+    if (tmpl >= 0 && t != tmpl) { /* 3.14: a t-string is concatenated with t-strings only */
+      size_t at = pp_off(p, pc.start);
+      while (pp_at(p, T_STRING)) p->pos++;
+      return pp_hard(p, "cannot mix t-string literals with string or bytes literals", at);
+    }
+    tmpl = t;
     if (bytes >= 0 && b != bytes) {
       while (pp_at(p, T_STRING)) p->pos++;
       return pp_hard(p, "cannot mix bytes and nonbytes literals",
@@ -214,20 +241,22 @@ bl_pynode *pp_strings(bl_pp *p) {
     bytes = b;
     fstr |= (pc.flags & BL_LIT_FSTRING) != 0;
   }
-  bl_pynode *n = pp_node(p, fstr ? BL_PK_JOINEDSTR : BL_PK_CONSTANT, t0);
+  bl_pynode *n = pp_node(p, tmpl > 0 ? BL_PK_TEMPLATESTR : fstr ? BL_PK_JOINEDSTR
+                                                                : BL_PK_CONSTANT, t0);
   if (!n) return NULL;
   pp_end(p, n);
   if (!fstr) {
     n->flags |= bytes ? BL_PYF_BYTES : BL_PYF_STR;
     return n;
   }
-  fs f = {p, p->s, 0, 0, pp_off(p, pp_tok(p, p->pos)->start), SIZE_MAX};
+  fs f = {p, p->s, 0, 0, 0, pp_off(p, pp_tok(p, p->pos)->start), SIZE_MAX};
   for (size_t i = t0; i < p->pos; i++) {
     bl_piece pc;
     bl_py_piece(p->s, pp_tok(p, i), &pc);
     if (!(pc.flags & BL_LIT_FSTRING)) continue;
     f.e = pc.body_end;
     f.raw = (pc.flags & BL_LIT_RAW) != 0;
+    f.pep701 = (pc.flags & BL_LIT_PEP701) != 0;
     f.tok = p->inner ? SIZE_MAX : i;
     if (fparse(&f, n, pc.body, 0) == SIZE_MAX) return NULL;
   }

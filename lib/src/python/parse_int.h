@@ -46,8 +46,12 @@ typedef struct bl_pp {
   size_t pos, far;        /* the next token; the furthest looked at */
   size_t delta;           /* a text offset + delta = the file's offset */
   int inner;              /* parsing a replacement field */
+  int minor;              /* the grammar of Python 3.minor */
+  int field_paren;        /* a 3.12+ replacement field: its "(" text ")" may hold `*a` */
   int ascii;              /* s holds no byte over 0x7f: no identifier to check or normalise */
-  int depth;              /* nesting, against BL_PY_MAX_DEPTH */
+  int depth;              /* nesting, against max_depth */
+  int max_depth;          /* the version's parser stack (bl_py_limits) */
+  int bracket_cost;       /* what a bracket adds to depth beyond its expressions (3.8) */
   int trying;             /* inside an attempt that may be backtracked */
   const char *err;        /* hard error (static text) and its file offset */
   size_t err_off;
@@ -90,6 +94,9 @@ int pp_name_is(bl_pp *p, size_t i, const char *word); /* token i is the NAME `wo
 int pp_starts_expr(int code);             /* may start an expression (not `*`, `yield`) */
 int pp_enter(bl_pp *p);                   /* nesting + 1: 0, or -1 (hard error) */
 void pp_leave(bl_pp *p);
+/* A bracket's own cost to the depth (3.8's parser): 0, or -1 (hard error); pp_bracket_leave. */
+int pp_bracket_enter(bl_pp *p);
+void pp_bracket_leave(bl_pp *p);
 
 /* Nodes (parse.c). */
 bl_pynode *pp_node(bl_pp *p, int kind, size_t tok); /* starting at token tok */
@@ -115,6 +122,8 @@ int pp_block(bl_pp *p, bl_pynode *parent, int role);
 /* A compound statement added to parent: 1, 0 when the next is none (nothing consumed), -1. */
 int pp_compound(bl_pp *p, bl_pynode *parent, int role);
 int pp_simple_stmts(bl_pp *p, bl_pynode *parent, int role);
+/* `type X[T] = ...` (3.12+) into parent: 1, 0 when the next is none (nothing consumed), -1. */
+int pp_type_alias(bl_pp *p, bl_pynode *parent, int role);
 bl_pynode *pp_params(bl_pp *p, int lambda); /* ARGUMENTS, up to ')' or ':' (not consumed) */
 
 /* Expressions (parse_expr.c, parse_args.c). */

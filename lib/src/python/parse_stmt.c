@@ -3,6 +3,15 @@
 #include <string.h>
 #include "python/parse_int.h"
 
+/* A starred element at the top of a `for` iterable (`for x in *a, b`): 3.9+. */
+static const bl_pynode *top_starred(const bl_pynode *e) {
+  if (e->kind == BL_PK_STARRED) return e;
+  if (e->kind != BL_PK_TUPLE || (e->flags & BL_PYF_PAREN)) return NULL;
+  for (const bl_pynode *k = e->kid; k; k = k->next)
+    if (k->kind == BL_PK_STARRED) return k;
+  return NULL;
+}
+
 /* ':' block, the block's statements added to st with `role`. */
 static int colon_block(bl_pp *p, bl_pynode *st, int role) {
   if (!pp_eat(p, O_COLON)) return -1;
@@ -60,6 +69,8 @@ static bl_pynode *for_stmt(bl_pp *p, size_t t0, int async) {
   pp_add(st, e, BL_PR_TARGET);
   if (!pp_eat(p, K_IN)) return NULL;
   if (!(e = pp_star_expressions(p))) return NULL;
+  if (p->minor < 9 && top_starred(e)) /* 3.8: 'for' exprlist 'in' testlist */
+    return pp_fail(p, "invalid syntax", top_starred(e)->start);
   pp_add(st, e, BL_PR_ITER);
   if (colon_block(p, st, BL_PR_BODY) || else_block(p, st)) return NULL;
   return st;
@@ -98,7 +109,7 @@ static bl_pynode *with_stmt(bl_pp *p, size_t t0, int async) {
   if (!st) return NULL;
   if (async) st->flags |= BL_PYF_ASYNC;
   p->pos++; /* with */
-  if (pp_at(p, O_LPAR)) {
+  if (pp_at(p, O_LPAR) && p->minor >= 9) { /* 3.8: a parenthesized group is an expression */
     size_t save = p->pos;
     p->pos++;
     p->trying++;
@@ -122,12 +133,32 @@ static bl_pynode *handler(bl_pp *p, int *star) {
   if (!h) return NULL;
   size_t at = h->start;
   p->pos++;
+  if (p->minor < 11 && pp_at(p, O_STAR)) return NULL; /* except* is 3.11's */
   int s = pp_eat(p, O_STAR);
   if (*star >= 0 && s != *star)
     return pp_fail(p, "cannot have both 'except' and 'except*' on the same 'try'", at);
   *star = s;
   if (s || !pp_at(p, O_COLON)) {
     if (!(e = pp_expression(p))) return NULL;
+    if (pp_at(p, O_COMMA)) {
+      /* `except A, B:` is 3.14's (PEP 758), without `as`; 3.10+ name the parentheses */
+      if (p->minor < 10) return NULL;
+      if (p->minor < 14) return pp_fail(p, "multiple exception types must be parenthesized", e->start);
+      bl_pynode *t = pp_node_at(p, BL_PK_TUPLE, e->start, e->end), *x;
+      if (!t) return NULL;
+      t->tok = e->tok;
+      pp_add(t, e, BL_PR_ELT);
+      while (pp_eat(p, O_COMMA)) {
+        if (!pp_starts_expr(pp_peek(p))) break;
+        if (!(x = pp_expression(p))) return NULL;
+        pp_add(t, x, BL_PR_ELT);
+      }
+      pp_end(p, t);
+      if (pp_at(p, K_AS))
+        return pp_fail(p, "multiple exception types must be parenthesized when using 'as'",
+                       e->start);
+      e = t;
+    }
     pp_add(h, e, BL_PR_TEST);
     if (pp_eat(p, K_AS)) {
       if (!pp_at(p, T_NAME) || !(e = pp_namedef(p, p->pos))) return NULL;
@@ -161,6 +192,67 @@ static bl_pynode *try_stmt(bl_pp *p) {
   return st;
 }
 
+/* '[' type_param (',' type_param)* [','] ']' (3.12+; defaults 3.13+): each a TYPEVAR,
+ * TYPEVARTUPLE or PARAMSPEC child [TYPEPARAM] of st. 0, or -1. */
+static int type_params(bl_pp *p, bl_pynode *st) {
+  int n = 0; /* a parameter without a default may follow one with (3.13's parser) */
+  p->pos++; /* '[' */
+  do {
+    if (n && pp_at(p, O_RSQB)) break;
+    size_t t0 = p->pos;
+    int kind = pp_eat(p, O_STAR) ? BL_PK_TYPEVARTUPLE
+               : pp_eat(p, O_DOUBLESTAR) ? BL_PK_PARAMSPEC : BL_PK_TYPEVAR;
+    if (!pp_at(p, T_NAME)) return -1;
+    bl_pynode *tp = pp_node(p, kind, t0), *e;
+    if (!tp || !(e = pp_namedef(p, p->pos))) return -1;
+    p->pos++;
+    pp_add(tp, e, BL_PR_NAME);
+    if (pp_at(p, O_COLON)) {
+      if (kind != BL_PK_TYPEVAR) {
+        p->pos++;
+        if (!pp_expression(p)) return -1; /* CPython names the kind once it is read */
+        pp_fail(p, kind == BL_PK_TYPEVARTUPLE ? "cannot use bound with TypeVarTuple"
+                                              : "cannot use bound with ParamSpec",
+                pp_off(p, pp_tok(p, t0 + 2)->start));
+        return -1;
+      }
+      p->pos++;
+      if (!(e = pp_expression(p))) return -1;
+      pp_add(tp, e, BL_PR_ANNOTATION);
+    }
+    if (pp_at(p, O_EQUAL) && p->minor >= 13) {
+      p->pos++;
+      if (!(e = kind == BL_PK_TYPEVARTUPLE ? pp_star_expression(p) : pp_expression(p)))
+        return -1;
+      pp_add(tp, e, BL_PR_DEFAULT);
+    }
+    pp_end(p, tp);
+    pp_add(st, tp, BL_PR_TYPEPARAM);
+    n++;
+  } while (pp_eat(p, O_COMMA));
+  return pp_eat(p, O_RSQB) ? 0 : -1;
+}
+
+/* `type` NAME [type_params] '=' expression (3.12+), `type` at pos: 1 parsed into parent, 0 not
+ * a type statement (nothing consumed), -1. */
+int pp_type_alias(bl_pp *p, bl_pynode *parent, int role) {
+  if (p->minor < 12 || !pp_name_is(p, p->pos, "type") || pp_peek2(p) != T_NAME) return 0;
+  size_t i3 = p->pos + 2 < p->nsig ? p->pos + 2 : p->nsig - 1;
+  if (p->code[i3] != O_LSQB && p->code[i3] != O_EQUAL) return 0;
+  bl_pynode *st = pp_node(p, BL_PK_TYPEALIAS, p->pos), *e;
+  if (!st) return -1;
+  p->pos++;
+  if (!(e = pp_namedef(p, p->pos))) return -1;
+  p->pos++;
+  pp_add(st, e, BL_PR_NAME);
+  if (pp_at(p, O_LSQB) && type_params(p, st)) return -1;
+  if (!pp_eat(p, O_EQUAL) || !(e = pp_expression(p))) return -1;
+  pp_add(st, e, BL_PR_VALUE);
+  pp_end(p, st);
+  pp_add(parent, st, role);
+  return 1;
+}
+
 /* 'def' NAME '(' [params] ')' ['->' expression] ':' block, after decorators and 'async' */
 static int funcdef(bl_pp *p, bl_pynode *st) {
   bl_pynode *e;
@@ -169,6 +261,7 @@ static int funcdef(bl_pp *p, bl_pynode *st) {
   if (!pp_at(p, T_NAME) || !(e = pp_namedef(p, p->pos))) return -1;
   p->pos++;
   pp_add(st, e, BL_PR_NAME);
+  if (p->minor >= 12 && pp_at(p, O_LSQB) && type_params(p, st)) return -1;
   if (!pp_eat(p, O_LPAR)) return -1;
   if (!(e = pp_params(p, 0))) return -1;
   pp_add(st, e, BL_PR_ARGS);
@@ -188,8 +281,24 @@ static int classdef(bl_pp *p, bl_pynode *st) {
   if (!pp_at(p, T_NAME) || !(e = pp_namedef(p, p->pos))) return -1;
   p->pos++;
   pp_add(st, e, BL_PR_NAME);
+  if (p->minor >= 12 && pp_at(p, O_LSQB) && type_params(p, st)) return -1;
   if (pp_eat(p, O_LPAR) && pp_call_args(p, st, 0)) return -1;
   return colon_block(p, st, BL_PR_BODY);
+}
+
+/* 3.8's decorator: dotted_name ['(' [arglist] ')'] (the relaxed grammar is 3.9's, PEP 614):
+ * 0, or 1 with *at where CPython 3.8 reports the token that breaks it. */
+static int old_decorator(const bl_pynode *e, size_t *at) {
+  if (e->kind == BL_PK_CALL && !(e->flags & BL_PYF_PAREN)) e = e->kid; /* its FUNC */
+  for (const bl_pynode *d = e;; d = d->kid) {
+    if (d->kind == BL_PK_NAME && !(d->flags & BL_PYF_PAREN)) return 0;
+    if (d->kind == BL_PK_ATTRIBUTE && !(d->flags & BL_PYF_PAREN)) continue;
+    *at = (d->flags & BL_PYF_PAREN) ? d->start - (d->start > 0)  /* its '(' */
+          : d->kind == BL_PK_CALL ? d->end                       /* the next '(' */
+          : d->kind == BL_PK_SUBSCRIPT ? d->kid->end             /* its '[' */
+          : d->start;
+    return 1;
+  }
 }
 
 /* ('@' named_expression NEWLINE)* then a def, an async def or a class. */
@@ -198,6 +307,8 @@ static bl_pynode *definition(bl_pp *p) {
   if (!st) return NULL;
   while (pp_eat(p, O_AT)) {
     if (!(e = pp_named_expression(p))) return NULL;
+    size_t at;
+    if (p->minor < 9 && old_decorator(e, &at)) return pp_fail(p, "invalid syntax", at);
     pp_add(st, e, BL_PR_DECORATOR);
     if (!pp_eat(p, T_NEWLINE)) return NULL;
   }
@@ -234,7 +345,7 @@ int pp_compound(bl_pp *p, bl_pynode *parent, int role) {
     break;
   }
   case T_NAME:
-    if (pp_name_is(p, p->pos, "match")) return pp_match(p, parent, role);
+    if (p->minor >= 10 && pp_name_is(p, p->pos, "match")) return pp_match(p, parent, role);
     return 0;
   default: return 0;
   }
@@ -256,7 +367,8 @@ static bl_pynode *param(bl_pp *p, int lambda, int star) {
   p->pos++;
   pp_add(a, e, BL_PR_NAME);
   if (!lambda && pp_eat(p, O_COLON)) {
-    if (!(e = star ? pp_star_expression(p) : pp_expression(p))) return NULL;
+    /* `*args: *Ts` is 3.11's */
+    if (!(e = star && p->minor >= 11 ? pp_star_expression(p) : pp_expression(p))) return NULL;
     pp_add(a, e, BL_PR_ANNOTATION);
   }
   pp_end(p, a);

@@ -205,9 +205,16 @@ static boxlint_status read_all(pyp *k, const bl_pysrc *src) {
 
 boxlint_status boxlint_python_policies(boxlint_report *report, const char *buf, size_t len,
                                        const boxlint_python_policy **out, size_t *n) {
+  return boxlint_python_policies_opts(report, buf, len, NULL, out, n);
+}
+
+boxlint_status boxlint_python_policies_opts(boxlint_report *report, const char *buf, size_t len,
+                                            const boxlint_options *opts,
+                                            const boxlint_python_policy **out, size_t *n) {
   if (out) *out = NULL;
   if (n) *n = 0;
   if (!report || !out || !n || (!buf && len)) return BOXLINT_EINVAL;
+  if (!bl_py_minor_ok(opts)) return BOXLINT_EINVAL;
   if (!buf) buf = "";
   bl_pysrc src;
   bl_pyreader rd;
@@ -217,10 +224,10 @@ boxlint_status boxlint_python_policies(boxlint_report *report, const char *buf, 
   if (bl_py_source(&report->mem, buf, len, &src) == 0) {
     /* a broken file that cannot reach the SDK has no policy, and no error either */
     if (src.err) st = bl_py_reaches_sdk(buf, len, NULL) ? BOXLINT_ESYNTAX : BOXLINT_OK;
-    else if ((read = 1, bl_py_read(&rd, &report->mem, src.text, src.len) == 0))
-      st = !rd.err                                           ? BOXLINT_OK
+    else if ((read = 1, bl_py_read(&rd, &report->mem, src.text, src.len, bl_py_minor(opts)) == 0))
+      st = !rd.err                                   ? BOXLINT_OK
            : bl_py_reaches_sdk(rd.s, rd.n, &rd.toks) ? BOXLINT_ESYNTAX
-                                                             : BOXLINT_OK;
+                                                     : BOXLINT_OK;
   }
   pyp k = {report, &rd, NULL, 0, NULL};
   if (st == BOXLINT_OK && !src.err && !rd.err) st = read_all(&k, &src);

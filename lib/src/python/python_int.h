@@ -26,6 +26,7 @@ typedef enum bl_pytok_kind {
 
 typedef struct bl_pytok {
   bl_pytok_kind kind;
+  uint32_t flags;    /* BL_PTF_*: how a STRING token is read */
   size_t start, end; /* bytes of the source; INDENT/DEDENT/ENDMARKER are empty */
 } bl_pytok;
 
@@ -37,10 +38,25 @@ typedef struct bl_pytoks {
   size_t err_off;
 } bl_pytoks;
 
-/* Tokenize s[0..n) (a UTF-8 BOM is skipped). Returns 0 (err may be set: the tokens up to the
- * error are kept), or -1 when out of memory. Free with bl_py_tokens_free. */
-int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, bl_pytoks *out);
+/* A STRING token's flags: an f-string or t-string read as CPython 3.12+ reads them (PEP 701:
+ * the tokenizer found its end through its replacement fields, which may hold any token, nested
+ * strings with the same quotes, backslashes and comments). */
+enum { BL_PTF_PEP701 = 1 };
+
+/* Tokenize s[0..n) (a UTF-8 BOM is skipped) as the tokenizer of CPython 3.`minor` does
+ * (BOXLINT_PYTHON_MINOR_MIN..MAX). Returns 0 (err may be set: the tokens up to the error are
+ * kept), or -1 when out of memory. Free with bl_py_tokens_free. */
+int bl_py_tokenize(const boxlint__mem *m, const char *s, size_t n, int minor, bl_pytoks *out);
 void bl_py_tokens_free(const boxlint__mem *m, bl_pytoks *t);
+/* PEP 701 (3.12+): the end of the f-string or t-string (or any string literal) that starts at
+ * s[i] (its prefix), read through its replacement fields, or SIZE_MAX with *err and *err_off
+ * (tokens.c). */
+size_t bl_py_fstring_end(const char *s, size_t n, size_t i, const char **err, size_t *err_off);
+/* The end (past its '}') of the replacement field whose '{' is at s[i], inside a PEP 701
+ * string whose body ends at e; SIZE_MAX when it does not end before e. */
+size_t bl_py_fstring_field_end(const char *s, size_t e, size_t i, int raw);
+/* ... and where its expression ends: the '!', ':', '=' or '}' that follows it. */
+size_t bl_py_fstring_expr_end(const char *s, size_t e, size_t i);
 
 /* 1-based line and column (code points; an invalid byte counts one) of offset `off`, Python's
  * line breaks (\n, \r\n, \r). */
@@ -50,7 +66,11 @@ void bl_py_line_col(const char *s, size_t n, size_t off, uint32_t *line, uint32_
  * String literals (literal.c)
  *--------------------------------------------------------------------------------------------*/
 
-enum { BL_LIT_RAW = 1, BL_LIT_BYTES = 2, BL_LIT_FSTRING = 4, BL_LIT_TRIPLE = 8 };
+/* A t-string (3.14) is BL_LIT_FSTRING | BL_LIT_TEMPLATE: read as an f-string is, but its value
+ * is a Template, never a str. BL_LIT_PEP701: an f-string or t-string that the tokenizer read
+ * as 3.12+ does (the token's BL_PTF_PEP701). */
+enum { BL_LIT_RAW = 1, BL_LIT_BYTES = 2, BL_LIT_FSTRING = 4, BL_LIT_TRIPLE = 8,
+       BL_LIT_TEMPLATE = 16, BL_LIT_PEP701 = 32 };
 
 /* One literal piece: its prefix flags, quote character and body span in the source. */
 typedef struct bl_piece {
@@ -185,6 +205,7 @@ typedef struct bl_pyreader {
   boxlint__arena strs;   /* the arrays of the values' strings, apart from the values */
   const char *s;
   size_t n;
+  int minor;             /* read as Python 3.minor (bl_py_read) */
   bl_pytoks toks;
   size_t *sig;           /* indices of the significant tokens (no COMMENT, NL) */
   size_t nsig;
@@ -216,9 +237,15 @@ typedef struct bl_pyreader {
   int stale;
 } bl_pyreader;
 
-/* Tokenize and read the file's calls, suppressions and module-level names. Returns 0 (err set on
- * a syntax error) or -1 when out of memory. bl_py_reader_free it in every case. */
-int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n);
+/* Tokenize and read the file's calls, suppressions and module-level names, with the grammar of
+ * Python 3.`minor`. Returns 0 (err set on a syntax error) or -1 when out of memory.
+ * bl_py_reader_free it in every case. */
+int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n, int minor);
+/* The Python minor version a check reads a file with under `opts` (NULL: the default):
+ * opts->python_minor, else its config's target version, else BOXLINT_PYTHON_MINOR_DEFAULT. */
+int bl_py_minor(const boxlint_options *opts);
+/* opts (NULL: the defaults) names no Python version outside 3.8..3.14 (else EINVAL). */
+int bl_py_minor_ok(const boxlint_options *opts);
 void bl_py_reader_free(bl_pyreader *rd);
 /* Shared by reader.c and scan.c. */
 int bl_py_call_args(bl_pyreader *rd, size_t *i, bl_pyarg **args, size_t *nargs);

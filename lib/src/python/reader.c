@@ -129,7 +129,12 @@ static bl_pyval *parse_strings(bl_pyreader *rd, size_t *i) {
     if (rc > 0) syntax(rd, eo, err);
     v->end = p.end;
   }
-  if (v->str.dynamic) {
+  int tmpl = 0;
+  for (size_t k2 = 0; k2 < np; k2++) tmpl |= (v->pieces[k2].flags & BL_LIT_TEMPLATE) != 0;
+  if (tmpl) { /* a Template, never a str (PEP 750) */
+    v->kind = BL_PV_DYNAMIC;
+    v->why = "a template string";
+  } else if (v->str.dynamic) {
     v->kind = BL_PV_DYNAMIC;
     v->why = "an f-string with replacement fields";
   }

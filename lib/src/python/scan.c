@@ -2,7 +2,9 @@
  * string literals' errors, then the syntax tree (parse.c) and what it says about the SDK
  * (analyze.c). Calls tokens.c, literal.c, parse.c and analyze.c. */
 #include <string.h>
+#include <stddef.h>
 #include "python/ast.h"
+#include "boxlint/config.h"
 
 /*----------------------------------------------------------------------------------------------
  * Suppressions
@@ -98,12 +100,29 @@ static int is_suppression(const char *s, const bl_pytok *t) {
   return 0;
 }
 
-int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) {
+/* The version a check reads with (python_int.h). */
+int bl_py_minor_ok(const boxlint_options *o) {
+  int minor = o && o->size >= offsetof(boxlint_options, python_minor) + sizeof o->python_minor
+                  ? o->python_minor : 0;
+  return !minor || (minor >= BOXLINT_PYTHON_MINOR_MIN && minor <= BOXLINT_PYTHON_MINOR_MAX);
+}
+
+int bl_py_minor(const boxlint_options *o) {
+  /* a caller's struct from before python_minor (shorter) has none: the config's, the default */
+  int minor = o && o->size >= offsetof(boxlint_options, python_minor) + sizeof o->python_minor
+                  ? o->python_minor : 0;
+  if (!minor && o) minor = boxlint_config_get_python_minor(o->config);
+  return minor >= BOXLINT_PYTHON_MINOR_MIN && minor <= BOXLINT_PYTHON_MINOR_MAX
+             ? minor : BOXLINT_PYTHON_MINOR_DEFAULT;
+}
+
+int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n, int minor) {
   memset(rd, 0, sizeof *rd);
   rd->m = m;
   rd->s = s;
   rd->n = n;
-  if (bl_py_tokenize(m, s, n, &rd->toks)) return -1;
+  rd->minor = minor;
+  if (bl_py_tokenize(m, s, n, minor, &rd->toks)) return -1;
   rd->sig = boxlint__malloc(m, (rd->toks.n + 1) * sizeof *rd->sig);
   if (!rd->sig) return -1;
   size_t at = 0;
@@ -125,7 +144,7 @@ int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n) 
   size_t soff = rd->err_off;
   rd->err = NULL;
   bl_pyast ast;
-  if (bl_py_parse(m, &rd->arena, s, n, &rd->toks, rd->sig, rd->nsig, &ast)) return -1;
+  if (bl_py_parse(m, &rd->arena, s, n, &rd->toks, rd->sig, rd->nsig, minor, &ast)) return -1;
   if (ast.err && !(serr && soff < ast.err_off)) {
     rd->err = ast.err;
     rd->err_off = ast.err_off;

@@ -64,6 +64,7 @@ static const char *dynamic_why(const bl_pynode *n) {
   case BL_PK_AWAIT: return "an await expression";
   case BL_PK_NAMEDEXPR: return "an assignment expression";
   case BL_PK_JOINEDSTR: return "an f-string with replacement fields";
+  case BL_PK_TEMPLATESTR: return "a template string";
   case BL_PK_STARRED: return "unpacking";
   default: return "an expression";
   }
