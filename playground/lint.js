@@ -63,12 +63,9 @@ export function lint(w, fields, kind, text) {
   }
   const s = encoder.encode(text);
   if (kind === 'python') {
+    // Python that does not parse is a finding (python-syntax, python-encoding) where the file
+    // reaches the SDK and nothing where it cannot, as the command lists it.
     const r = w.checkPython(text);
-    if (r.syntaxError && r.diagnostics.length) {
-      const d = r.diagnostics[r.diagnostics.length - 1];
-      const problem = { message: d.message, off: d.offset, line: d.line, column: d.column, rule: d.rule, hint: d.hint };
-      return { read: 'python', findings: [], problem, s };
-    }
     return { read: 'python', findings: r.diagnostics.map(fileDiag), problem: null, s };
   }
   return { read: 'fragment', findings: w.checkFragment(text).diagnostics.map(fileDiag), problem: null, s };

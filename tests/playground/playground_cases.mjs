@@ -7,7 +7,8 @@
 // under; `hosts` are typed into the decision field; `fixAll` clicks "Fix all" (compared with
 // boxlint --fix); each of `ones` is a text with exactly one fix, whose button is clicked; each of
 // `problems` a text the command cannot check (exit 2), whose line, column and message the page
-// must give as the command does.
+// must give as the command does; each of `broken` a text that does not parse, whose one finding
+// (`rule` at `line`, or none when `rule` is null) the page must list as the command does.
 export const cases = [
   {
     name: 'template', kind: 'template', file: 't.json', readAs: 'a template', minFindings: 5, fixAll: true,
@@ -54,7 +55,13 @@ tpl = client.code_interpreter.templates.create(
 client.agents.add_code_interpreter("prm_abc", template_id="é-tpl", version=1,
     network_policy={"type": "filtered", "allow_out": ["pypi.org"], "deny_out": []})
 `,
-    problems: [{ text: 'import e2b  # ☕\nx = (1,\n' }, { text: 'x = "\\N{NO SUCH NAME}"\n' }],
+    // Python that does not parse is a finding where the file reaches the SDK, and nothing where
+    // it cannot.
+    broken: [
+      { text: 'import budai  # ☕\nx = (1,\n', rule: 'python-syntax', line: 2 },
+      { text: 'import budai  # 😀\nx = "\\N{NO SUCH NAME}"\n', rule: 'python-syntax', line: 2 },
+      { text: 'import e2b  # ☕\nx = (1,\n', rule: null },
+    ],
     ones: [{
       rule: 'allow-without-effect', unsafe: true,
       text: 'import e2b  # ☕ 😀\np = NetworkPolicy(type="filtered", allow_out=["pypi.org"], deny_out=[])\n',

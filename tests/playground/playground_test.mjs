@@ -295,6 +295,12 @@ async function runCase(browser, page, c) {
     await shot(page, `${c.name}-fixed`);
   }
   for (const p of c.problems || []) await checkProblem(page, c, p);
+  for (const b of c.broken || []) {
+    await typeText(page, c.kind, b.text);
+    const want = await checkFindings(page, c, b.text, ` (${JSON.stringify(b.text)})`);
+    const got = want.map((d) => `${d.rule}@${d.line}`).join(' ');
+    checkSame(got, b.rule ? `${b.rule}@${b.line}` : '', `${c.name}: ${JSON.stringify(b.text)} is one finding as the command says it`);
+  }
   for (const one of c.ones || []) {
     await typeText(page, c.kind, one.text);
     await checkFindings(page, c, one.text, ' (one fix)');
