@@ -206,8 +206,8 @@ END_TEST
 /* References to the SDK that are not direct calls, and receivers that are not the SDK. */
 START_TEST(test_references) {
   static const struct { const char *src; uint32_t line, col, end_line, end_col; const char *why; } cases[] = {
-      {"t = c.code_interpreter.templates\nt.create(name='x', commands=['FROM a'], cpu_count=2, "
-       "memory_mb=4096)\n", 1, 5, 1, 23, "a reference to code_interpreter"},
+      {"t = c.code_interpreter.templates\nkeep(t)\nt.create(name='x', commands=['FROM a'], "
+       "cpu_count=2, memory_mb=4096)\n", 1, 5, 1, 23, "a reference to code_interpreter"},
       {"getattr(c.code_interpreter.templates, 'create')(name='x')\n", 1, 1, 1, 48,
        "a member of the SDK looked up by its name"},
       {"getattr(c, 'code_interpreter').templates.create(name='x')\n", 1, 1, 1, 41,
@@ -237,9 +237,9 @@ START_TEST(test_references) {
             cases[i].end_col, cases[i].why);
   }
   /* a call through a reference is said so at the call too */
-  CHECK("t = c.code_interpreter.templates\nt.create(name='x')\n");
+  CHECK("t = c.code_interpreter.templates\nkeep(t)\nt.create(name='x')\n");
   py_count(2);
-  py_diag(1, "not-static", I, NULL, 2, 1, 2, 19, "a call on a receiver that may be the SDK's");
+  py_diag(1, "not-static", I, NULL, 3, 1, 3, 19, "a call on a receiver that may be the SDK's");
   CHECK("make = functools.partial(c.code_interpreter.templates.create, name='x')\nmake()\n");
   py_count(2);
   py_diag(1, "not-static", I, NULL, 2, 1, 2, 7, "a call on a receiver that may be the SDK's");
@@ -254,6 +254,64 @@ START_TEST(test_references) {
   /* the documented calls that take no template are not references */
   CHECK("c.code_interpreter.templates.get('x')\nc.code_interpreter.templates.delete('x')\n");
   py_count(0);
+}
+END_TEST
+
+/* Names bound to the SDK's objects are followed: their calls are checked as direct calls, with
+ * no not-static; a name used any other way keeps its reference. */
+#define OK_ARGS "cpu_count=2, memory_mb=4096)\n"
+START_TEST(test_aliases_followed) {
+  CHECK("ci = c.code_interpreter\nci.templates.create(name='a', commands=['FROM x'], " OK_ARGS);
+  py_count(1);
+  py_diag(0, "denied-instruction", E, "commands[0]", 2, 42, 2, 46, "FROM is not allowed");
+  CHECK("templates = c.code_interpreter.templates\ntemplates.create(name='a', commands=['FROM x'], "
+        OK_ARGS);
+  py_count(1);
+  py_diag(0, "denied-instruction", E, "commands[0]", 2, 39, 2, 43, "FROM is not allowed");
+  CHECK("create = c.code_interpreter.templates.create\ncreate(name='a', commands=['FROM x'], "
+        OK_ARGS);
+  py_count(1);
+  py_diag(0, "denied-instruction", E, "commands[0]", 2, 29, 2, 33, "FROM is not allowed");
+  /* a chain of them, in a function */
+  CHECK("def main(c):\n    ci = c.code_interpreter\n    t = ci.templates\n    up = t.update\n"
+        "    up('i', commands=['FROM x'])\n");
+  py_count(1);
+  py_diag(0, "denied-instruction", E, "commands[0]", 5, 24, 5, 28, "FROM is not allowed");
+  /* functools.partial of one: its arguments first, the call's keywords win */
+  CHECK("from functools import partial\ncreate = c.code_interpreter.templates.create\n"
+        "p = partial(create, name='Bad Name', cpu_count=2)\np(commands=['FROM x'], memory_mb=4096)\n");
+  py_count(2);
+  py_diag(0, "invalid-name", E, "name", 3, 26, 3, 36, "\"Bad Name\"");
+  py_diag(1, "denied-instruction", E, "commands[0]", 4, 14, 4, 18, "FROM is not allowed");
+  CHECK("import functools\nfunctools.partial(c.code_interpreter.templates.create, name='a', "
+        "cpu_count=2)(commands=['FROM x'], memory_mb=4096)\n");
+  py_count(1);
+  py_diag(0, "denied-instruction", E, "commands[0]", 2, 90, 2, 94, "FROM is not allowed");
+  CHECK("from functools import partial\ncreate = c.code_interpreter.templates.create\n"
+        "p = partial(create, name='y')\np(name='a', commands=['RUN x'], " OK_ARGS);
+  py_count(0);
+  /* failing: the name is bound another way too, passed away, or a parameter elsewhere */
+  CHECK("ci = c.code_interpreter\nci = other\nci.templates.create(name='a', commands=['FROM x'], "
+        OK_ARGS);
+  py_count(2);
+  py_diag(0, "not-static", I, NULL, 1, 6, 1, 24, "a reference to code_interpreter");
+  py_diag(1, "not-static", I, NULL, 3, 1, 3, 80, "a call on a receiver that may be the SDK's");
+  CHECK("ci = c.code_interpreter\ndef f(ci):\n    pass\nci.templates.create(name='a', "
+        "commands=['FROM x'], " OK_ARGS);
+  py_count(2);
+  py_diag(0, "not-static", I, NULL, 1, 6, 1, 24, "a reference to code_interpreter");
+  CHECK("t = c.code_interpreter.templates\nt.extra = 1\nt.create(name='a', commands=['FROM x'], "
+        OK_ARGS);
+  py_count(2);
+  py_diag(0, "not-static", I, NULL, 1, 5, 1, 23, "a reference to code_interpreter");
+  /* a builtin's name is never followed: other scopes read the builtin */
+  CHECK("def f():\n    open = c.code_interpreter.templates.create\n    open(name='a')\n");
+  py_count(2);
+  py_diag(0, "not-static", I, NULL, 2, 12, 2, 47, "a method of templates used other");
+  /* an unrelated method of another receiver says nothing, even beside a reference */
+  CHECK("t = c.code_interpreter.templates\nkeep(t)\nc.files.create(name='x')\n");
+  py_count(1);
+  py_diag(0, "not-static", I, NULL, 1, 5, 1, 23, "a reference to code_interpreter");
 }
 END_TEST
 
@@ -400,6 +458,7 @@ Suite *python_sound_suite(void) {
   tcase_add_test(tc, test_sdk_results_keep_arguments);
   tcase_add_test(tc, test_nfkc);
   tcase_add_test(tc, test_references);
+  tcase_add_test(tc, test_aliases_followed);
   tcase_add_test(tc, test_signatures);
   tcase_add_test(tc, test_bytes);
   tcase_add_test(tc, test_suppressions);

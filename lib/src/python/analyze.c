@@ -46,8 +46,14 @@ static const bl_pynode *next_node(const bl_pynode *n) {
   return NULL;
 }
 
-/* The SDK call a CALL node is, or -1. */
+/* The SDK call a CALL node is, or -1: as written, or through the names alias.c follows. */
 int bl_py_sdk_call(const bl_pyreader *rd, const bl_pynode *call) {
+  int k = bl_py_sdk_call_direct(rd, call);
+  if (k >= 0 || !(rd->naliases || rd->partial_ok || rd->functools_ok)) return k;
+  return call && call->kind == BL_PK_CALL ? bl_py_alias_call(rd, call, NULL) : -1;
+}
+
+int bl_py_sdk_call_direct(const bl_pyreader *rd, const bl_pynode *call) {
   if (!call || call->kind != BL_PK_CALL) return -1;
   const bl_pynode *f = bl_py_child(call, BL_PR_FUNC);
   if (!f) return -1;
@@ -621,7 +627,9 @@ static int visit(bl_pyreader *rd, const bl_pynode *n) {
   case BL_PK_NAMEDEF: return keep(rd, n);
   case BL_PK_ATTRIBUTE:
     if (keep(rd, n)) return -1;
-    return special(rd, n) ? sdk_reference(rd, n) || taints(rd, n) : 0;
+    if (!special(rd, n)) return 0;
+    if (attr_is(rd, n, "code_interpreter")) rd->has_ci = 1;
+    return sdk_reference(rd, n) || taints(rd, n);
   case BL_PK_CONSTANT: return string_constant(rd, n) || sdk_string(rd, n);
   case BL_PK_CALL: {
     const bl_pynode *f = bl_py_child(n, BL_PR_FUNC);
@@ -701,14 +709,26 @@ static const bl_pynode **called_through(bl_pyreader *rd, size_t nrefs, size_t *n
   return v;
 }
 
+/* `x.files.create`: a method of a receiver that is an attribute other than `templates`, which
+ * the SDK's create and update are not (an SDK object stored in an attribute is a reference
+ * reported where it is stored). */
+static int not_templates(const bl_pyreader *rd, const bl_pynode *f) {
+  const bl_pynode *r = bl_py_child(f, BL_PR_VALUE);
+  return r && r->kind == BL_PK_ATTRIBUTE && !ident_is(rd, r, "templates");
+}
+
 static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
   const bl_pynode *alias[64];
   size_t na = ref_aliases(rd, alias, 64), nrefs = rd->nrefs, nc;
   for (size_t i = 0; i < na; i++) { /* for cache.c: an edit may not rename to or from them */
-    rd->alias[2 * i] = alias[i]->ident;
-    rd->alias[2 * i + 1] = alias[i]->norm ? alias[i]->ident : alias[i]->ident_end;
+    if (rd->nalias == 64) { /* an empty span: no identifier edit at all */
+      rd->alias[0] = rd->alias[1] = 0;
+      break;
+    }
+    rd->alias[2 * rd->nalias] = alias[i]->ident;
+    rd->alias[2 * rd->nalias + 1] = alias[i]->norm ? alias[i]->ident : alias[i]->ident_end;
+    rd->nalias++;
   }
-  rd->nalias = na;
   if (!nrefs) return 0;
   const bl_pynode **through = called_through(rd, nrefs, &nc);
   if (rd->oom) return -1;
@@ -716,7 +736,7 @@ static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
   for (const bl_pynode *n = root; !rc && n; n = next_node(n)) {
     if (n->kind != BL_PK_CALL || bl_py_sdk_call(rd, n) >= 0) continue;
     const bl_pynode *f = bl_py_child(n, BL_PR_FUNC), *r = root_name(f);
-    int hit = attr_is(rd, f, "create") || attr_is(rd, f, "update") ||
+    int hit = ((attr_is(rd, f, "create") || attr_is(rd, f, "update")) && !not_templates(rd, f)) ||
               (nc && bsearch(&n, through, nc, sizeof *through, by_ptr));
     for (size_t i = 0; !hit && r && i < na; i++) hit = same_ident(rd, r, alias[i]);
     if (hit)
@@ -730,6 +750,7 @@ static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
 int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {
   for (const bl_pynode *n = root; n; n = next_node(n))
     if (visit(rd, n) || rd->oom) return -1;
+  if (rd->has_ci && bl_py_aliases(rd, root)) return -1;
   return calls_through_references(rd, root);
 }
 

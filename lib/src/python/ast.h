@@ -194,6 +194,18 @@ int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, siz
 const bl_pynode *bl_py_child(const bl_pynode *n, int role);
 /* The SDK call (bl_call_kind) a CALL node is, or -1 (analyze.c). */
 int bl_py_sdk_call(const bl_pyreader *rd, const bl_pynode *call);
+/* The SDK call a CALL node is as written, without following names (analyze.c). */
+int bl_py_sdk_call_direct(const bl_pyreader *rd, const bl_pynode *call);
+/* The SDK method (BL_CALL_CREATE/UPDATE) a call reaches through names bound to the SDK's objects
+ * or a functools.partial (*partial: the partial(...) call whose arguments come first), or -1
+ * (alias.c). */
+int bl_py_alias_call(const bl_pyreader *rd, const bl_pynode *call, const bl_pynode **partial);
+/* Follow the names bound to the SDK's objects: record the calls through them and drop the
+ * references their bindings made (alias.c). 0, -1 out of memory. */
+int bl_py_aliases(bl_pyreader *rd, const bl_pynode *root);
+/* bl_py_add_call for a call through a partial: the partial's arguments (but the method; those
+ * the call passes again by keyword left out), then the call's. */
+int bl_py_add_call_partial(bl_pyreader *rd, int kind, const bl_pynode *n, const bl_pynode *partial);
 /* Record the SDK call n of kind `kind` with its arguments' values (values.c); 0, -1 OOM. */
 int bl_py_add_call(bl_pyreader *rd, int kind, const bl_pynode *n);
 

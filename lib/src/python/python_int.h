@@ -211,6 +211,10 @@ typedef struct bl_pyreader {
   size_t alias[128];     /* [start, end) of the names bound to references (analyze.c's
                             calls_through_references compares calls' receivers with them) */
   size_t nalias;
+  struct bl_pyalias *aliases; /* names bound to the SDK's objects (alias.c), in the arena */
+  size_t naliases;
+  int has_ci;            /* a `.code_interpreter` attribute is in the file (analyze.c) */
+  int partial_ok, functools_ok; /* partial / functools bound only by their imports (alias.c) */
   int frozen;            /* set by cache.c: a name never resolved is not resolved now (the tree
                             is no longer read); `stale` is set instead */
   int stale;
