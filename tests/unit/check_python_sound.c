@@ -315,6 +315,26 @@ START_TEST(test_aliases_followed) {
 }
 END_TEST
 
+/* Reads are not mutations: a slice, an index, len, `in`, iteration and unpacking leave a
+ * module-level list known (its elements immutable); a store through a subscript does not. */
+START_TEST(test_reads_not_mutations) {
+  CHECK("S = ['RUN a', 'FROM b']\nfirst = S[:1]\nn = len(S)\nok = 'RUN a' in S\n"
+        "for x in S:\n    print(x)\na, b = S\ny = [z for z in S]\n" T "S)\n");
+  py_count(1);
+  py_diag(0, "denied-instruction", E, "commands[1]", 1, 16, 1, 20, "FROM is not allowed");
+  /* failing: a subscript store, len rebound, an element that is itself a list */
+  CHECK("S = ['RUN a', 'FROM b']\nS[0] = 'RUN c'\n" T "S)\n");
+  py_count(1);
+  py_diag(0, "not-static", I, "commands", 3, 51, 3, 52, "");
+  CHECK("S = ['RUN a', 'FROM b']\nn = len(S)\ndef len(x):\n    x.append('RUN z')\n" T "S)\n");
+  py_count(1);
+  py_diag(0, "not-static", I, "commands", 5, 51, 5, 52, "");
+  CHECK("L = ['x']\nS = [L]\nS[0].append('y')\n" T "S)\n");
+  py_count(1);
+  py_diag(0, "not-static", I, "commands", 4, 51, 4, 52, "");
+}
+END_TEST
+
 /* What the SDK's signatures do not take is an error, as Python raises TypeError. */
 START_TEST(test_signatures) {
   CHECK("c.code_interpreter.templates.create(name='n', commands=[], cpu_count=2, memory_mb=4096, "
@@ -459,6 +479,7 @@ Suite *python_sound_suite(void) {
   tcase_add_test(tc, test_nfkc);
   tcase_add_test(tc, test_references);
   tcase_add_test(tc, test_aliases_followed);
+  tcase_add_test(tc, test_reads_not_mutations);
   tcase_add_test(tc, test_signatures);
   tcase_add_test(tc, test_bytes);
   tcase_add_test(tc, test_suppressions);

@@ -247,6 +247,35 @@ static int bad(bl_pyreader *rd, bl_pyname *b, const char *why, size_t off) {
   return 0;
 }
 
+/* A read of a name that cannot change its value: a comparison or `in` (1), `len(NAME)` (2, while
+ * len is the builtin), or one that hands out its elements and nothing else: a subscript or a
+ * slice read, the iterable of a for or a comprehension, the value unpacked into a tuple or list
+ * of targets (3). 0 otherwise. */
+static int pure_read(const bl_pyreader *rd, const bl_pynode *n) {
+  const bl_pynode *p = n->parent;
+  if (!p || (n->flags & BL_PYF_INNER)) return 0;
+  switch (p->kind) {
+  case BL_PK_COMPARE: return 1;
+  case BL_PK_CALL: {
+    const bl_pynode *f = bl_py_child(p, BL_PR_FUNC);
+    return n->role == BL_PR_ARG && p->nkids == 2 && f && f->kind == BL_PK_NAME &&
+                   ident_is(rd, f, "len")
+               ? 2
+               : 0;
+  }
+  case BL_PK_SUBSCRIPT:
+    return n->role == BL_PR_VALUE && (p->flags & BL_PYF_CTX) == BL_PYF_LOAD ? 3 : 0;
+  case BL_PK_FOR: case BL_PK_COMPREHENSION: return n->role == BL_PR_ITER ? 3 : 0;
+  case BL_PK_ASSIGN: {
+    if (n->role != BL_PR_VALUE) return 0;
+    for (const bl_pynode *t = p->kid; t; t = t->next)
+      if (t->role == BL_PR_TARGET && t->kind != BL_PK_TUPLE && t->kind != BL_PK_LIST) return 0;
+    return 3;
+  }
+  default: return 0;
+  }
+}
+
 /* One NAME or NAMEDEF node. */
 static int occurrence(bl_pyreader *rd, const bl_pynode *n) {
   if (n->ident_end <= n->ident) return 0;
@@ -273,6 +302,20 @@ static int occurrence(bl_pyreader *rd, const bl_pynode *n) {
     b->owners = w;
     return 0;
   }
+  if (!load) b->nstore++;
+  if (load) switch (pure_read(rd, n)) {
+    case 1: return 0;
+    case 2:
+      b->len_read = 1;
+      return 0;
+    case 3:
+      if (!b->elem_why) {
+        b->elem_why = "a name whose elements are read and may be changed through them";
+        b->elem_off = n->start;
+      }
+      return 0;
+    default: break;
+    }
   if (load && handle_read(rd, n)) { /* harmless when the name holds an SDK handle */
     if (!b->handle_why) b->handle_why = "a name whose value is used as a receiver";
     return 0;

@@ -161,6 +161,11 @@ typedef struct bl_pyname {
   const struct bl_pynode *value;  /* the value of the last one */
   const char *why;                /* the first occurrence that may change it, or NULL */
   const char *handle_why;         /* a read harmless only when it holds an SDK handle */
+  const char *elem_why;           /* a read that hands out its elements (a subscript, a slice,
+                                     iteration, unpacking): harmless when they are immutable */
+  size_t elem_off;
+  int len_read;                   /* read by len(): harmless while `len` is the builtin */
+  unsigned nstore;                /* occurrences that bind, declare or delete it */
   size_t why_off;
   struct bl_pyowner *owners;      /* module-level literals that hold its value */
   int state;                      /* 0 not resolved, 1 resolving, 2 known, 3 not known */
