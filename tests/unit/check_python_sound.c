@@ -335,6 +335,30 @@ START_TEST(test_reads_not_mutations) {
 }
 END_TEST
 
+/* NetworkPolicy or add_code_interpreter bound by the file (a class, a parameter, a match
+ * capture) is not surely the SDK's: its calls are checked and said not-static once; the
+ * SDK's import alone says nothing. */
+START_TEST(test_shadowed_sdk_names) {
+  CHECK("from budai import NetworkPolicy\np = NetworkPolicy(type='open')\n");
+  py_count(0);
+  CHECK("class NetworkPolicy(dict):\n    pass\np = NetworkPolicy(type='open')\n");
+  py_count(1);
+  py_diag(0, "not-static", I, NULL, 3, 5, 3, 31, "NetworkPolicy is bound by the file at line 1");
+  CHECK("from budai import NetworkPolicy\ndef f(NetworkPolicy):\n    return NetworkPolicy(type='x')\n");
+  py_count(2);
+  py_diag(0, "not-static", I, NULL, 3, 12, 3, 35, "NetworkPolicy is bound by the file at line 2");
+  py_diag(1, "invalid-policy-type", E, "type", 3, 31, 3, 34, "type 'x'");
+  CHECK("from budai import NetworkPolicy\nmatch v:\n    case NetworkPolicy:\n        pass\n"
+        "p = NetworkPolicy(type='open')\n");
+  py_count(1);
+  py_diag(0, "not-static", I, NULL, 5, 5, 5, 31, "bound by the file at line 3");
+  CHECK("def add_code_interpreter(**kw):\n    pass\n"
+        "add_code_interpreter(agent_id='a', template_id='t', version=1)\n");
+  py_count(1);
+  py_diag(0, "not-static", I, NULL, 3, 1, 3, 63, "add_code_interpreter is bound by the file");
+}
+END_TEST
+
 /* What the SDK's signatures do not take is an error, as Python raises TypeError. */
 START_TEST(test_signatures) {
   CHECK("c.code_interpreter.templates.create(name='n', commands=[], cpu_count=2, memory_mb=4096, "
@@ -480,6 +504,7 @@ Suite *python_sound_suite(void) {
   tcase_add_test(tc, test_references);
   tcase_add_test(tc, test_aliases_followed);
   tcase_add_test(tc, test_reads_not_mutations);
+  tcase_add_test(tc, test_shadowed_sdk_names);
   tcase_add_test(tc, test_signatures);
   tcase_add_test(tc, test_bytes);
   tcase_add_test(tc, test_suppressions);

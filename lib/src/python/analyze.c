@@ -12,6 +12,7 @@
  * module-level literal, itself known). Anything in the file that can reach names by their text
  * (globals(), vars(), locals(), exec, eval, setattr, __dict__, frames, a star import, ...)
  * makes every name unknown. Calls tokens.c's tokens, reader.c and literal.c. */
+#include <stdio.h>
 #include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -790,10 +791,60 @@ static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
   return rc;
 }
 
+/* Is the NAMEDEF n the name bound by an import from the SDK (`from budai import NetworkPolicy`)? */
+static int sdk_import(const bl_pyreader *rd, const bl_pynode *n) {
+  const bl_pynode *al = n->parent, *im = al ? al->parent : NULL;
+  if (!al || al->kind != BL_PK_ALIAS || !im || im->kind != BL_PK_IMPORTFROM) return 0;
+  size_t l = im->ident_end - im->ident;
+  return im->ident2_end == im->ident2 && l >= 5 && !memcmp(rd->s + im->ident, "budai", 5) &&
+         (l == 5 || rd->s[im->ident + 5] == '.');
+}
+
+/* NetworkPolicy or add_code_interpreter bound by the file other than by an import from the SDK
+ * (a class, def, parameter, assignment, for or with target, match capture...): a call of that
+ * name may call what the file bound there, so each is checked and said not-static once. */
+static int shadowed_calls(bl_pyreader *rd) {
+  static const char *const W[] = {"NetworkPolicy", "add_code_interpreter"};
+  for (size_t w = 0; w < 2; w++) {
+    const bl_pynode *at = NULL;
+    for (size_t i = 0; i < rd->nocc && !at; i++) {
+      const bl_pynode *n = rd->occ[i];
+      if (n->kind == BL_PK_ATTRIBUTE || !ident_is(rd, n, W[w])) continue;
+      if (n->kind == BL_PK_NAME && (n->flags & BL_PYF_CTX) == BL_PYF_LOAD) continue;
+      if (n->kind == BL_PK_NAMEDEF && (sdk_import(rd, n) || (n->parent && (n->parent->kind == BL_PK_GLOBAL || n->parent->kind == BL_PK_NONLOCAL))))
+        continue;
+      at = n;
+    }
+    if (!at) continue;
+    uint32_t line, col;
+    bl_py_line_col(rd->s, rd->n, at->start, &line, &col);
+    char *why = boxlint__arena_alloc(&rd->arena, rd->m, 200);
+    if (!why) return -1;
+    snprintf(why, 200, "%s is bound by the file at line %u (a definition, parameter, assignment, "
+             "import or capture), so this call may not be the SDK's", W[w], (unsigned)line);
+    for (size_t i = 0; i < rd->ncalls; i++) {
+      const bl_pycall *c = &rd->calls[i];
+      int k = w ? BL_CALL_BIND : BL_CALL_POLICY;
+      if ((int)c->kind != k || c->name_end - c->name != strlen(W[w]) ||
+          memcmp(rd->s + c->name, W[w], c->name_end - c->name) ||
+          (c->name > 0 && rd->s[c->name - 1] == '.'))
+        continue;
+      bl_pynode probe;
+      memset(&probe, 0, sizeof probe);
+      probe.start = c->start;
+      probe.end = c->end;
+      if (add_ref(rd, &probe, why)) return -1;
+      rd->refs[rd->nrefs - 1].node = NULL;
+    }
+  }
+  return 0;
+}
+
 int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {
   for (const bl_pynode *n = root; n; n = next_node(n))
     if (visit(rd, n) || rd->oom) return -1;
   if (rd->has_ci && bl_py_aliases(rd, root)) return -1;
+  if (shadowed_calls(rd)) return -1;
   return calls_through_references(rd, root);
 }
 
