@@ -662,8 +662,65 @@ int bl_py_names(bl_pyreader *rd) {
   return 0;
 }
 
+/* Is the identifier of n (or s[a, b)) in reflect.c's table for `where`? */
+static int reflect_span(const bl_pyreader *rd, const bl_pynode *n, size_t a, size_t b,
+                        unsigned where) {
+  if (n->norm && a == n->ident && b == n->ident_end)
+    return bl_py_reflect_word(n->norm, n->norm_len, where);
+  return b > a && bl_py_reflect_word(rd->s + a, b - a, where);
+}
+
+/* Reflection of the table: a name read, an attribute, an imported module or name. */
+static void reflection(bl_pyreader *rd, const bl_pynode *n) {
+  if (rd->reflect_at) return;
+  int hit = 0;
+  if (n->kind == BL_PK_NAME)
+    hit = (n->flags & BL_PYF_CTX) == BL_PYF_LOAD && reflect_span(rd, n, n->ident, n->ident_end, 1);
+  else if (n->kind == BL_PK_ATTRIBUTE)
+    hit = reflect_span(rd, n, n->ident, n->ident_end, 2);
+  else if (n->kind == BL_PK_ALIAS) {
+    const bl_pynode *from = n->parent && n->parent->kind == BL_PK_IMPORTFROM ? n->parent : NULL;
+    size_t a = from ? from->ident : n->ident, e = from ? from->ident_end : n->ident_end, d = a;
+    while (d < e && rd->s[d] != '.') d++;
+    hit = (!from || from->ident2_end == from->ident2) && reflect_span(rd, n, a, d, 4);
+    if (!hit && from) { /* from operator import attrgetter */
+      size_t p = n->ident_end;
+      while (p > n->ident && rd->s[p - 1] != '.') p--;
+      hit = reflect_span(rd, n, p, n->ident_end, 3);
+    }
+  }
+  if (hit) rd->reflect_at = n;
+}
+
+/* With reflection in the file, every SDK call it reaches is said not-static once, at the call,
+ * naming the first reflection and its line (a file-wide effect: reflection may reach any). */
+static int reflected_calls(bl_pyreader *rd) {
+  const bl_pynode *n = rd->reflect_at;
+  if (!n || !rd->ncalls) return 0;
+  uint32_t line, col;
+  bl_py_line_col(rd->s, rd->n, n->start, &line, &col);
+  char *why = boxlint__arena_alloc(&rd->arena, rd->m, 200);
+  if (!why) return -1;
+  size_t l = n->ident_end - n->ident;
+  snprintf(why, 200, "reflection or code run from text in the file (%.*s at line %u) may change "
+           "this call", (int)(l > 40 ? 40 : l), rd->s + n->ident, (unsigned)line);
+  for (size_t i = 0; i < rd->ncalls; i++) {
+    const bl_pycall *c = &rd->calls[i];
+    if (c->inner) continue;
+    bl_pynode probe;
+    memset(&probe, 0, sizeof probe);
+    probe.start = c->start;
+    probe.end = c->end;
+    if (add_ref(rd, &probe, why)) return -1;
+    rd->refs[rd->nrefs - 1].node = NULL;
+  }
+  return 0;
+}
+
 /* What one node says: an SDK call, a reference, a taint; names are kept for later. */
 static int visit(bl_pyreader *rd, const bl_pynode *n) {
+  if (n->kind == BL_PK_NAME || n->kind == BL_PK_ATTRIBUTE || n->kind == BL_PK_ALIAS)
+    reflection(rd, n);
   switch (n->kind) {
   case BL_PK_NAME:
     if (keep(rd, n)) return -1;
@@ -773,7 +830,7 @@ static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
     rd->alias[2 * rd->nalias + 1] = alias[i]->norm ? alias[i]->ident : alias[i]->ident_end;
     rd->nalias++;
   }
-  if (!nrefs) return 0;
+  if (!nrefs && !rd->reflect_at) return 0;
   const bl_pynode **through = called_through(rd, nrefs, &nc);
   if (rd->oom) return -1;
   int rc = 0;
@@ -783,6 +840,10 @@ static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
     int hit = ((attr_is(rd, f, "create") || attr_is(rd, f, "update")) && !not_templates(rd, f)) ||
               (nc && bsearch(&n, through, nc, sizeof *through, by_ptr));
     for (size_t i = 0; !hit && r && i < na; i++) hit = same_ident(rd, r, alias[i]);
+    /* with reflection in the file, a callee computed by a call (attrgetter(...)(client)) */
+    if (!hit && rd->reflect_at && f && f->kind == BL_PK_CALL &&
+        !(n->parent && n->role == BL_PR_FUNC && n->parent->kind == BL_PK_CALL))
+      hit = 1; /* the outermost call of the chain only: said once */
     if (hit)
       rc = add_ref(rd, n, "a call on a receiver that may be the SDK's (the file reaches the "
                           "SDK other than by direct calls)");
@@ -844,7 +905,7 @@ int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {
   for (const bl_pynode *n = root; n; n = next_node(n))
     if (visit(rd, n) || rd->oom) return -1;
   if (rd->has_ci && bl_py_aliases(rd, root)) return -1;
-  if (shadowed_calls(rd)) return -1;
+  if (shadowed_calls(rd) || reflected_calls(rd)) return -1;
   return calls_through_references(rd, root);
 }
 

@@ -220,6 +220,7 @@ typedef struct bl_pyreader {
   size_t naliases;
   int has_ci;            /* a `.code_interpreter` attribute is in the file (analyze.c) */
   int partial_ok, functools_ok; /* partial / functools bound only by their imports (alias.c) */
+  const struct bl_pynode *reflect_at; /* the first reflection of reflect.c's table, or NULL */
   int frozen;            /* set by cache.c: a name never resolved is not resolved now (the tree
                             is no longer read); `stale` is set instead */
   int stale;
@@ -343,6 +344,9 @@ int bl_py_copy_diags(boxlint_report *r, const boxlint_diag *d, size_t n);
 int bl_py_reaches_sdk(const char *s, size_t n, const bl_pytoks *t);
 /* Does s[a, b) hold one of those words anywhere (bytes)? 1 or 0. */
 int bl_py_holds_sdk_word(const char *s, size_t a, size_t b);
+/* Is w[0..l) reflection or code run from text (reflect.c's table) as a name (where 1), an
+ * attribute (2) or a module imported (4)? 1 or 0. */
+int bl_py_reflect_word(const char *w, size_t l, unsigned where);
 /* Words analyze.c and resolve.c look for (names of the SDK, of reflection, builtins). */
 int bl_py_special_word(const char *w, size_t l);
 int bl_py_builtin_word(const char *w, size_t l);
