@@ -388,6 +388,21 @@ START_TEST(test_reflection_table) {
     py_diag(at, "not-static", I, NULL, 2, 1, 2, 96, "reflection or code run from text in the file");
     py_diag(at + 1, "denied-instruction", E, "commands[0]", 2, 58, 2, 62, "FROM is not allowed");
   }
+  /* the implicit names __doc__ and __annotations__ read */
+  CHECK("'FROM x'\nc.code_interpreter.templates.create(name='a', commands=[__doc__], "
+        "cpu_count=2, memory_mb=4096)\n");
+  py_diag(0, "not-static", I, NULL, 2, 1, 2, 95, "(__doc__ at line 2)");
+  CHECK("x: 'FROM x' = 1\nc.code_interpreter.templates.create(name='a', commands=__annotations__, "
+        "cpu_count=2, memory_mb=4096)\n");
+  py_diag(0, "not-static", I, NULL, 2, 1, 2, 101, "(__annotations__ at line 2)");
+  /* a private name in a class is the mangled one: `__S` in Builder changes _Builder__S */
+  CHECK("_Builder__S = ['RUN x']\nclass Builder:\n    def f(self):\n        __S.append('FROM a')\n"
+        T "_Builder__S)\n");
+  py_count(1);
+  py_diag(0, "not-static", I, "commands", 5, 51, 5, 62, "a class's private name (mangled)");
+  CHECK("_Builder__S = ['RUN x']\nclass Builder:\n    def f(self):\n        return len(__T)\n"
+        T "_Builder__S)\n");
+  py_count(0);
   /* passing: none of them; a dunder that reads a plain string */
   CHECK("n = f.__name__\nc.code_interpreter.templates.create(name='a', commands=['RUN x'], "
         "cpu_count=2, memory_mb=4096)\n");

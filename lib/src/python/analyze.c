@@ -277,9 +277,38 @@ static int pure_read(const bl_pyreader *rd, const bl_pynode *n) {
   }
 }
 
+/* A private name (`__CMDS`, not a dunder) inside a class is that class's mangled name
+ * (`_Builder__CMDS`, the class name's leading underscores stripped, as CPython mangles): the
+ * occurrence is one of the mangled name, which is marked as changed by it (the unmangled name
+ * too stays marked by the occurrence itself). 0, -1 out of memory. */
+static int mangled(bl_pyreader *rd, const bl_pynode *n) {
+  size_t l = n->ident_end - n->ident;
+  const char *w = rd->s + n->ident;
+  if (n->norm || l < 3 || w[0] != '_' || w[1] != '_' || (w[l - 1] == '_' && w[l - 2] == '_'))
+    return 0;
+  const bl_pynode *c = n->parent;
+  while (c && c->kind != BL_PK_CLASSDEF) c = c->parent;
+  const bl_pynode *cn = c ? bl_py_child(c, BL_PR_NAME) : NULL;
+  if (!cn || cn->norm) return 0;
+  size_t a = cn->ident;
+  while (a < cn->ident_end && rd->s[a] == '_') a++;
+  if (a == cn->ident_end) return 0; /* a class named only with underscores mangles nothing */
+  size_t kl = 1 + (cn->ident_end - a) + l;
+  char *k = boxlint__arena_alloc(&rd->arena, rd->m, kl);
+  if (!k) return -1;
+  k[0] = '_';
+  memcpy(k + 1, rd->s + a, cn->ident_end - a);
+  memcpy(k + 1 + (cn->ident_end - a), w, l);
+  bl_pyname *e = bl_py_name_entry(rd, k, kl);
+  if (!e) return -1;
+  e->nstore++;
+  return bad(rd, e, "a name that a class's private name (mangled) also reaches", n->start);
+}
+
 /* One NAME or NAMEDEF node. */
 static int occurrence(bl_pyreader *rd, const bl_pynode *n) {
   if (n->ident_end <= n->ident) return 0;
+  if (mangled(rd, n)) return -1;
   bl_pyname *b = node_name(rd, n);
   if (!b) return -1;
   if (n->kind == BL_PK_NAME && (n->flags & BL_PYF_CTX) == BL_PYF_STORE && n->role == BL_PR_TARGET &&

@@ -20,7 +20,9 @@ typedef struct bl_reflect {
 static const bl_reflect TABLE[] = {
     {"CodeType", RW_NAME | RW_ATTR},          /* types: code objects made */
     {"FunctionType", RW_NAME | RW_ATTR},      /* types: functions made from code */
+    {"__annotations__", RW_NAME | RW_ATTR},   /* filled by annotated assignments */
     {"__builtins__", RW_NAME | RW_ATTR},      /* every builtin by its text */
+    {"__doc__", RW_NAME},                     /* the docstring's value, read back */
     {"__import__", RW_NAME | RW_ATTR},        /* modules by their text */
     {"_getframe", RW_NAME | RW_ATTR},         /* sys: frames, their locals and globals */
     {"annotationlib", RW_MODULE},             /* evaluation of string annotations (3.14) */
