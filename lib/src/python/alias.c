@@ -27,22 +27,7 @@ struct bl_pyalias {
                                  another module may import it) */
 };
 
-static int ident_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
-  return n && n->ident_end > n->ident && bl_pyast_ident_eq(rd->s, n, name, strlen(name));
-}
-
-static int attr_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
-  return n && n->kind == BL_PK_ATTRIBUTE && ident_is(rd, n, name);
-}
-
 static const bl_pynode *child(const bl_pynode *n, int role) { return bl_py_child(n, role); }
-
-static const bl_pynode *next_node(const bl_pynode *n) {
-  if (n->kid) return n->kid;
-  for (; n; n = n->parent)
-    if (n->next) return n->next;
-  return NULL;
-}
 
 static void key_of(const bl_pyreader *rd, const bl_pynode *n, const char **k, size_t *kl) {
   *k = n->norm ? n->norm : rd->s + n->ident;
@@ -61,14 +46,14 @@ static struct bl_pyalias *find(const bl_pyreader *rd, const bl_pynode *n) {
 
 /* One step along an attribute: what `x.attr` is when x is of kind k. */
 static int step(const bl_pyreader *rd, int k, const bl_pynode *attr, int *meth) {
-  if (attr_is(rd, attr, "code_interpreter")) return AK_CI;
-  if (k == AK_CI && ident_is(rd, attr, "templates")) return AK_TPL;
-  if (k == AK_TPL && (ident_is(rd, attr, "create") || ident_is(rd, attr, "update"))) {
-    *meth = ident_is(rd, attr, "create") ? BL_CALL_CREATE : BL_CALL_UPDATE;
+  if (bl_py_attr_is(rd, attr, "code_interpreter")) return AK_CI;
+  if (k == AK_CI && bl_py_ident_is(rd, attr, "templates")) return AK_TPL;
+  if (k == AK_TPL && (bl_py_ident_is(rd, attr, "create") || bl_py_ident_is(rd, attr, "update"))) {
+    *meth = bl_py_ident_is(rd, attr, "create") ? BL_CALL_CREATE : BL_CALL_UPDATE;
     return AK_METH;
   }
-  if (k == AK_TPL && (ident_is(rd, attr, "get") || ident_is(rd, attr, "delete") ||
-                      ident_is(rd, attr, "list")))
+  if (k == AK_TPL && (bl_py_ident_is(rd, attr, "get") || bl_py_ident_is(rd, attr, "delete") ||
+                      bl_py_ident_is(rd, attr, "list")))
     return AK_RO;
   return AK_NONE;
 }
@@ -77,10 +62,10 @@ static int step(const bl_pyreader *rd, int k, const bl_pynode *attr, int *meth) 
 static int is_partial(const bl_pyreader *rd, const bl_pynode *n) {
   const bl_pynode *f = child(n, BL_PR_FUNC);
   if (!f) return 0;
-  if (f->kind == BL_PK_NAME) return rd->partial_ok && ident_is(rd, f, "partial");
+  if (f->kind == BL_PK_NAME) return rd->partial_ok && bl_py_ident_is(rd, f, "partial");
   const bl_pynode *v = child(f, BL_PR_VALUE);
-  return rd->functools_ok && attr_is(rd, f, "partial") && v && v->kind == BL_PK_NAME &&
-         ident_is(rd, v, "functools");
+  return rd->functools_ok && bl_py_attr_is(rd, f, "partial") && v && v->kind == BL_PK_NAME &&
+         bl_py_ident_is(rd, v, "functools");
 }
 
 /* The first positional argument of a call, or NULL. */
@@ -104,7 +89,7 @@ static int kind_of(const bl_pyreader *rd, const bl_pynode *n, int *meth,
     return a->kind;
   }
   case BL_PK_ATTRIBUTE: {
-    if (attr_is(rd, n, "code_interpreter")) return AK_CI;
+    if (bl_py_attr_is(rd, n, "code_interpreter")) return AK_CI;
     int k = kind_of(rd, child(n, BL_PR_VALUE), meth, partial, depth + 1);
     return k == AK_CI || k == AK_TPL ? step(rd, k, n, meth) : AK_NONE;
   }
@@ -170,14 +155,14 @@ static int only_imported(const bl_pyreader *rd, const char *name, int from) {
   int seen = 0;
   for (size_t i = 0; i < rd->nocc; i++) {
     const bl_pynode *n = rd->occ[i];
-    if (n->kind == BL_PK_ATTRIBUTE || !ident_is(rd, n, name)) continue;
+    if (n->kind == BL_PK_ATTRIBUTE || !bl_py_ident_is(rd, n, name)) continue;
     if (n->kind == BL_PK_NAME && (n->flags & BL_PYF_CTX) == BL_PYF_LOAD) continue;
     const bl_pynode *al = n->parent, *im = al ? al->parent : NULL;
     if (n->kind != BL_PK_NAMEDEF || !al || al->kind != BL_PK_ALIAS || !im || al->ident2_end > al->ident2)
       return 0;
     if (from && !(im->kind == BL_PK_IMPORTFROM && im->ident_end - im->ident == 9 &&
                   !memcmp(rd->s + im->ident, "functools", 9) && im->ident2_end == im->ident2 &&
-                  ident_is(rd, al, name)))
+                  bl_py_ident_is(rd, al, name)))
       return 0;
     if (!from && !(im->kind == BL_PK_IMPORT && al->ident_end - al->ident == 9 &&
                    !memcmp(rd->s + al->ident, "functools", 9)))
@@ -236,37 +221,33 @@ static int by_start(const void *a, const void *b) {
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
-int bl_py_aliases(bl_pyreader *rd, const bl_pynode *root) {
-  rd->partial_ok = only_imported(rd, "partial", 1);
-  rd->functools_ok = only_imported(rd, "functools", 0);
-  /* the candidates: every `NAME = value` whose value is of the SDK, to a fixed point */
-  size_t cap = 0, nb = 0, capb = 0;
+/* Every `NAME = value` whose value may be of the SDK, in *out (NULL when none); 0, -1 OOM. */
+static int candidates(bl_pyreader *rd, const bl_pynode *root, const bl_pynode ***out, size_t *nb) {
+  size_t capb = 0;
   const bl_pynode **binds = NULL;
-  for (const bl_pynode *n = root; n; n = next_node(n)) {
+  *nb = 0;
+  for (const bl_pynode *n = root; n; n = bl_py_next(n)) {
     if (n->kind < BL_PK_ASSIGN || n->kind > BL_PK_ANNASSIGN || !binding_value(n)) continue;
-    if (nb == capb) {
+    if (*nb == capb) {
       size_t nc = capb ? capb * 2 : 16;
       const bl_pynode **v = boxlint__realloc(rd->m, binds, capb * sizeof *v, nc * sizeof *v);
-      if (!v) goto oom;
+      if (!v) {
+        boxlint__free(rd->m, binds);
+        return -1;
+      }
       binds = v;
       capb = nc;
     }
-    binds[nb++] = n;
+    binds[(*nb)++] = n;
   }
-  for (int changed = 1, round = 0; changed && round < 8; round++) {
-    changed = 0;
-    for (size_t i = 0; i < nb; i++) {
-      int meth = -1;
-      const bl_pynode *p = NULL;
-      int k = kind_of(rd, binding_value(binds[i]), &meth, &p, 0);
-      if (!k || k == AK_RO) continue;
-      size_t before = rd->naliases;
-      if (add_alias(rd, binds[i]->kid, k, meth, p, &cap)) goto oom;
-      changed |= rd->naliases != before;
-    }
-  }
-  /* for cache.c: an edit may not rename to or from them (an NFKC name, or past 64 names: no
-   * identifier edit at all, as an empty span says) */
+  *out = binds;
+  return 0;
+}
+
+/* For cache.c: an edit may not rename to or from the aliases (an NFKC name, or past 64 names:
+ * no identifier edit at all, as an empty span says). A name bound twice or a builtin's is not
+ * clean. */
+static void note_aliases(bl_pyreader *rd) {
   for (size_t i = 0; i < rd->naliases; i++) {
     const struct bl_pyalias *a = &rd->aliases[i];
     int in_src = a->key >= rd->s && a->key < rd->s + rd->n;
@@ -283,29 +264,36 @@ int bl_py_aliases(bl_pyreader *rd, const bl_pynode *root) {
     struct bl_pyalias *a = &rd->aliases[i];
     if (a->conflict || bl_py_builtin_word(a->key, a->klen)) a->clean = 0;
   }
-  /* every occurrence of a candidate's identifier, until none is found unclean */
+}
+
+/* Is the occurrence n of alias a one that keeps it followed (a read that leads to an SDK call,
+ * or a binding of the same kind)? */
+static int occurrence_ok(const bl_pyreader *rd, const bl_pynode *n, const struct bl_pyalias *a) {
+  unsigned ctx = n->flags & BL_PYF_CTX;
+  if (n->kind == BL_PK_NAMEDEF) return 0;
+  if (n->kind == BL_PK_ATTRIBUTE) return ctx == BL_PYF_LOAD;
+  if (ctx == BL_PYF_STORE) {
+    int meth = -1;
+    const bl_pynode *p = NULL;
+    return n->parent && n->parent->kid == n && binding_value(n->parent) &&
+           kind_of(rd, binding_value(n->parent), &meth, &p, 0) == a->kind && meth == a->meth;
+  }
+  return ctx == BL_PYF_LOAD && use_ok(rd, n, a);
+}
+
+/* Every occurrence of a candidate's identifier, until none is found unclean: the number of
+ * aliases left clean (a name never read is not one: another module may import it). */
+static int clean_aliases(bl_pyreader *rd) {
   for (int changed = 1, round = 0; changed; round++) {
     changed = 0;
     for (size_t i = 0; i < rd->nocc; i++) {
       const bl_pynode *n = rd->occ[i];
       struct bl_pyalias *a = find(rd, n);
       if (!a || !a->clean) continue;
-      int ok;
-      unsigned ctx = n->flags & BL_PYF_CTX;
-      if (n->kind == BL_PK_NAMEDEF) ok = 0;
-      else if (n->kind == BL_PK_ATTRIBUTE) ok = ctx == BL_PYF_LOAD;
-      else if (ctx == BL_PYF_STORE) {
-        int meth = -1;
-        const bl_pynode *p = NULL;
-        ok = n->parent && n->parent->kid == n && binding_value(n->parent) &&
-             kind_of(rd, binding_value(n->parent), &meth, &p, 0) == a->kind && meth == a->meth;
-      } else if (ctx == BL_PYF_LOAD) {
-        ok = use_ok(rd, n, a);
-        a->reads += !round;
-      } else {
-        ok = 0;
-      }
-      if (!ok) {
+      if (!round && n->kind != BL_PK_NAMEDEF && n->kind != BL_PK_ATTRIBUTE &&
+          (n->flags & BL_PYF_CTX) == BL_PYF_LOAD)
+        a->reads++;
+      if (!occurrence_ok(rd, n, a)) {
         a->clean = 0;
         changed = 1;
       }
@@ -316,22 +304,13 @@ int bl_py_aliases(bl_pyreader *rd, const bl_pynode *root) {
     if (!rd->aliases[i].reads) rd->aliases[i].clean = 0;
     nclean += rd->aliases[i].clean;
   }
-  if (!nclean) rd->naliases = 0;
-  if (!nclean && !rd->partial_ok && !rd->functools_ok) {
-    boxlint__free(rd->m, binds);
-    return 0;
-  }
-  /* the references the followed bindings made are no longer unknown */
-  if (!rd->taint && nclean)
-    for (size_t i = 0; i < nb; i++) {
-      const struct bl_pyalias *a = find(rd, binds[i]->kid);
-      if (a && a->clean) drop_refs(rd, binding_value(binds[i]));
-    }
-  boxlint__free(rd->m, binds);
-  binds = NULL;
-  /* the calls through them, checked as direct calls */
+  return nclean;
+}
+
+/* The calls through the aliases, checked as direct calls; 0, -1 out of memory. */
+static int calls_through_aliases(bl_pyreader *rd, const bl_pynode *root) {
   size_t before = rd->ncalls;
-  for (const bl_pynode *n = root; n; n = next_node(n)) {
+  for (const bl_pynode *n = root; n; n = bl_py_next(n)) {
     if (n->kind != BL_PK_CALL) continue;
     const bl_pynode *f = child(n, BL_PR_FUNC);
     if (!f || (f->kind != BL_PK_NAME && f->kind != BL_PK_CALL && f->kind != BL_PK_ATTRIBUTE))
@@ -340,10 +319,45 @@ int bl_py_aliases(bl_pyreader *rd, const bl_pynode *root) {
     const bl_pynode *p = NULL;
     int k = bl_py_alias_call(rd, n, &p);
     if (k < 0) continue;
-    if (bl_py_add_call_partial(rd, k, n, p)) goto oom;
+    if (bl_py_add_call_partial(rd, k, n, p)) return -1;
     if (f->kind == BL_PK_CALL && !rd->taint) drop_refs(rd, f);
   }
   if (rd->ncalls > before) qsort(rd->calls, rd->ncalls, sizeof *rd->calls, by_start);
+  return 0;
+}
+
+int bl_py_aliases(bl_pyreader *rd, const bl_pynode *root) {
+  rd->partial_ok = only_imported(rd, "partial", 1);
+  rd->functools_ok = only_imported(rd, "functools", 0);
+  size_t cap = 0, nb = 0;
+  const bl_pynode **binds = NULL;
+  if (candidates(rd, root, &binds, &nb)) goto oom;
+  /* the candidates of the SDK, to a fixed point */
+  for (int changed = 1, round = 0; changed && round < 8; round++) {
+    changed = 0;
+    for (size_t i = 0; i < nb; i++) {
+      int meth = -1;
+      const bl_pynode *p = NULL;
+      int k = kind_of(rd, binding_value(binds[i]), &meth, &p, 0);
+      if (!k || k == AK_RO) continue;
+      size_t before = rd->naliases;
+      if (add_alias(rd, binds[i]->kid, k, meth, p, &cap)) goto oom;
+      changed |= rd->naliases != before;
+    }
+  }
+  note_aliases(rd);
+  int nclean = clean_aliases(rd);
+  if (!nclean) rd->naliases = 0;
+  /* the references the followed bindings made are no longer unknown */
+  if (!rd->taint && nclean)
+    for (size_t i = 0; i < nb; i++) {
+      const struct bl_pyalias *a = find(rd, binds[i]->kid);
+      if (a && a->clean) drop_refs(rd, binding_value(binds[i]));
+    }
+  boxlint__free(rd->m, binds);
+  binds = NULL;
+  if (!nclean && !rd->partial_ok && !rd->functools_ok) return 0;
+  if (calls_through_aliases(rd, root)) goto oom;
   return 0;
 oom:
   boxlint__free(rd->m, binds);

@@ -31,16 +31,16 @@ const bl_pynode *bl_py_child(const bl_pynode *n, int role) {
   return NULL;
 }
 
-static int ident_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
+int bl_py_ident_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
   return n && n->ident_end > n->ident && bl_pyast_ident_eq(rd->s, n, name, strlen(name));
 }
 
-static int attr_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
-  return n && n->kind == BL_PK_ATTRIBUTE && ident_is(rd, n, name);
+int bl_py_attr_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
+  return n && n->kind == BL_PK_ATTRIBUTE && bl_py_ident_is(rd, n, name);
 }
 
 /* Pre-order successor within the tree. */
-static const bl_pynode *next_node(const bl_pynode *n) {
+const bl_pynode *bl_py_next(const bl_pynode *n) {
   if (n->kid) return n->kid;
   for (; n; n = n->parent)
     if (n->next) return n->next;
@@ -58,15 +58,15 @@ int bl_py_sdk_call_direct(const bl_pyreader *rd, const bl_pynode *call) {
   if (!call || call->kind != BL_PK_CALL) return -1;
   const bl_pynode *f = bl_py_child(call, BL_PR_FUNC);
   if (!f) return -1;
-  if (attr_is(rd, f, "create") || attr_is(rd, f, "update")) {
+  if (bl_py_attr_is(rd, f, "create") || bl_py_attr_is(rd, f, "update")) {
     const bl_pynode *t = bl_py_child(f, BL_PR_VALUE);
-    if (attr_is(rd, t, "templates") && attr_is(rd, bl_py_child(t, BL_PR_VALUE), "code_interpreter"))
-      return attr_is(rd, f, "create") ? BL_CALL_CREATE : BL_CALL_UPDATE;
+    if (bl_py_attr_is(rd, t, "templates") && bl_py_attr_is(rd, bl_py_child(t, BL_PR_VALUE), "code_interpreter"))
+      return bl_py_attr_is(rd, f, "create") ? BL_CALL_CREATE : BL_CALL_UPDATE;
     return -1;
   }
-  if ((f->kind == BL_PK_ATTRIBUTE || f->kind == BL_PK_NAME) && ident_is(rd, f, "add_code_interpreter"))
+  if ((f->kind == BL_PK_ATTRIBUTE || f->kind == BL_PK_NAME) && bl_py_ident_is(rd, f, "add_code_interpreter"))
     return BL_CALL_BIND;
-  if ((f->kind == BL_PK_ATTRIBUTE || f->kind == BL_PK_NAME) && ident_is(rd, f, "NetworkPolicy"))
+  if ((f->kind == BL_PK_ATTRIBUTE || f->kind == BL_PK_NAME) && bl_py_ident_is(rd, f, "NetworkPolicy"))
     return BL_CALL_POLICY;
   return -1;
 }
@@ -196,7 +196,7 @@ static int plain_field(const bl_pyreader *rd, const bl_pynode *a) {
                                   "type", "tool_name"};
   if (!a || a->kind != BL_PK_ATTRIBUTE || (a->flags & BL_PYF_CTX) != BL_PYF_LOAD) return 0;
   for (size_t i = 0; i < sizeof F / sizeof *F; i++)
-    if (ident_is(rd, a, F[i])) return 1;
+    if (bl_py_ident_is(rd, a, F[i])) return 1;
   return 0;
 }
 
@@ -206,7 +206,7 @@ static int handle_read(const bl_pyreader *rd, const bl_pynode *n) {
   const bl_pynode *a = n->parent;
   if (!a || n->role != BL_PR_VALUE || a->kind != BL_PK_ATTRIBUTE) return 0;
   if (plain_field(rd, a)) return 1;
-  if (!(ident_is(rd, a, "wait_until_ready") || ident_is(rd, a, "refresh"))) return 0;
+  if (!(bl_py_ident_is(rd, a, "wait_until_ready") || bl_py_ident_is(rd, a, "refresh"))) return 0;
   const bl_pynode *c = a->parent;
   if (!c || a->role != BL_PR_FUNC || c->kind != BL_PK_CALL) return 0;
   const bl_pynode *q = c->parent && c->parent->kind == BL_PK_AWAIT ? c->parent : c;
@@ -260,7 +260,7 @@ static int pure_read(const bl_pyreader *rd, const bl_pynode *n) {
   case BL_PK_CALL: {
     const bl_pynode *f = bl_py_child(p, BL_PR_FUNC);
     return n->role == BL_PR_ARG && p->nkids == 2 && f && f->kind == BL_PK_NAME &&
-                   ident_is(rd, f, "len")
+                   bl_py_ident_is(rd, f, "len")
                ? 2
                : 0;
   }
@@ -377,7 +377,7 @@ static void taint(bl_pyreader *rd, const char *why, size_t off) {
   }
 }
 
-static int add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
+int bl_py_add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
   if (rd->nrefs == rd->cap_refs) {
     size_t nc = rd->cap_refs ? rd->cap_refs * 2 : 8;
     bl_pyref *v = boxlint__realloc(rd->m, rd->refs, rd->cap_refs * sizeof *v, nc * sizeof *v);
@@ -393,7 +393,6 @@ static int add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
   return 0;
 }
 
-/* A string constant's value (decoded), or NULL when it is not a plain str literal. */
 /* A string constant's value, decoded into *tmp: 1, or 0 when n is not a plain str literal (or
  * cannot be decoded), or -1 when out of memory (rd->oom set). */
 static int const_str(bl_pyreader *rd, const bl_pynode *n, bl_pystr *tmp) {
@@ -441,9 +440,9 @@ static const char *const SDK_MEMBERS[] = {"code_interpreter", "templates", "crea
 static int string_constant(bl_pyreader *rd, const bl_pynode *n) {
   if (n->role != BL_PR_ARG || !n->parent || n->parent->kind != BL_PK_CALL) return 0;
   const bl_pynode *f = bl_py_child(n->parent, BL_PR_FUNC);
-  if (!(ident_is(rd, f, "getattr") || ident_is(rd, f, "hasattr") ||
-        ident_is(rd, f, "attrgetter") || ident_is(rd, f, "methodcaller") ||
-        ident_is(rd, f, "getattr_static")))
+  if (!(bl_py_ident_is(rd, f, "getattr") || bl_py_ident_is(rd, f, "hasattr") ||
+        bl_py_ident_is(rd, f, "attrgetter") || bl_py_ident_is(rd, f, "methodcaller") ||
+        bl_py_ident_is(rd, f, "getattr_static")))
     return 0;
   if (note_read(rd, n)) return -1;
   bl_pystr v;
@@ -484,7 +483,7 @@ static int sdk_string(bl_pyreader *rd, const bl_pynode *n) {
   static const char *const W[] = {"code_interpreter", "add_code_interpreter", "NetworkPolicy"};
   for (size_t i = 0; !rc && i < sizeof W / sizeof *W; i++)
     if (strlen(W[i]) == v.len && !memcmp(W[i], v.bytes, v.len))
-      rc = add_ref(rd, n, "a string spelling a name of the SDK, which may reach it by its text");
+      rc = bl_py_add_ref(rd, n, "a string spelling a name of the SDK, which may reach it by its text");
   bl_pystr_free(rd->m, &v);
   return rc;
 }
@@ -494,9 +493,9 @@ static int sdk_string(bl_pyreader *rd, const bl_pynode *n) {
 static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
   const bl_pynode *f = bl_py_child(call, BL_PR_FUNC);
   int ga = f && (f->kind == BL_PK_NAME || f->kind == BL_PK_ATTRIBUTE) &&
-           (ident_is(rd, f, "getattr") || ident_is(rd, f, "hasattr"));
+           (bl_py_ident_is(rd, f, "getattr") || bl_py_ident_is(rd, f, "hasattr"));
   int ag = f && (f->kind == BL_PK_NAME || f->kind == BL_PK_ATTRIBUTE) &&
-           (ident_is(rd, f, "attrgetter") || ident_is(rd, f, "methodcaller"));
+           (bl_py_ident_is(rd, f, "attrgetter") || bl_py_ident_is(rd, f, "methodcaller"));
   if (!ga && !ag) return 0;
   const bl_pynode *a = bl_py_child(call, BL_PR_ARG);
   if (ga && a) {
@@ -509,12 +508,12 @@ static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
   if (got < 0) return -1;
   if (!got) {
     taint(rd, "getattr with a computed name", call->start);
-    return add_ref(rd, call, "an attribute looked up by a computed name, which may be the SDK");
+    return bl_py_add_ref(rd, call, "an attribute looked up by a computed name, which may be the SDK");
   }
   int rc = 0;
   for (size_t i = 0; i < sizeof SDK_MEMBERS / sizeof *SDK_MEMBERS; i++)
     if (strlen(SDK_MEMBERS[i]) == v.len && !memcmp(SDK_MEMBERS[i], v.bytes, v.len))
-      rc = add_ref(rd, call, "a member of the SDK looked up by its name");
+      rc = bl_py_add_ref(rd, call, "a member of the SDK looked up by its name");
   bl_pystr_free(rd->m, &v);
   return rc;
 }
@@ -523,50 +522,50 @@ static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
  * `.templates.get(...)` or `.delete(...)` called directly? */
 static int direct_templates_call(const bl_pyreader *rd, const bl_pynode *n) {
   const bl_pynode *t = n->parent;
-  if (!attr_is(rd, t, "templates") || n->role != BL_PR_VALUE) return 0;
+  if (!bl_py_attr_is(rd, t, "templates") || n->role != BL_PR_VALUE) return 0;
   const bl_pynode *m = t->parent;
   if (!m || t->role != BL_PR_VALUE || m->kind != BL_PK_ATTRIBUTE) return 0;
-  if (ident_is(rd, m, "create") || ident_is(rd, m, "update"))
+  if (bl_py_ident_is(rd, m, "create") || bl_py_ident_is(rd, m, "update"))
     return 1; /* when it is not called, the method is the reference reported */
-  if (!(ident_is(rd, m, "get") || ident_is(rd, m, "delete"))) return 0;
+  if (!(bl_py_ident_is(rd, m, "get") || bl_py_ident_is(rd, m, "delete"))) return 0;
   return m->parent && m->role == BL_PR_FUNC && m->parent->kind == BL_PK_CALL;
 }
 
 /* Attributes and names that refer to the SDK other than as a direct call. */
 static int sdk_reference(bl_pyreader *rd, const bl_pynode *n) {
   int called = n->parent && n->role == BL_PR_FUNC && n->parent->kind == BL_PK_CALL;
-  if (attr_is(rd, n, "code_interpreter") && !direct_templates_call(rd, n))
-    return add_ref(rd, n, "a reference to code_interpreter that is not a direct call of "
+  if (bl_py_attr_is(rd, n, "code_interpreter") && !direct_templates_call(rd, n))
+    return bl_py_add_ref(rd, n, "a reference to code_interpreter that is not a direct call of "
                           "templates.create or templates.update");
-  if ((attr_is(rd, n, "create") || attr_is(rd, n, "update")) && !called &&
-      attr_is(rd, bl_py_child(n, BL_PR_VALUE), "templates"))
-    return add_ref(rd, n, "a method of templates used other than by a direct call");
-  if (attr_is(rd, n, "templates") && n->parent && n->role == BL_PR_VALUE &&
-      (attr_is(rd, n->parent, "create") || attr_is(rd, n->parent, "update")) &&
-      !attr_is(rd, bl_py_child(n, BL_PR_VALUE), "code_interpreter")) {
+  if ((bl_py_attr_is(rd, n, "create") || bl_py_attr_is(rd, n, "update")) && !called &&
+      bl_py_attr_is(rd, bl_py_child(n, BL_PR_VALUE), "templates"))
+    return bl_py_add_ref(rd, n, "a method of templates used other than by a direct call");
+  if (bl_py_attr_is(rd, n, "templates") && n->parent && n->role == BL_PR_VALUE &&
+      (bl_py_attr_is(rd, n->parent, "create") || bl_py_attr_is(rd, n->parent, "update")) &&
+      !bl_py_attr_is(rd, bl_py_child(n, BL_PR_VALUE), "code_interpreter")) {
     const bl_pynode *r = bl_py_child(n, BL_PR_VALUE);
     while (r && r->kind == BL_PK_ATTRIBUTE) r = bl_py_child(r, BL_PR_VALUE);
     if (r && r->kind != BL_PK_NAME)
-      return add_ref(rd, n, "templates reached through an expression boxlint cannot follow");
+      return bl_py_add_ref(rd, n, "templates reached through an expression boxlint cannot follow");
   }
   if ((n->kind == BL_PK_NAME || n->kind == BL_PK_ATTRIBUTE) && !called &&
-      (ident_is(rd, n, "add_code_interpreter") || ident_is(rd, n, "NetworkPolicy")))
-    return add_ref(rd, n, "an SDK function used other than by a direct call");
+      (bl_py_ident_is(rd, n, "add_code_interpreter") || bl_py_ident_is(rd, n, "NetworkPolicy")))
+    return bl_py_add_ref(rd, n, "an SDK function used other than by a direct call");
   if (n->kind == BL_PK_ALIAS && n->ident2_end > n->ident2) {
     bl_pynode probe = *n; /* the imported name's last part */
     size_t d = n->ident_end;
     while (d > n->ident && rd->s[d - 1] != '.') d--;
     probe.ident = d;
     probe.norm = NULL;
-    if (ident_is(rd, &probe, "NetworkPolicy") || ident_is(rd, &probe, "add_code_interpreter"))
-      return add_ref(rd, n, "an SDK name imported under another name");
+    if (bl_py_ident_is(rd, &probe, "NetworkPolicy") || bl_py_ident_is(rd, &probe, "add_code_interpreter"))
+      return bl_py_add_ref(rd, n, "an SDK name imported under another name");
   }
   return 0;
 }
 
 static int is_one_of(const bl_pyreader *rd, const bl_pynode *n, const char *const *v, size_t nv) {
   for (size_t i = 0; i < nv; i++)
-    if (ident_is(rd, n, v[i])) return 1;
+    if (bl_py_ident_is(rd, n, v[i])) return 1;
   return 0;
 }
 
@@ -575,11 +574,11 @@ static int is_one_of(const bl_pyreader *rd, const bl_pynode *n, const char *cons
 /* vars(x), x.__dict__, x.__getattribute__(...): any attribute of any object (the client's
  * code_interpreter among them) reached by its text. */
 static int attributes_by_text(bl_pyreader *rd, const bl_pynode *n) {
-  if ((n->kind == BL_PK_NAME && ident_is(rd, n, "vars")) ||
-      (n->kind == BL_PK_ATTRIBUTE && (ident_is(rd, n, "__dict__") ||
-                                      ident_is(rd, n, "__getattribute__") ||
-                                      ident_is(rd, n, "__getattr__"))))
-    return add_ref(rd, n, "attributes reached by their text, which may be the SDK's");
+  if ((n->kind == BL_PK_NAME && bl_py_ident_is(rd, n, "vars")) ||
+      (n->kind == BL_PK_ATTRIBUTE && (bl_py_ident_is(rd, n, "__dict__") ||
+                                      bl_py_ident_is(rd, n, "__getattribute__") ||
+                                      bl_py_ident_is(rd, n, "__getattr__"))))
+    return bl_py_add_ref(rd, n, "attributes reached by their text, which may be the SDK's");
   return 0;
 }
 
@@ -616,8 +615,8 @@ static int taints(bl_pyreader *rd, const bl_pynode *n) {
 /* exec/eval/compile of a string: code boxlint does not read. */
 static int exec_call(bl_pyreader *rd, const bl_pynode *n) {
   const bl_pynode *f = bl_py_child(n, BL_PR_FUNC);
-  if (f && f->kind == BL_PK_NAME && (ident_is(rd, f, "exec") || ident_is(rd, f, "eval")))
-    return add_ref(rd, n, "code run by exec or eval, which boxlint does not read");
+  if (f && f->kind == BL_PK_NAME && (bl_py_ident_is(rd, f, "exec") || bl_py_ident_is(rd, f, "eval")))
+    return bl_py_add_ref(rd, n, "code run by exec or eval, which boxlint does not read");
   return 0;
 }
 
@@ -740,7 +739,7 @@ static int reflected_calls(bl_pyreader *rd) {
     memset(&probe, 0, sizeof probe);
     probe.start = c->start;
     probe.end = c->end;
-    if (add_ref(rd, &probe, why)) return -1;
+    if (bl_py_add_ref(rd, &probe, why)) return -1;
     rd->refs[rd->nrefs - 1].node = NULL;
   }
   return 0;
@@ -758,7 +757,7 @@ static int visit(bl_pyreader *rd, const bl_pynode *n) {
   case BL_PK_ATTRIBUTE:
     if (keep(rd, n)) return -1;
     if (!special(rd, n)) return 0;
-    if (attr_is(rd, n, "code_interpreter")) rd->has_ci = 1;
+    if (bl_py_attr_is(rd, n, "code_interpreter")) rd->has_ci = 1;
     return sdk_reference(rd, n) || taints(rd, n);
   case BL_PK_CONSTANT: return string_constant(rd, n) || sdk_string(rd, n);
   case BL_PK_CALL: {
@@ -773,168 +772,11 @@ static int visit(bl_pyreader *rd, const bl_pynode *n) {
   }
 }
 
-/* The name an expression starts from (`t` of `t.a().b[0].c`), or NULL. */
-static const bl_pynode *root_name(const bl_pynode *n) {
-  while (n && (n->kind == BL_PK_ATTRIBUTE || n->kind == BL_PK_CALL || n->kind == BL_PK_SUBSCRIPT))
-    n = bl_py_child(n, n->kind == BL_PK_CALL ? BL_PR_FUNC : BL_PR_VALUE);
-  return n && n->kind == BL_PK_NAME ? n : NULL;
-}
-
-/* The names that a statement holding the reference binds (`t = client.code_interpreter...`,
- * `make = partial(...)`): calls through them are the SDK's, unread. Up to 64 kept. */
-static size_t ref_aliases(const bl_pyreader *rd, const bl_pynode **out, size_t cap) {
-  size_t k = 0;
-  for (size_t i = 0; i < rd->nrefs; i++) {
-    const bl_pynode *x = rd->refs[i].node;
-    while (x && x->parent && x->parent->kind != BL_PK_ASSIGN && x->parent->kind != BL_PK_ANNASSIGN &&
-           x->parent->kind != BL_PK_NAMEDEXPR && x->parent->kind != BL_PK_WITHITEM)
-      x = x->parent;
-    if (!x || !x->parent) continue;
-    for (const bl_pynode *t = x->parent->kid; t && k < cap; t = t->next)
-      if (t->role == BL_PR_TARGET && t->kind == BL_PK_NAME) out[k++] = t;
-  }
-  return k;
-}
-
-static int same_ident(const bl_pyreader *rd, const bl_pynode *a, const bl_pynode *b) {
-  const char *x = a->norm ? a->norm : rd->s + a->ident, *y = b->norm ? b->norm : rd->s + b->ident;
-  size_t xl = a->norm ? a->norm_len : a->ident_end - a->ident;
-  size_t yl = b->norm ? b->norm_len : b->ident_end - b->ident;
-  return xl == yl && !memcmp(x, y, xl);
-}
-
-/* A file that reaches the SDK other than by direct calls: a create() or update() on any other
- * receiver, and any call through a name the reference was bound to, may be the SDK's, through
- * what boxlint did not follow, and is said so at the call too. */
-static int by_ptr(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t) * (const bl_pynode *const *)a, y = (uintptr_t) * (const bl_pynode *const *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* The calls whose callee holds a reference (getattr(...)(...), partial(...)(...)), sorted by
- * address: one climb from each reference. NULL with *n = 0 when there are none. */
-static const bl_pynode **called_through(bl_pyreader *rd, size_t nrefs, size_t *n) {
-  size_t cap = 0;
-  const bl_pynode **v = NULL;
-  *n = 0;
-  for (size_t i = 0; i < nrefs; i++)
-    for (const bl_pynode *x = rd->refs[i].node; x && x->parent; x = x->parent) {
-      /* `vars(x)`: the reference is the callee itself, already reported */
-      if (x->role != BL_PR_FUNC || x->parent->kind != BL_PK_CALL || x == rd->refs[i].node)
-        continue;
-      if (*n == cap) {
-        size_t nc = cap ? cap * 2 : 16;
-        const bl_pynode **w = boxlint__realloc(rd->m, v, cap * sizeof *v, nc * sizeof *v);
-        if (!w) {
-          boxlint__free(rd->m, v);
-          rd->oom = 1;
-          return NULL;
-        }
-        v = w;
-        cap = nc;
-      }
-      v[(*n)++] = x->parent;
-    }
-  if (*n) qsort(v, *n, sizeof *v, by_ptr);
-  return v;
-}
-
-/* `x.files.create`: a method of a receiver that is an attribute other than `templates`, which
- * the SDK's create and update are not (an SDK object stored in an attribute is a reference
- * reported where it is stored). */
-static int not_templates(const bl_pyreader *rd, const bl_pynode *f) {
-  const bl_pynode *r = bl_py_child(f, BL_PR_VALUE);
-  return r && r->kind == BL_PK_ATTRIBUTE && !ident_is(rd, r, "templates");
-}
-
-static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
-  const bl_pynode *alias[64];
-  size_t na = ref_aliases(rd, alias, 64), nrefs = rd->nrefs, nc;
-  for (size_t i = 0; i < na; i++) { /* for cache.c: an edit may not rename to or from them */
-    if (rd->nalias == 64) { /* an empty span: no identifier edit at all */
-      rd->alias[0] = rd->alias[1] = 0;
-      break;
-    }
-    rd->alias[2 * rd->nalias] = alias[i]->ident;
-    rd->alias[2 * rd->nalias + 1] = alias[i]->norm ? alias[i]->ident : alias[i]->ident_end;
-    rd->nalias++;
-  }
-  if (!nrefs && !rd->reflect_at) return 0;
-  const bl_pynode **through = called_through(rd, nrefs, &nc);
-  if (rd->oom) return -1;
-  int rc = 0;
-  for (const bl_pynode *n = root; !rc && n; n = next_node(n)) {
-    if (n->kind != BL_PK_CALL || bl_py_sdk_call(rd, n) >= 0) continue;
-    const bl_pynode *f = bl_py_child(n, BL_PR_FUNC), *r = root_name(f);
-    int hit = ((attr_is(rd, f, "create") || attr_is(rd, f, "update")) && !not_templates(rd, f)) ||
-              (nc && bsearch(&n, through, nc, sizeof *through, by_ptr));
-    for (size_t i = 0; !hit && r && i < na; i++) hit = same_ident(rd, r, alias[i]);
-    /* with reflection in the file, a callee computed by a call (attrgetter(...)(client)) */
-    if (!hit && rd->reflect_at && f && f->kind == BL_PK_CALL &&
-        !(n->parent && n->role == BL_PR_FUNC && n->parent->kind == BL_PK_CALL))
-      hit = 1; /* the outermost call of the chain only: said once */
-    if (hit)
-      rc = add_ref(rd, n, "a call on a receiver that may be the SDK's (the file reaches the "
-                          "SDK other than by direct calls)");
-  }
-  boxlint__free(rd->m, through);
-  return rc;
-}
-
-/* Is the NAMEDEF n the name bound by an import from the SDK (`from budai import NetworkPolicy`)? */
-static int sdk_import(const bl_pyreader *rd, const bl_pynode *n) {
-  const bl_pynode *al = n->parent, *im = al ? al->parent : NULL;
-  if (!al || al->kind != BL_PK_ALIAS || !im || im->kind != BL_PK_IMPORTFROM) return 0;
-  size_t l = im->ident_end - im->ident;
-  return im->ident2_end == im->ident2 && l >= 5 && !memcmp(rd->s + im->ident, "budai", 5) &&
-         (l == 5 || rd->s[im->ident + 5] == '.');
-}
-
-/* NetworkPolicy or add_code_interpreter bound by the file other than by an import from the SDK
- * (a class, def, parameter, assignment, for or with target, match capture...): a call of that
- * name may call what the file bound there, so each is checked and said not-static once. */
-static int shadowed_calls(bl_pyreader *rd) {
-  static const char *const W[] = {"NetworkPolicy", "add_code_interpreter"};
-  for (size_t w = 0; w < 2; w++) {
-    const bl_pynode *at = NULL;
-    for (size_t i = 0; i < rd->nocc && !at; i++) {
-      const bl_pynode *n = rd->occ[i];
-      if (n->kind == BL_PK_ATTRIBUTE || !ident_is(rd, n, W[w])) continue;
-      if (n->kind == BL_PK_NAME && (n->flags & BL_PYF_CTX) == BL_PYF_LOAD) continue;
-      if (n->kind == BL_PK_NAMEDEF && (sdk_import(rd, n) || (n->parent && (n->parent->kind == BL_PK_GLOBAL || n->parent->kind == BL_PK_NONLOCAL))))
-        continue;
-      at = n;
-    }
-    if (!at) continue;
-    uint32_t line, col;
-    bl_py_line_col(rd->s, rd->n, at->start, &line, &col);
-    char *why = boxlint__arena_alloc(&rd->arena, rd->m, 200);
-    if (!why) return -1;
-    snprintf(why, 200, "%s is bound by the file at line %u (a definition, parameter, assignment, "
-             "import or capture), so this call may not be the SDK's", W[w], (unsigned)line);
-    for (size_t i = 0; i < rd->ncalls; i++) {
-      const bl_pycall *c = &rd->calls[i];
-      int k = w ? BL_CALL_BIND : BL_CALL_POLICY;
-      if ((int)c->kind != k || c->name_end - c->name != strlen(W[w]) ||
-          memcmp(rd->s + c->name, W[w], c->name_end - c->name) ||
-          (c->name > 0 && rd->s[c->name - 1] == '.'))
-        continue;
-      bl_pynode probe;
-      memset(&probe, 0, sizeof probe);
-      probe.start = c->start;
-      probe.end = c->end;
-      if (add_ref(rd, &probe, why)) return -1;
-      rd->refs[rd->nrefs - 1].node = NULL;
-    }
-  }
-  return 0;
-}
-
 int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {
-  for (const bl_pynode *n = root; n; n = next_node(n))
+  for (const bl_pynode *n = root; n; n = bl_py_next(n))
     if (visit(rd, n) || rd->oom) return -1;
   if (rd->has_ci && bl_py_aliases(rd, root)) return -1;
-  if (shadowed_calls(rd) || reflected_calls(rd)) return -1;
-  return calls_through_references(rd, root);
+  if (bl_py_shadowed_calls(rd) || reflected_calls(rd)) return -1;
+  return bl_py_calls_through(rd, root);
 }
 
