@@ -388,6 +388,15 @@ START_TEST(test_reflection_table) {
     py_diag(at, "not-static", I, NULL, 2, 1, 2, 96, "reflection or code run from text in the file");
     py_diag(at + 1, "denied-instruction", E, "commands[0]", 2, 58, 2, 62, "FROM is not allowed");
   }
+  /* no SDK call to mark: the reflection itself, once (the calls may be in the text) */
+  CHECK("import timeit\nimport budai\ntimeit.timeit('budai.x()')\n");
+  py_count(1);
+  py_diag(0, "not-static", I, NULL, 1, 8, 1, 14, "reflection or code run from text: the SDK");
+  CHECK("import budai\nlen.__self__.exec('y')\n");
+  py_count(1);
+  py_diag(0, "not-static", I, NULL, 2, 1, 2, 18, "reflection or code run from text");
+  CHECK("import timeit\ntimeit.timeit('x()')\n"); /* out of the SDK's reach: nothing */
+  py_count(0);
   /* the implicit names __doc__ and __annotations__ read */
   CHECK("'FROM x'\nc.code_interpreter.templates.create(name='a', commands=[__doc__], "
         "cpu_count=2, memory_mb=4096)\n");

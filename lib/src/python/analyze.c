@@ -721,15 +721,21 @@ static void reflection(bl_pyreader *rd, const bl_pynode *n) {
 }
 
 /* With reflection in the file, every SDK call it reaches is said not-static once, at the call,
- * naming the first reflection and its line (a file-wide effect: reflection may reach any). */
+ * naming the first reflection and its line (a file-wide effect: reflection may reach any). A
+ * file with no SDK call to mark (`timeit.timeit("...")`: the calls may be in the text) and
+ * nothing else said not-static is said so once, at the reflection. */
 static int reflected_calls(bl_pyreader *rd) {
   const bl_pynode *n = rd->reflect_at;
-  if (!n || !rd->ncalls) return 0;
+  if (!n) return 0;
+  size_t l = n->ident_end - n->ident;
+  size_t outer = 0;
+  for (size_t i = 0; i < rd->ncalls; i++) outer += !rd->calls[i].inner;
+  if (!outer) /* unless something else is said not-static already */
+    return rd->nrefs ? 0 : bl_py_add_ref(rd, n, "reflection or code run from text");
   uint32_t line, col;
   bl_py_line_col(rd->s, rd->n, n->start, &line, &col);
   char *why = boxlint__arena_alloc(&rd->arena, rd->m, 200);
   if (!why) return -1;
-  size_t l = n->ident_end - n->ident;
   snprintf(why, 200, "reflection or code run from text in the file (%.*s at line %u) may change "
            "this call", (int)(l > 40 ? 40 : l), rd->s + n->ident, (unsigned)line);
   for (size_t i = 0; i < rd->ncalls; i++) {
