@@ -47,6 +47,9 @@ set(BOXLINT_LIB_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/python/scan.c
   ${CMAKE_CURRENT_LIST_DIR}/src/python/reach.c
   ${CMAKE_CURRENT_LIST_DIR}/src/python/analyze.c
+  ${CMAKE_CURRENT_LIST_DIR}/src/python/alias.c
+  ${CMAKE_CURRENT_LIST_DIR}/src/python/reflect.c
+  ${CMAKE_CURRENT_LIST_DIR}/src/python/through.c
   ${CMAKE_CURRENT_LIST_DIR}/src/python/resolve.c
   ${CMAKE_CURRENT_LIST_DIR}/src/python/values.c
   ${CMAKE_CURRENT_LIST_DIR}/src/python/check.c

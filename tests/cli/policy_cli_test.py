@@ -521,7 +521,7 @@ with tempfile.TemporaryDirectory() as tmp:
     app = os.path.join(tmp, "app.py")
     open(app, "w").write(
         "import os\n"
-        "from e2b import NetworkPolicy\n"
+        "from budai import NetworkPolicy\n"
         "STRICT = NetworkPolicy('filtered', allow_out=['pypi.org', 'pypi.org'], deny_out=['ALL_TRAFFIC'])\n"
         "LOOSE = NetworkPolicy(type='filtered', allow_out=[os.environ['HOST']])\n"
         "client.agents.add_code_interpreter('agent', template_id='t', network_policy=STRICT)\n"

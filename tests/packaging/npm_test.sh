@@ -218,7 +218,7 @@ out.push(d(b.checkCommands(cmds, { options: { maxCommands: 2, maxCommandBytes: 2
 out.push(d(b.checkTemplate({ name: 'x', commands: cmds, cpu_count: 8, memory_mb: 64 },
   { config: c, options: { cpuMax: 4, memoryMin: 128 } })));
 out.push(d(b.checkFragment('FROM python:latest\nRUN sudo x\n', { config: c })));
-const py = 'from e2b import NetworkPolicy\nNetworkPolicy(type="filtered", allow_out=["10.0.0.0/8", "10.1.0.0/16"])\n';
+const py = 'from budai import NetworkPolicy\nNetworkPolicy(type="filtered", allow_out=["10.0.0.0/8", "10.1.0.0/16"])\n';
 out.push(d(b.checkPython(py, { compat: 'e2b', unmatched: 'deny', maxEntries: 1 })));
 const p = new b.NetworkPolicy({ type: 'filtered', allow_out: ['10.0.0.0/8', '10.0.0.0/8'] },
   { unmatched: 'deny', config: new b.Config({ severities: { 'duplicate-entry': 'info' } }) });

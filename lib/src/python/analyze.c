@@ -12,6 +12,7 @@
  * module-level literal, itself known). Anything in the file that can reach names by their text
  * (globals(), vars(), locals(), exec, eval, setattr, __dict__, frames, a star import, ...)
  * makes every name unknown. Calls tokens.c's tokens, reader.c and literal.c. */
+#include <stdio.h>
 #include <string.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,36 +31,42 @@ const bl_pynode *bl_py_child(const bl_pynode *n, int role) {
   return NULL;
 }
 
-static int ident_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
+int bl_py_ident_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
   return n && n->ident_end > n->ident && bl_pyast_ident_eq(rd->s, n, name, strlen(name));
 }
 
-static int attr_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
-  return n && n->kind == BL_PK_ATTRIBUTE && ident_is(rd, n, name);
+int bl_py_attr_is(const bl_pyreader *rd, const bl_pynode *n, const char *name) {
+  return n && n->kind == BL_PK_ATTRIBUTE && bl_py_ident_is(rd, n, name);
 }
 
 /* Pre-order successor within the tree. */
-static const bl_pynode *next_node(const bl_pynode *n) {
+const bl_pynode *bl_py_next(const bl_pynode *n) {
   if (n->kid) return n->kid;
   for (; n; n = n->parent)
     if (n->next) return n->next;
   return NULL;
 }
 
-/* The SDK call a CALL node is, or -1. */
+/* The SDK call a CALL node is, or -1: as written, or through the names alias.c follows. */
 int bl_py_sdk_call(const bl_pyreader *rd, const bl_pynode *call) {
+  int k = bl_py_sdk_call_direct(rd, call);
+  if (k >= 0 || !(rd->naliases || rd->partial_ok || rd->functools_ok)) return k;
+  return call && call->kind == BL_PK_CALL ? bl_py_alias_call(rd, call, NULL) : -1;
+}
+
+int bl_py_sdk_call_direct(const bl_pyreader *rd, const bl_pynode *call) {
   if (!call || call->kind != BL_PK_CALL) return -1;
   const bl_pynode *f = bl_py_child(call, BL_PR_FUNC);
   if (!f) return -1;
-  if (attr_is(rd, f, "create") || attr_is(rd, f, "update")) {
+  if (bl_py_attr_is(rd, f, "create") || bl_py_attr_is(rd, f, "update")) {
     const bl_pynode *t = bl_py_child(f, BL_PR_VALUE);
-    if (attr_is(rd, t, "templates") && attr_is(rd, bl_py_child(t, BL_PR_VALUE), "code_interpreter"))
-      return attr_is(rd, f, "create") ? BL_CALL_CREATE : BL_CALL_UPDATE;
+    if (bl_py_attr_is(rd, t, "templates") && bl_py_attr_is(rd, bl_py_child(t, BL_PR_VALUE), "code_interpreter"))
+      return bl_py_attr_is(rd, f, "create") ? BL_CALL_CREATE : BL_CALL_UPDATE;
     return -1;
   }
-  if ((f->kind == BL_PK_ATTRIBUTE || f->kind == BL_PK_NAME) && ident_is(rd, f, "add_code_interpreter"))
+  if ((f->kind == BL_PK_ATTRIBUTE || f->kind == BL_PK_NAME) && bl_py_ident_is(rd, f, "add_code_interpreter"))
     return BL_CALL_BIND;
-  if ((f->kind == BL_PK_ATTRIBUTE || f->kind == BL_PK_NAME) && ident_is(rd, f, "NetworkPolicy"))
+  if ((f->kind == BL_PK_ATTRIBUTE || f->kind == BL_PK_NAME) && bl_py_ident_is(rd, f, "NetworkPolicy"))
     return BL_CALL_POLICY;
   return -1;
 }
@@ -189,7 +196,7 @@ static int plain_field(const bl_pyreader *rd, const bl_pynode *a) {
                                   "type", "tool_name"};
   if (!a || a->kind != BL_PK_ATTRIBUTE || (a->flags & BL_PYF_CTX) != BL_PYF_LOAD) return 0;
   for (size_t i = 0; i < sizeof F / sizeof *F; i++)
-    if (ident_is(rd, a, F[i])) return 1;
+    if (bl_py_ident_is(rd, a, F[i])) return 1;
   return 0;
 }
 
@@ -199,7 +206,7 @@ static int handle_read(const bl_pyreader *rd, const bl_pynode *n) {
   const bl_pynode *a = n->parent;
   if (!a || n->role != BL_PR_VALUE || a->kind != BL_PK_ATTRIBUTE) return 0;
   if (plain_field(rd, a)) return 1;
-  if (!(ident_is(rd, a, "wait_until_ready") || ident_is(rd, a, "refresh"))) return 0;
+  if (!(bl_py_ident_is(rd, a, "wait_until_ready") || bl_py_ident_is(rd, a, "refresh"))) return 0;
   const bl_pynode *c = a->parent;
   if (!c || a->role != BL_PR_FUNC || c->kind != BL_PK_CALL) return 0;
   const bl_pynode *q = c->parent && c->parent->kind == BL_PK_AWAIT ? c->parent : c;
@@ -241,9 +248,67 @@ static int bad(bl_pyreader *rd, bl_pyname *b, const char *why, size_t off) {
   return 0;
 }
 
+/* A read of a name that cannot change its value: a comparison or `in` (1), `len(NAME)` (2, while
+ * len is the builtin), or one that hands out its elements and nothing else: a subscript or a
+ * slice read, the iterable of a for or a comprehension, the value unpacked into a tuple or list
+ * of targets (3). 0 otherwise. */
+static int pure_read(const bl_pyreader *rd, const bl_pynode *n) {
+  const bl_pynode *p = n->parent;
+  if (!p || (n->flags & BL_PYF_INNER)) return 0;
+  switch (p->kind) {
+  case BL_PK_COMPARE: return 1;
+  case BL_PK_CALL: {
+    const bl_pynode *f = bl_py_child(p, BL_PR_FUNC);
+    return n->role == BL_PR_ARG && p->nkids == 2 && f && f->kind == BL_PK_NAME &&
+                   bl_py_ident_is(rd, f, "len")
+               ? 2
+               : 0;
+  }
+  case BL_PK_SUBSCRIPT:
+    return n->role == BL_PR_VALUE && (p->flags & BL_PYF_CTX) == BL_PYF_LOAD ? 3 : 0;
+  case BL_PK_FOR: case BL_PK_COMPREHENSION: return n->role == BL_PR_ITER ? 3 : 0;
+  case BL_PK_ASSIGN: {
+    if (n->role != BL_PR_VALUE) return 0;
+    for (const bl_pynode *t = p->kid; t; t = t->next)
+      if (t->role == BL_PR_TARGET && t->kind != BL_PK_TUPLE && t->kind != BL_PK_LIST) return 0;
+    return 3;
+  }
+  default: return 0;
+  }
+}
+
+/* A private name (`__CMDS`, not a dunder) inside a class is that class's mangled name
+ * (`_Builder__CMDS`, the class name's leading underscores stripped, as CPython mangles): the
+ * occurrence is one of the mangled name, which is marked as changed by it (the unmangled name
+ * too stays marked by the occurrence itself). 0, -1 out of memory. */
+static int mangled(bl_pyreader *rd, const bl_pynode *n) {
+  size_t l = n->ident_end - n->ident;
+  const char *w = rd->s + n->ident;
+  if (n->norm || l < 3 || w[0] != '_' || w[1] != '_' || (w[l - 1] == '_' && w[l - 2] == '_'))
+    return 0;
+  const bl_pynode *c = n->parent;
+  while (c && c->kind != BL_PK_CLASSDEF) c = c->parent;
+  const bl_pynode *cn = c ? bl_py_child(c, BL_PR_NAME) : NULL;
+  if (!cn || cn->norm) return 0;
+  size_t a = cn->ident;
+  while (a < cn->ident_end && rd->s[a] == '_') a++;
+  if (a == cn->ident_end) return 0; /* a class named only with underscores mangles nothing */
+  size_t kl = 1 + (cn->ident_end - a) + l;
+  char *k = boxlint__arena_alloc(&rd->arena, rd->m, kl);
+  if (!k) return -1;
+  k[0] = '_';
+  memcpy(k + 1, rd->s + a, cn->ident_end - a);
+  memcpy(k + 1 + (cn->ident_end - a), w, l);
+  bl_pyname *e = bl_py_name_entry(rd, k, kl);
+  if (!e) return -1;
+  e->nstore++;
+  return bad(rd, e, "a name that a class's private name (mangled) also reaches", n->start);
+}
+
 /* One NAME or NAMEDEF node. */
 static int occurrence(bl_pyreader *rd, const bl_pynode *n) {
   if (n->ident_end <= n->ident) return 0;
+  if (mangled(rd, n)) return -1;
   bl_pyname *b = node_name(rd, n);
   if (!b) return -1;
   if (n->kind == BL_PK_NAME && (n->flags & BL_PYF_CTX) == BL_PYF_STORE && n->role == BL_PR_TARGET &&
@@ -267,6 +332,20 @@ static int occurrence(bl_pyreader *rd, const bl_pynode *n) {
     b->owners = w;
     return 0;
   }
+  if (!load) b->nstore++;
+  if (load) switch (pure_read(rd, n)) {
+    case 1: return 0;
+    case 2:
+      b->len_read = 1;
+      return 0;
+    case 3:
+      if (!b->elem_why) {
+        b->elem_why = "a name whose elements are read and may be changed through them";
+        b->elem_off = n->start;
+      }
+      return 0;
+    default: break;
+    }
   if (load && handle_read(rd, n)) { /* harmless when the name holds an SDK handle */
     if (!b->handle_why) b->handle_why = "a name whose value is used as a receiver";
     return 0;
@@ -298,7 +377,7 @@ static void taint(bl_pyreader *rd, const char *why, size_t off) {
   }
 }
 
-static int add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
+int bl_py_add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
   if (rd->nrefs == rd->cap_refs) {
     size_t nc = rd->cap_refs ? rd->cap_refs * 2 : 8;
     bl_pyref *v = boxlint__realloc(rd->m, rd->refs, rd->cap_refs * sizeof *v, nc * sizeof *v);
@@ -314,7 +393,6 @@ static int add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
   return 0;
 }
 
-/* A string constant's value (decoded), or NULL when it is not a plain str literal. */
 /* A string constant's value, decoded into *tmp: 1, or 0 when n is not a plain str literal (or
  * cannot be decoded), or -1 when out of memory (rd->oom set). */
 static int const_str(bl_pyreader *rd, const bl_pynode *n, bl_pystr *tmp) {
@@ -362,9 +440,9 @@ static const char *const SDK_MEMBERS[] = {"code_interpreter", "templates", "crea
 static int string_constant(bl_pyreader *rd, const bl_pynode *n) {
   if (n->role != BL_PR_ARG || !n->parent || n->parent->kind != BL_PK_CALL) return 0;
   const bl_pynode *f = bl_py_child(n->parent, BL_PR_FUNC);
-  if (!(ident_is(rd, f, "getattr") || ident_is(rd, f, "hasattr") ||
-        ident_is(rd, f, "attrgetter") || ident_is(rd, f, "methodcaller") ||
-        ident_is(rd, f, "getattr_static")))
+  if (!(bl_py_ident_is(rd, f, "getattr") || bl_py_ident_is(rd, f, "hasattr") ||
+        bl_py_ident_is(rd, f, "attrgetter") || bl_py_ident_is(rd, f, "methodcaller") ||
+        bl_py_ident_is(rd, f, "getattr_static")))
     return 0;
   if (note_read(rd, n)) return -1;
   bl_pystr v;
@@ -405,7 +483,7 @@ static int sdk_string(bl_pyreader *rd, const bl_pynode *n) {
   static const char *const W[] = {"code_interpreter", "add_code_interpreter", "NetworkPolicy"};
   for (size_t i = 0; !rc && i < sizeof W / sizeof *W; i++)
     if (strlen(W[i]) == v.len && !memcmp(W[i], v.bytes, v.len))
-      rc = add_ref(rd, n, "a string spelling a name of the SDK, which may reach it by its text");
+      rc = bl_py_add_ref(rd, n, "a string spelling a name of the SDK, which may reach it by its text");
   bl_pystr_free(rd->m, &v);
   return rc;
 }
@@ -415,9 +493,9 @@ static int sdk_string(bl_pyreader *rd, const bl_pynode *n) {
 static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
   const bl_pynode *f = bl_py_child(call, BL_PR_FUNC);
   int ga = f && (f->kind == BL_PK_NAME || f->kind == BL_PK_ATTRIBUTE) &&
-           (ident_is(rd, f, "getattr") || ident_is(rd, f, "hasattr"));
+           (bl_py_ident_is(rd, f, "getattr") || bl_py_ident_is(rd, f, "hasattr"));
   int ag = f && (f->kind == BL_PK_NAME || f->kind == BL_PK_ATTRIBUTE) &&
-           (ident_is(rd, f, "attrgetter") || ident_is(rd, f, "methodcaller"));
+           (bl_py_ident_is(rd, f, "attrgetter") || bl_py_ident_is(rd, f, "methodcaller"));
   if (!ga && !ag) return 0;
   const bl_pynode *a = bl_py_child(call, BL_PR_ARG);
   if (ga && a) {
@@ -430,12 +508,12 @@ static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
   if (got < 0) return -1;
   if (!got) {
     taint(rd, "getattr with a computed name", call->start);
-    return add_ref(rd, call, "an attribute looked up by a computed name, which may be the SDK");
+    return bl_py_add_ref(rd, call, "an attribute looked up by a computed name, which may be the SDK");
   }
   int rc = 0;
   for (size_t i = 0; i < sizeof SDK_MEMBERS / sizeof *SDK_MEMBERS; i++)
     if (strlen(SDK_MEMBERS[i]) == v.len && !memcmp(SDK_MEMBERS[i], v.bytes, v.len))
-      rc = add_ref(rd, call, "a member of the SDK looked up by its name");
+      rc = bl_py_add_ref(rd, call, "a member of the SDK looked up by its name");
   bl_pystr_free(rd->m, &v);
   return rc;
 }
@@ -444,50 +522,50 @@ static int attribute_by_text(bl_pyreader *rd, const bl_pynode *call) {
  * `.templates.get(...)` or `.delete(...)` called directly? */
 static int direct_templates_call(const bl_pyreader *rd, const bl_pynode *n) {
   const bl_pynode *t = n->parent;
-  if (!attr_is(rd, t, "templates") || n->role != BL_PR_VALUE) return 0;
+  if (!bl_py_attr_is(rd, t, "templates") || n->role != BL_PR_VALUE) return 0;
   const bl_pynode *m = t->parent;
   if (!m || t->role != BL_PR_VALUE || m->kind != BL_PK_ATTRIBUTE) return 0;
-  if (ident_is(rd, m, "create") || ident_is(rd, m, "update"))
+  if (bl_py_ident_is(rd, m, "create") || bl_py_ident_is(rd, m, "update"))
     return 1; /* when it is not called, the method is the reference reported */
-  if (!(ident_is(rd, m, "get") || ident_is(rd, m, "delete"))) return 0;
+  if (!(bl_py_ident_is(rd, m, "get") || bl_py_ident_is(rd, m, "delete"))) return 0;
   return m->parent && m->role == BL_PR_FUNC && m->parent->kind == BL_PK_CALL;
 }
 
 /* Attributes and names that refer to the SDK other than as a direct call. */
 static int sdk_reference(bl_pyreader *rd, const bl_pynode *n) {
   int called = n->parent && n->role == BL_PR_FUNC && n->parent->kind == BL_PK_CALL;
-  if (attr_is(rd, n, "code_interpreter") && !direct_templates_call(rd, n))
-    return add_ref(rd, n, "a reference to code_interpreter that is not a direct call of "
+  if (bl_py_attr_is(rd, n, "code_interpreter") && !direct_templates_call(rd, n))
+    return bl_py_add_ref(rd, n, "a reference to code_interpreter that is not a direct call of "
                           "templates.create or templates.update");
-  if ((attr_is(rd, n, "create") || attr_is(rd, n, "update")) && !called &&
-      attr_is(rd, bl_py_child(n, BL_PR_VALUE), "templates"))
-    return add_ref(rd, n, "a method of templates used other than by a direct call");
-  if (attr_is(rd, n, "templates") && n->parent && n->role == BL_PR_VALUE &&
-      (attr_is(rd, n->parent, "create") || attr_is(rd, n->parent, "update")) &&
-      !attr_is(rd, bl_py_child(n, BL_PR_VALUE), "code_interpreter")) {
+  if ((bl_py_attr_is(rd, n, "create") || bl_py_attr_is(rd, n, "update")) && !called &&
+      bl_py_attr_is(rd, bl_py_child(n, BL_PR_VALUE), "templates"))
+    return bl_py_add_ref(rd, n, "a method of templates used other than by a direct call");
+  if (bl_py_attr_is(rd, n, "templates") && n->parent && n->role == BL_PR_VALUE &&
+      (bl_py_attr_is(rd, n->parent, "create") || bl_py_attr_is(rd, n->parent, "update")) &&
+      !bl_py_attr_is(rd, bl_py_child(n, BL_PR_VALUE), "code_interpreter")) {
     const bl_pynode *r = bl_py_child(n, BL_PR_VALUE);
     while (r && r->kind == BL_PK_ATTRIBUTE) r = bl_py_child(r, BL_PR_VALUE);
     if (r && r->kind != BL_PK_NAME)
-      return add_ref(rd, n, "templates reached through an expression boxlint cannot follow");
+      return bl_py_add_ref(rd, n, "templates reached through an expression boxlint cannot follow");
   }
   if ((n->kind == BL_PK_NAME || n->kind == BL_PK_ATTRIBUTE) && !called &&
-      (ident_is(rd, n, "add_code_interpreter") || ident_is(rd, n, "NetworkPolicy")))
-    return add_ref(rd, n, "an SDK function used other than by a direct call");
+      (bl_py_ident_is(rd, n, "add_code_interpreter") || bl_py_ident_is(rd, n, "NetworkPolicy")))
+    return bl_py_add_ref(rd, n, "an SDK function used other than by a direct call");
   if (n->kind == BL_PK_ALIAS && n->ident2_end > n->ident2) {
     bl_pynode probe = *n; /* the imported name's last part */
     size_t d = n->ident_end;
     while (d > n->ident && rd->s[d - 1] != '.') d--;
     probe.ident = d;
     probe.norm = NULL;
-    if (ident_is(rd, &probe, "NetworkPolicy") || ident_is(rd, &probe, "add_code_interpreter"))
-      return add_ref(rd, n, "an SDK name imported under another name");
+    if (bl_py_ident_is(rd, &probe, "NetworkPolicy") || bl_py_ident_is(rd, &probe, "add_code_interpreter"))
+      return bl_py_add_ref(rd, n, "an SDK name imported under another name");
   }
   return 0;
 }
 
 static int is_one_of(const bl_pyreader *rd, const bl_pynode *n, const char *const *v, size_t nv) {
   for (size_t i = 0; i < nv; i++)
-    if (ident_is(rd, n, v[i])) return 1;
+    if (bl_py_ident_is(rd, n, v[i])) return 1;
   return 0;
 }
 
@@ -496,11 +574,11 @@ static int is_one_of(const bl_pyreader *rd, const bl_pynode *n, const char *cons
 /* vars(x), x.__dict__, x.__getattribute__(...): any attribute of any object (the client's
  * code_interpreter among them) reached by its text. */
 static int attributes_by_text(bl_pyreader *rd, const bl_pynode *n) {
-  if ((n->kind == BL_PK_NAME && ident_is(rd, n, "vars")) ||
-      (n->kind == BL_PK_ATTRIBUTE && (ident_is(rd, n, "__dict__") ||
-                                      ident_is(rd, n, "__getattribute__") ||
-                                      ident_is(rd, n, "__getattr__"))))
-    return add_ref(rd, n, "attributes reached by their text, which may be the SDK's");
+  if ((n->kind == BL_PK_NAME && bl_py_ident_is(rd, n, "vars")) ||
+      (n->kind == BL_PK_ATTRIBUTE && (bl_py_ident_is(rd, n, "__dict__") ||
+                                      bl_py_ident_is(rd, n, "__getattribute__") ||
+                                      bl_py_ident_is(rd, n, "__getattr__"))))
+    return bl_py_add_ref(rd, n, "attributes reached by their text, which may be the SDK's");
   return 0;
 }
 
@@ -537,8 +615,8 @@ static int taints(bl_pyreader *rd, const bl_pynode *n) {
 /* exec/eval/compile of a string: code boxlint does not read. */
 static int exec_call(bl_pyreader *rd, const bl_pynode *n) {
   const bl_pynode *f = bl_py_child(n, BL_PR_FUNC);
-  if (f && f->kind == BL_PK_NAME && (ident_is(rd, f, "exec") || ident_is(rd, f, "eval")))
-    return add_ref(rd, n, "code run by exec or eval, which boxlint does not read");
+  if (f && f->kind == BL_PK_NAME && (bl_py_ident_is(rd, f, "exec") || bl_py_ident_is(rd, f, "eval")))
+    return bl_py_add_ref(rd, n, "code run by exec or eval, which boxlint does not read");
   return 0;
 }
 
@@ -612,8 +690,71 @@ int bl_py_names(bl_pyreader *rd) {
   return 0;
 }
 
+/* Is the identifier of n (or s[a, b)) in reflect.c's table for `where`? */
+static int reflect_span(const bl_pyreader *rd, const bl_pynode *n, size_t a, size_t b,
+                        unsigned where) {
+  if (n->norm && a == n->ident && b == n->ident_end)
+    return bl_py_reflect_word(n->norm, n->norm_len, where);
+  return b > a && bl_py_reflect_word(rd->s + a, b - a, where);
+}
+
+/* Reflection of the table: a name read, an attribute, an imported module or name. */
+static void reflection(bl_pyreader *rd, const bl_pynode *n) {
+  if (rd->reflect_at) return;
+  int hit = 0;
+  if (n->kind == BL_PK_NAME)
+    hit = (n->flags & BL_PYF_CTX) == BL_PYF_LOAD && reflect_span(rd, n, n->ident, n->ident_end, 1);
+  else if (n->kind == BL_PK_ATTRIBUTE)
+    hit = reflect_span(rd, n, n->ident, n->ident_end, 2);
+  else if (n->kind == BL_PK_ALIAS) {
+    const bl_pynode *from = n->parent && n->parent->kind == BL_PK_IMPORTFROM ? n->parent : NULL;
+    size_t a = from ? from->ident : n->ident, e = from ? from->ident_end : n->ident_end, d = a;
+    while (d < e && rd->s[d] != '.') d++;
+    hit = (!from || from->ident2_end == from->ident2) && reflect_span(rd, n, a, d, 4);
+    if (!hit && from) { /* from operator import attrgetter */
+      size_t p = n->ident_end;
+      while (p > n->ident && rd->s[p - 1] != '.') p--;
+      hit = reflect_span(rd, n, p, n->ident_end, 3);
+    }
+  }
+  if (hit) rd->reflect_at = n;
+}
+
+/* With reflection in the file, every SDK call it reaches is said not-static once, at the call,
+ * naming the first reflection and its line (a file-wide effect: reflection may reach any). A
+ * file with no SDK call to mark (`timeit.timeit("...")`: the calls may be in the text) and
+ * nothing else said not-static is said so once, at the reflection. */
+static int reflected_calls(bl_pyreader *rd) {
+  const bl_pynode *n = rd->reflect_at;
+  if (!n) return 0;
+  size_t l = n->ident_end - n->ident;
+  size_t outer = 0;
+  for (size_t i = 0; i < rd->ncalls; i++) outer += !rd->calls[i].inner;
+  if (!outer) /* unless something else is said not-static already */
+    return rd->nrefs ? 0 : bl_py_add_ref(rd, n, "reflection or code run from text");
+  uint32_t line, col;
+  bl_py_line_col(rd->s, rd->n, n->start, &line, &col);
+  char *why = boxlint__arena_alloc(&rd->arena, rd->m, 200);
+  if (!why) return -1;
+  snprintf(why, 200, "reflection or code run from text in the file (%.*s at line %u) may change "
+           "this call", (int)(l > 40 ? 40 : l), rd->s + n->ident, (unsigned)line);
+  for (size_t i = 0; i < rd->ncalls; i++) {
+    const bl_pycall *c = &rd->calls[i];
+    if (c->inner) continue;
+    bl_pynode probe;
+    memset(&probe, 0, sizeof probe);
+    probe.start = c->start;
+    probe.end = c->end;
+    if (bl_py_add_ref(rd, &probe, why)) return -1;
+    rd->refs[rd->nrefs - 1].node = NULL;
+  }
+  return 0;
+}
+
 /* What one node says: an SDK call, a reference, a taint; names are kept for later. */
 static int visit(bl_pyreader *rd, const bl_pynode *n) {
+  if (n->kind == BL_PK_NAME || n->kind == BL_PK_ATTRIBUTE || n->kind == BL_PK_ALIAS)
+    reflection(rd, n);
   switch (n->kind) {
   case BL_PK_NAME:
     if (keep(rd, n)) return -1;
@@ -621,7 +762,9 @@ static int visit(bl_pyreader *rd, const bl_pynode *n) {
   case BL_PK_NAMEDEF: return keep(rd, n);
   case BL_PK_ATTRIBUTE:
     if (keep(rd, n)) return -1;
-    return special(rd, n) ? sdk_reference(rd, n) || taints(rd, n) : 0;
+    if (!special(rd, n)) return 0;
+    if (bl_py_attr_is(rd, n, "code_interpreter")) rd->has_ci = 1;
+    return sdk_reference(rd, n) || taints(rd, n);
   case BL_PK_CONSTANT: return string_constant(rd, n) || sdk_string(rd, n);
   case BL_PK_CALL: {
     const bl_pynode *f = bl_py_child(n, BL_PR_FUNC);
@@ -635,101 +778,11 @@ static int visit(bl_pyreader *rd, const bl_pynode *n) {
   }
 }
 
-/* The name an expression starts from (`t` of `t.a().b[0].c`), or NULL. */
-static const bl_pynode *root_name(const bl_pynode *n) {
-  while (n && (n->kind == BL_PK_ATTRIBUTE || n->kind == BL_PK_CALL || n->kind == BL_PK_SUBSCRIPT))
-    n = bl_py_child(n, n->kind == BL_PK_CALL ? BL_PR_FUNC : BL_PR_VALUE);
-  return n && n->kind == BL_PK_NAME ? n : NULL;
-}
-
-/* The names that a statement holding the reference binds (`t = client.code_interpreter...`,
- * `make = partial(...)`): calls through them are the SDK's, unread. Up to 64 kept. */
-static size_t ref_aliases(const bl_pyreader *rd, const bl_pynode **out, size_t cap) {
-  size_t k = 0;
-  for (size_t i = 0; i < rd->nrefs; i++) {
-    const bl_pynode *x = rd->refs[i].node;
-    while (x && x->parent && x->parent->kind != BL_PK_ASSIGN && x->parent->kind != BL_PK_ANNASSIGN &&
-           x->parent->kind != BL_PK_NAMEDEXPR && x->parent->kind != BL_PK_WITHITEM)
-      x = x->parent;
-    if (!x || !x->parent) continue;
-    for (const bl_pynode *t = x->parent->kid; t && k < cap; t = t->next)
-      if (t->role == BL_PR_TARGET && t->kind == BL_PK_NAME) out[k++] = t;
-  }
-  return k;
-}
-
-static int same_ident(const bl_pyreader *rd, const bl_pynode *a, const bl_pynode *b) {
-  const char *x = a->norm ? a->norm : rd->s + a->ident, *y = b->norm ? b->norm : rd->s + b->ident;
-  size_t xl = a->norm ? a->norm_len : a->ident_end - a->ident;
-  size_t yl = b->norm ? b->norm_len : b->ident_end - b->ident;
-  return xl == yl && !memcmp(x, y, xl);
-}
-
-/* A file that reaches the SDK other than by direct calls: a create() or update() on any other
- * receiver, and any call through a name the reference was bound to, may be the SDK's, through
- * what boxlint did not follow, and is said so at the call too. */
-static int by_ptr(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t) * (const bl_pynode *const *)a, y = (uintptr_t) * (const bl_pynode *const *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* The calls whose callee holds a reference (getattr(...)(...), partial(...)(...)), sorted by
- * address: one climb from each reference. NULL with *n = 0 when there are none. */
-static const bl_pynode **called_through(bl_pyreader *rd, size_t nrefs, size_t *n) {
-  size_t cap = 0;
-  const bl_pynode **v = NULL;
-  *n = 0;
-  for (size_t i = 0; i < nrefs; i++)
-    for (const bl_pynode *x = rd->refs[i].node; x && x->parent; x = x->parent) {
-      /* `vars(x)`: the reference is the callee itself, already reported */
-      if (x->role != BL_PR_FUNC || x->parent->kind != BL_PK_CALL || x == rd->refs[i].node)
-        continue;
-      if (*n == cap) {
-        size_t nc = cap ? cap * 2 : 16;
-        const bl_pynode **w = boxlint__realloc(rd->m, v, cap * sizeof *v, nc * sizeof *v);
-        if (!w) {
-          boxlint__free(rd->m, v);
-          rd->oom = 1;
-          return NULL;
-        }
-        v = w;
-        cap = nc;
-      }
-      v[(*n)++] = x->parent;
-    }
-  if (*n) qsort(v, *n, sizeof *v, by_ptr);
-  return v;
-}
-
-static int calls_through_references(bl_pyreader *rd, const bl_pynode *root) {
-  const bl_pynode *alias[64];
-  size_t na = ref_aliases(rd, alias, 64), nrefs = rd->nrefs, nc;
-  for (size_t i = 0; i < na; i++) { /* for cache.c: an edit may not rename to or from them */
-    rd->alias[2 * i] = alias[i]->ident;
-    rd->alias[2 * i + 1] = alias[i]->norm ? alias[i]->ident : alias[i]->ident_end;
-  }
-  rd->nalias = na;
-  if (!nrefs) return 0;
-  const bl_pynode **through = called_through(rd, nrefs, &nc);
-  if (rd->oom) return -1;
-  int rc = 0;
-  for (const bl_pynode *n = root; !rc && n; n = next_node(n)) {
-    if (n->kind != BL_PK_CALL || bl_py_sdk_call(rd, n) >= 0) continue;
-    const bl_pynode *f = bl_py_child(n, BL_PR_FUNC), *r = root_name(f);
-    int hit = attr_is(rd, f, "create") || attr_is(rd, f, "update") ||
-              (nc && bsearch(&n, through, nc, sizeof *through, by_ptr));
-    for (size_t i = 0; !hit && r && i < na; i++) hit = same_ident(rd, r, alias[i]);
-    if (hit)
-      rc = add_ref(rd, n, "a call on a receiver that may be the SDK's (the file reaches the "
-                          "SDK other than by direct calls)");
-  }
-  boxlint__free(rd->m, through);
-  return rc;
-}
-
 int bl_py_analyze(bl_pyreader *rd, const bl_pynode *root) {
-  for (const bl_pynode *n = root; n; n = next_node(n))
+  for (const bl_pynode *n = root; n; n = bl_py_next(n))
     if (visit(rd, n) || rd->oom) return -1;
-  return calls_through_references(rd, root);
+  if (rd->has_ci && bl_py_aliases(rd, root)) return -1;
+  if (bl_py_shadowed_calls(rd) || reflected_calls(rd)) return -1;
+  return bl_py_calls_through(rd, root);
 }
 

@@ -223,8 +223,31 @@ int bl_py_parse(const boxlint__mem *m, boxlint__arena *arena, const char *s, siz
 
 /* The first child of n in `role`, or NULL (analyze.c). */
 const bl_pynode *bl_py_child(const bl_pynode *n, int role);
+/* Is n's identifier `name` (NFKC)? And is n an ATTRIBUTE of that name? (analyze.c) */
+int bl_py_ident_is(const bl_pyreader *rd, const bl_pynode *n, const char *name);
+int bl_py_attr_is(const bl_pyreader *rd, const bl_pynode *n, const char *name);
+/* The pre-order successor of n within the tree, or NULL (analyze.c). */
+const bl_pynode *bl_py_next(const bl_pynode *n);
+/* Record a reference boxlint cannot follow, n's span, said with `why` (analyze.c); 0, -1 OOM. */
+int bl_py_add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why);
+/* The calls through what is not followed, and the calls of the SDK's names the file binds
+ * itself, recorded as references (through.c); 0, -1 out of memory. */
+int bl_py_calls_through(bl_pyreader *rd, const bl_pynode *root);
+int bl_py_shadowed_calls(bl_pyreader *rd);
 /* The SDK call (bl_call_kind) a CALL node is, or -1 (analyze.c). */
 int bl_py_sdk_call(const bl_pyreader *rd, const bl_pynode *call);
+/* The SDK call a CALL node is as written, without following names (analyze.c). */
+int bl_py_sdk_call_direct(const bl_pyreader *rd, const bl_pynode *call);
+/* The SDK method (BL_CALL_CREATE/UPDATE) a call reaches through names bound to the SDK's objects
+ * or a functools.partial (*partial: the partial(...) call whose arguments come first), or -1
+ * (alias.c). */
+int bl_py_alias_call(const bl_pyreader *rd, const bl_pynode *call, const bl_pynode **partial);
+/* Follow the names bound to the SDK's objects: record the calls through them and drop the
+ * references their bindings made (alias.c). 0, -1 out of memory. */
+int bl_py_aliases(bl_pyreader *rd, const bl_pynode *root);
+/* bl_py_add_call for a call through a partial: the partial's arguments (but the method; those
+ * the call passes again by keyword left out), then the call's. */
+int bl_py_add_call_partial(bl_pyreader *rd, int kind, const bl_pynode *n, const bl_pynode *partial);
 /* Record the SDK call n of kind `kind` with its arguments' values (values.c); 0, -1 OOM. */
 int bl_py_add_call(bl_pyreader *rd, int kind, const bl_pynode *n);
 

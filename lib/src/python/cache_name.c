@@ -85,6 +85,7 @@ static int free_name(const boxlint_python_cache *c, const char *w, size_t l) {
     if (!ident_char((unsigned char)w[i])) return 0;
   if (in_list(w, l, KEYWORDS, sizeof KEYWORDS / sizeof *KEYWORDS) ||
       in_list(w, l, WORDS, sizeof WORDS / sizeof *WORDS) || bl_py_special_word(w, l) ||
+      bl_py_reflect_word(w, l, 7) ||
       bl_py_builtin_word(w, l))
     return 0;
   for (size_t i = 0; i < c->names_len;) {

@@ -181,6 +181,11 @@ typedef struct bl_pyname {
   const struct bl_pynode *value;  /* the value of the last one */
   const char *why;                /* the first occurrence that may change it, or NULL */
   const char *handle_why;         /* a read harmless only when it holds an SDK handle */
+  const char *elem_why;           /* a read that hands out its elements (a subscript, a slice,
+                                     iteration, unpacking): harmless when they are immutable */
+  size_t elem_off;
+  int len_read;                   /* read by len(): harmless while `len` is the builtin */
+  unsigned nstore;                /* occurrences that bind, declare or delete it */
   size_t why_off;
   struct bl_pyowner *owners;      /* module-level literals that hold its value */
   int state;                      /* 0 not resolved, 1 resolving, 2 known, 3 not known */
@@ -232,6 +237,11 @@ typedef struct bl_pyreader {
   size_t alias[128];     /* [start, end) of the names bound to references (analyze.c's
                             calls_through_references compares calls' receivers with them) */
   size_t nalias;
+  struct bl_pyalias *aliases; /* names bound to the SDK's objects (alias.c), in the arena */
+  size_t naliases;
+  int has_ci;            /* a `.code_interpreter` attribute is in the file (analyze.c) */
+  int partial_ok, functools_ok; /* partial / functools bound only by their imports (alias.c) */
+  const struct bl_pynode *reflect_at; /* the first reflection of reflect.c's table, or NULL */
   int frozen;            /* set by cache.c: a name never resolved is not resolved now (the tree
                             is no longer read); `stale` is set instead */
   int stale;
@@ -361,6 +371,9 @@ int bl_py_copy_diags(boxlint_report *r, const boxlint_diag *d, size_t n);
 int bl_py_reaches_sdk(const char *s, size_t n, const bl_pytoks *t);
 /* Does s[a, b) hold one of those words anywhere (bytes)? 1 or 0. */
 int bl_py_holds_sdk_word(const char *s, size_t a, size_t b);
+/* Is w[0..l) reflection or code run from text (reflect.c's table) as a name (where 1), an
+ * attribute (2) or a module imported (4)? 1 or 0. */
+int bl_py_reflect_word(const char *w, size_t l, unsigned where);
 /* Words analyze.c and resolve.c look for (names of the SDK, of reflection, builtins). */
 int bl_py_special_word(const char *w, size_t l);
 int bl_py_builtin_word(const char *w, size_t l);

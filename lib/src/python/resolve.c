@@ -74,9 +74,29 @@ static int ask(bl_pyreader *rd, bl_pyname *b) {
   return 0;
 }
 
+/* Is `len` the builtin wherever it is read (nothing in the file binds it)? */
+static int len_builtin(bl_pyreader *rd) {
+  const char *k = "len";
+  bl_pyname *l = rd->cap_names ? *bl_py_name_slot(rd, k, 3) : NULL;
+  if (l && ask(rd, l)) return 0;
+  return !l || (!l->nbind && !l->nstore);
+}
+
+/* Are the elements a read hands out immutable (str, numbers, constants)? */
+static int immutable_items(const bl_pyval *v) {
+  if (v->kind != BL_PV_LIST && v->kind != BL_PV_TUPLE && v->kind != BL_PV_SET &&
+      v->kind != BL_PV_DICT)
+    return immutable(v);
+  for (size_t i = 0; i < v->nitems; i++)
+    if (!v->items[i] || !immutable(v->items[i])) return 0;
+  return 1;
+}
+
 static int clean(bl_pyreader *rd, bl_pyname *b, int holder, int depth) {
   if (ask(rd, b)) return 0;
   if (!b || b->nbind != 1 || b->why || (!holder && b->handle_why) || depth > 32) return 0;
+  /* the value held is an element of its own: one handed out may be changed */
+  if (b->elem_why || (b->len_read && !len_builtin(rd))) return 0;
   /* whether its owners are clean, once per name (a cycle, or a chain past 32, is not) */
   if (b->owners_clean == 1) return 0;
   if (b->owners_clean) return b->owners_clean == 2;
@@ -130,6 +150,9 @@ static const bl_pyval *resolve_entry(bl_pyreader *rd, bl_pyname *b, int depth, c
     *why = v->why;
     v = NULL;
   }
+  if (v && b->elem_why && !immutable_items(v)) *why = b->elem_why;
+  if (v && !*why && b->len_read && !len_builtin(rd))
+    *why = "a name passed to len, which the file binds";
   if (v && !immutable(v))
     for (struct bl_pyowner *o = b->owners; o && !*why; o = o->next)
       if (!clean(rd, o->name, o->holder, 0))

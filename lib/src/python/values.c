@@ -134,6 +134,42 @@ static int call_args(bl_pyreader *rd, const bl_pynode *call, bl_pyarg **args, si
 }
 
 int bl_py_add_call(bl_pyreader *rd, int kind, const bl_pynode *n) {
+  return bl_py_add_call_partial(rd, kind, n, NULL);
+}
+
+static int same_keyword(const bl_pyreader *rd, const bl_pyarg *a, const bl_pyarg *b) {
+  const char *x = a->norm ? a->norm : rd->s + a->name, *y = b->norm ? b->norm : rd->s + b->name;
+  size_t xl = a->norm ? a->norm_len : a->name_end - a->name;
+  size_t yl = b->norm ? b->norm_len : b->name_end - b->name;
+  return xl && xl == yl && !memcmp(x, y, xl);
+}
+
+/* The partial's arguments but the method, those the call passes again by keyword left out
+ * (functools.partial lets the call's keywords win), then the call's. */
+static int partial_args(bl_pyreader *rd, const bl_pynode *partial, bl_pycall *c) {
+  bl_pyarg *pa, *v;
+  size_t np;
+  if (call_args(rd, partial, &pa, &np)) return -1;
+  v = boxlint__arena_alloc(&rd->arena, rd->m, (np + c->nargs + 1) * sizeof *v);
+  if (!v) return -1;
+  size_t k = 0;
+  int skipped = 0;
+  for (size_t i = 0; i < np; i++) {
+    if (!skipped && pa[i].name == pa[i].name_end && !pa[i].star) { /* the method */
+      skipped = 1;
+      continue;
+    }
+    int again = 0;
+    for (size_t j = 0; j < c->nargs && !again; j++) again = same_keyword(rd, &pa[i], &c->args[j]);
+    if (!again) v[k++] = pa[i];
+  }
+  for (size_t j = 0; j < c->nargs; j++) v[k++] = c->args[j];
+  c->args = v;
+  c->nargs = k;
+  return 0;
+}
+
+int bl_py_add_call_partial(bl_pyreader *rd, int kind, const bl_pynode *n, const bl_pynode *partial) {
   if (rd->ncalls == rd->cap_calls) {
     size_t nc = rd->cap_calls ? rd->cap_calls * 2 : 8;
     bl_pycall *v = boxlint__realloc(rd->m, rd->calls, rd->cap_calls * sizeof *v, nc * sizeof *v);
@@ -147,6 +183,10 @@ int bl_py_add_call(bl_pyreader *rd, int kind, const bl_pynode *n) {
   c->kind = (bl_call_kind)kind;
   c->name = f->ident;
   c->name_end = f->ident_end;
+  if (c->name == c->name_end) { /* partial(...)(...): the callee */
+    c->name = f->start;
+    c->name_end = f->end;
+  }
   c->start = n->start;
   c->end = n->end;
   if (n->flags & BL_PYF_INNER) {
@@ -159,10 +199,9 @@ int bl_py_add_call(bl_pyreader *rd, int kind, const bl_pynode *n) {
   if (kind == BL_CALL_POLICY) {
     c->policy = bl_py_node_value(rd, n);
     if (!c->policy) return -1;
-  } else if (call_args(rd, n, &c->args, &c->nargs)) {
+  } else if (call_args(rd, n, &c->args, &c->nargs) || (partial && partial_args(rd, partial, c))) {
     return -1;
   }
   rd->ncalls++;
   return 0;
 }
-

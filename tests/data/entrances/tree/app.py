@@ -1,6 +1,6 @@
-from e2b_code_interpreter import Sandbox, NetworkPolicy
+from budai import BudClient, NetworkPolicy
 
-client = Sandbox()
+client = BudClient(api_key="k")
 client.code_interpreter.templates.create(
     name="py-extra",
     commands=["RUN pip install pydantic-ai",  # boxlint: ignore=pip-no-cache-dir
