@@ -377,7 +377,9 @@ static void taint(bl_pyreader *rd, const char *why, size_t off) {
   }
 }
 
-int bl_py_add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
+/* A reference over [start, end), its node n (NULL: none, as for a whole call's span). */
+static int add_span_ref(bl_pyreader *rd, const bl_pynode *n, size_t start, size_t end,
+                        const char *why) {
   if (rd->nrefs == rd->cap_refs) {
     size_t nc = rd->cap_refs ? rd->cap_refs * 2 : 8;
     bl_pyref *v = boxlint__realloc(rd->m, rd->refs, rd->cap_refs * sizeof *v, nc * sizeof *v);
@@ -387,10 +389,18 @@ int bl_py_add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
   }
   bl_pyref *r = &rd->refs[rd->nrefs++];
   r->node = n;
-  r->start = n->start;
-  r->end = n->end;
+  r->start = start;
+  r->end = end;
   r->why = why;
   return 0;
+}
+
+int bl_py_add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why) {
+  return add_span_ref(rd, n, n->start, n->end, why);
+}
+
+int bl_py_add_call_ref(bl_pyreader *rd, const bl_pycall *c, const char *why) {
+  return add_span_ref(rd, NULL, c->start, c->end, why);
 }
 
 /* A string constant's value, decoded into *tmp: 1, or 0 when n is not a plain str literal (or
@@ -741,12 +751,7 @@ static int reflected_calls(bl_pyreader *rd) {
   for (size_t i = 0; i < rd->ncalls; i++) {
     const bl_pycall *c = &rd->calls[i];
     if (c->inner) continue;
-    bl_pynode probe;
-    memset(&probe, 0, sizeof probe);
-    probe.start = c->start;
-    probe.end = c->end;
-    if (bl_py_add_ref(rd, &probe, why)) return -1;
-    rd->refs[rd->nrefs - 1].node = NULL;
+    if (bl_py_add_call_ref(rd, c, why)) return -1;
   }
   return 0;
 }

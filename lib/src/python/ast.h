@@ -230,6 +230,8 @@ int bl_py_attr_is(const bl_pyreader *rd, const bl_pynode *n, const char *name);
 const bl_pynode *bl_py_next(const bl_pynode *n);
 /* Record a reference boxlint cannot follow, n's span, said with `why` (analyze.c); 0, -1 OOM. */
 int bl_py_add_ref(bl_pyreader *rd, const bl_pynode *n, const char *why);
+/* The same for a recorded SDK call's whole span, with no node (analyze.c). */
+int bl_py_add_call_ref(bl_pyreader *rd, const bl_pycall *c, const char *why);
 /* The calls through what is not followed, and the calls of the SDK's names the file binds
  * itself, recorded as references (through.c); 0, -1 out of memory. */
 int bl_py_calls_through(bl_pyreader *rd, const bl_pynode *root);

@@ -156,12 +156,7 @@ int bl_py_shadowed_calls(bl_pyreader *rd) {
           memcmp(rd->s + c->name, W[w], c->name_end - c->name) ||
           (c->name > 0 && rd->s[c->name - 1] == '.'))
         continue;
-      bl_pynode probe;
-      memset(&probe, 0, sizeof probe);
-      probe.start = c->start;
-      probe.end = c->end;
-      if (bl_py_add_ref(rd, &probe, why)) return -1;
-      rd->refs[rd->nrefs - 1].node = NULL;
+      if (bl_py_add_call_ref(rd, c, why)) return -1;
     }
   }
   return 0;
