@@ -608,7 +608,8 @@ static int references(pyck *k) {
 }
 
 /* The file's first syntax error, when the file could reach the SDK; a file that cannot reach it
- * gets nothing at all (BOXLINT_OK), however broken: it is not one that boxlint reads. */
+ * gets nothing at all (BOXLINT_OK), however broken: it is not one that boxlint reads. (Most such
+ * files are not even parsed: bl_py_read's quiet; one with a suppression comment is.) */
 static boxlint_status syntax_error(boxlint_report *r, const bl_pyreader *rd) {
   if (!bl_py_reaches_sdk(rd->s, rd->n, &rd->toks)) return BOXLINT_OK;
   boxlint_diag *d = boxlint__report_add(r, BL_R_PYTHON_SYNTAX, BOXLINT_SEVERITY_ERROR, -1);
@@ -705,6 +706,10 @@ static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
   size_t first = r->ndiags, *policies = NULL, npol = 0;
   boxlint_status st = BOXLINT_ENOMEM;
   if (bl_py_read(rd, kp ? kp->m : &r->mem, buf, len, bl_py_minor(opts))) goto out;
+  if (rd->quiet) {
+    st = BOXLINT_OK;
+    goto out;
+  }
   if (rd->err) {
     st = syntax_error(r, rd);
     goto out;
@@ -727,7 +732,7 @@ static boxlint_status check_text(boxlint_report *r, const char *buf, size_t len,
   st = r->oom ? BOXLINT_ENOMEM : BOXLINT_OK;
 out:
   boxlint_report_free(k.tmp);
-  if (kp && st == BOXLINT_OK && !rd->err) {
+  if (kp && st == BOXLINT_OK && !rd->err && !rd->quiet) {
     kp->policies = policies;
     kp->npol = npol;
     return st;
@@ -761,7 +766,7 @@ boxlint_status bl_py_check_keep(bl_pykeep *kp, boxlint_report *r, const char *s,
                                 int *kept) {
   boxlint_report_clear(kp->raw);
   boxlint_status st = check_text(r, s, n, opts, popts, kp);
-  *kept = st == BOXLINT_OK && kp->rd.m != NULL; /* a quiet broken file is not kept */
+  *kept = st == BOXLINT_OK && kp->rd.m != NULL; /* a quiet file is not kept */
   return st;
 }
 

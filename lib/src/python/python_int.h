@@ -245,10 +245,14 @@ typedef struct bl_pyreader {
   int frozen;            /* set by cache.c: a name never resolved is not resolved now (the tree
                             is no longer read); `stale` is set instead */
   int stale;
+  int quiet;             /* the file cannot reach the SDK (reach.c) and has no suppression:
+                            read as tokens only, no tree, no calls, nothing to say */
 } bl_pyreader;
 
 /* Tokenize and read the file's calls, suppressions and module-level names, with the grammar of
- * Python 3.`minor`. Returns 0 (err set on a syntax error) or -1 when out of memory.
+ * Python 3.`minor`; a file that cannot reach the SDK and has no suppression comment is only tokenized
+ * (quiet set). Returns 0
+ * (err set on a syntax error) or -1 when out of memory.
  * bl_py_reader_free it in every case. */
 int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n, int minor);
 /* The Python minor version a check reads a file with under `opts` (NULL: the default):

@@ -1,6 +1,7 @@
 /* Whether a Python file can reach the SDK at all: the one predicate that decides whether a file
  * that does not parse is a finding (python-syntax, python-encoding) and whether reflection in a
- * file says anything (analyze.c). Calls ident.c.
+ * file says anything (check.c), and so whether a file is parsed at all (scan.c). Calls
+ * ident.c.
  *
  * A file reaches the SDK when it imports `budai` in any form or names one of its calls or
  * resources: an identifier whose NFKC form is one of the words below (CPython folds

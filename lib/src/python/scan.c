@@ -136,6 +136,12 @@ int bl_py_read(bl_pyreader *rd, const boxlint__mem *m, const char *s, size_t n, 
     }
     if (t->kind != BL_PT_COMMENT && t->kind != BL_PT_NL) rd->sig[rd->nsig++] = i;
   }
+  /* A file that cannot reach the SDK says nothing, parsed or not, so it is not parsed; one
+   * with a suppression comment is, for its unused-suppression findings. */
+  if (!rd->nsups && !bl_py_reaches_sdk(s, n, &rd->toks)) {
+    rd->quiet = 1;
+    return 0;
+  }
   /* The first error CPython meets: a literal's (escapes, found here for every literal), the
    * tokenizer's or the grammar's (the parser decides between these two), whichever comes
    * first in the file. */
