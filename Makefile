@@ -23,7 +23,7 @@ DEB_PACKAGES := build-essential cmake pkg-config re2c libpcre2-dev check libjans
                 clang libclang-rt-dev python3 python3-jsonschema git libunistring-dev pre-commit \
                 neovim dpkg-dev lintian man-db python3-pip python3-venv python3-setuptools \
                 python3-wheel python3-mypy unzip iproute2 nftables dnsmasq-base nginx \
-                libnginx-mod-stream curl openssl debootstrap \
+                libnginx-mod-stream curl openssl debootstrap strace \
                 lld wasi-libc libclang-rt-14-dev-wasm32 chromium
 
 # Fuzzing (fuzz/, corpus/): new inputs go to FUZZ_WORK, never into the repository's corpus.

@@ -80,6 +80,8 @@ typedef struct cli {
   struct cfg_cache *last_cfg;
   cli_fragments config_frag; /* --config's "fragments" */
   const char *stdin_name;    /* --stdin-filename: what standard input is named and read as */
+  int kind;                  /* --kind: 0 auto (by name), else the cli_kind every file named
+                                and standard input are read as (FRAGMENT, PYTHON or JSON) */
   int walking;               /* set by input/dir.c around a found file: cli_read_file opens it only
                                 if it is a regular file, not through a link, never blocking */
   int stdin_noted;           /* the note on how standard input was read was printed (kind.c) */

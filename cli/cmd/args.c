@@ -140,6 +140,18 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
   return 0;
 }
 
+/* --kind's word: 0 for auto, else the cli_kind. 0 with *out set, or -1. */
+static int cli_kind_word(const char *word, int *out) {
+  static const char *const words[] = {"auto", "fragment", "python", "json"};
+  static const int kinds[] = {0, CLI_KIND_FRAGMENT, CLI_KIND_PYTHON, CLI_KIND_JSON};
+  for (size_t k = 0; k < sizeof words / sizeof *words; k++)
+    if (!strcmp(word, words[k])) {
+      *out = kinds[k];
+      return 0;
+    }
+  return -1;
+}
+
 int cli_format_word(const char *word, enum format *out) {
   static const char *const words[] = {"text", "json", "sarif", "github"};
   static const enum format fmt[] = {FMT_TEXT, FMT_JSON, FMT_SARIF, FMT_GITHUB};
@@ -198,6 +210,10 @@ static int set_option(cli *c, lint_args *a, enum lint_opt o, const char *val) {
     break;
   case OPT_EXCLUDE: a->excludes[a->nexcludes++] = val; break;
   case OPT_STDIN_NAME: c->stdin_name = val; break;
+  case OPT_KIND:
+    if (cli_kind_word(val, &c->kind))
+      return cli_usage_error(c, "--kind takes auto, fragment, python or json, not", val);
+    break;
   case OPT_JOBS:
     if (jobs_word(val, &a->jobs))
       return cli_usage_error(c, "-j (--jobs) takes a number of threads from 1 to 1024, not", val);
@@ -236,6 +252,7 @@ static int parse_arg(cli *c, int argc, char **argv, int *i, lint_args *a) {
     a->fix = f == FLAG_FIX ? FIX_APPLY : FIX_DIFF;
     break;
   case FLAG_HELP: cli_usage(c->out); return EXIT_CLEAN;
+  case FLAG_END: break; /* "--" ends the loop in cli_args_parse before it gets here */
   case FLAG_COUNT:
     if (arg[0] == '-' && arg[1] != 0) return cli_usage_error(c, "unknown option", arg);
     a->paths[a->npaths++] = arg;
@@ -253,10 +270,12 @@ int cli_args_parse(cli *c, int argc, char **argv, lint_args *a) {
     fputs("boxlint: out of memory\n", c->err);
     return EXIT_USAGE;
   }
-  for (int i = 1; i < argc; i++) {
+  int i = 1;
+  for (; i < argc && strcmp(argv[i], "--"); i++) {
     int rc = parse_arg(c, argc, argv, &i, a);
     if (rc != CLI_ARGS_GO) return rc;
   }
+  for (i++; i < argc; i++) a->paths[a->npaths++] = argv[i]; /* after "--": files, all */
   if (c->config_path && !(c->config = cli_load_config_frag(c, c->config_path, &c->config_frag)))
     return EXIT_USAGE;
   /* Only the JSON output lists a fragment's instructions: the others need none kept, and a

@@ -77,7 +77,7 @@ static int pol_load_json(pol_cli *c, loaded_json *l, boxlint_policy_spec *spec,
     uint32_t line = 1, col = 1;
     jp_line_col(c->text, c->len, root_off, &line, &col);
     fprintf(c->err, "boxlint: %s:%u:%u: expected a JSON object (a NetworkPolicy or a template), "
-                    "not an array\n", c->shown, line, col);
+                    "not an array\n", c->shown_v, line, col);
     return -1;
   }
   if (cli_load_json(c->base, c->shown, c->text, c->len, l)) return -1;
@@ -164,7 +164,7 @@ static void pol_emit_formatted(const pol_cli *c, const unit *u, const boxlint_po
                                const boxlint_decision *ds) {
   pol_print_findings(c, c->out, u);
   FILE *f = c->format == FMT_SARIF ? c->err : c->out;
-  if (!p && c->nq) fprintf(f, "%s: no decisions: the policy has errors\n", c->shown);
+  if (!p && c->nq) fprintf(f, "%s: no decisions: the policy has errors\n", c->shown_v);
   for (size_t i = 0; p && i < c->nq; i++) pol_text_decision(f, "", &c->q[i], &ds[i]);
 }
 
@@ -316,6 +316,11 @@ static int pol_parse_args(pol_cli *c, int argc, char **argv) {
       if (rc) return rc;
     } else if (!strcmp(a, "--no-color")) {
       c->color = 0;
+    } else if (!strcmp(a, "--")) { /* the end of the options: what follows is the FILE */
+      if (c->file || argc - i > 2)
+        return pol_usage_error(c, "one FILE only; extra argument ", argv[argc - 1], "");
+      if (i + 1 < argc) c->file = argv[i + 1];
+      break;
     } else if (a[0] == '-' && a[1]) {
       return pol_usage_error(c, "unknown option ", a, "");
     } else if (c->file) {
@@ -439,6 +444,7 @@ int cli_cmd_policy(cli *base, int argc, char **argv) {
     return rc == -2 ? POL_EXIT_CLEAN : rc;
   }
   c.shown = strcmp(c.file, "-") ? c.file : "<stdin>";
+  c.shown_v = cli_visible(c.shown, c.shown_buf, sizeof c.shown_buf);
   /* The warnings' severities: the config that applies to the file, found as lint finds it. */
   const boxlint_config *cfg = NULL;
   if (cli_config_for(base, c.file, &cfg)) {

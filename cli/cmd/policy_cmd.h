@@ -23,6 +23,8 @@ typedef struct pol_cli {
   cli *base;         /* the command's state: input.c and template_load.c read through it */
   FILE *out, *err;
   const char *file, *shown;
+  const char *shown_v;       /* shown as a line of text may hold it (cli_visible) */
+  char shown_buf[CLI_VISIBLE_MAX];
   enum format format;
   int color;
   boxlint_severity fail_on;

@@ -117,7 +117,7 @@ int pol_emit_rules(pol_cli *c, const unit *u, boxlint_report *r, const boxlint_p
   /* the refusals of a Python file's policy: its position is the policy's (the unit has none) */
   for (size_t i = before; u->kind == UNIT_PYTHON && i < boxlint_report_diag_count(r); i++) {
     const boxlint_diag *d = boxlint_report_diag(r, i);
-    fprintf(c->err, "%s: error: %s [%s]\n", u->path, d->message, d->rule);
+    fprintf(c->err, "%s: error: %s [%s]\n", c->shown_v, d->message, d->rule);
     if (d->hint) fprintf(c->err, "    hint: %s\n", d->hint);
   }
   const char *what = c->emit == (int)BOXLINT_EMIT_NGINX ? "nginx configuration"

@@ -133,7 +133,7 @@ static int emit_one(pol_py *k, int rc) {
   pol_cli *c = k->c;
   if (k->np != 1) {
     fprintf(c->err, "boxlint policy: %s: --emit writes the rules of one policy, and the file has "
-                    "%zu%s", c->shown, k->np, k->np ? " (at" : "");
+                    "%zu%s", c->shown_v, k->np, k->np ? " (at" : "");
     for (size_t j = 0; j < k->np; j++)
       fprintf(c->err, "%s%u:%u", j ? ", " : " ", k->pp[j].line, k->pp[j].column);
     fprintf(c->err, "%s; give a file with one policy (a JSON policy file)\n", k->np ? ")" : "");
@@ -213,7 +213,7 @@ int pol_run_python(pol_cli *c) {
     rc = failing ? POL_EXIT_FINDINGS : POL_EXIT_CLEAN;
     if (!k.np && c->emit < 0)
       fprintf(c->err, "boxlint policy: %s: no NetworkPolicy in the file (no NetworkPolicy(...) call, "
-                      "no network_policy= argument)\n", c->shown);
+                      "no network_policy= argument)\n", c->shown_v);
     if (c->emit >= 0) {
       rc = emit_one(&k, rc);
     } else if (c->format == FMT_JSON) {

@@ -38,8 +38,10 @@ static int render(cli *c, const char *base_path, const char *tpl_path) {
   rc = c->worst;
   if (rc == EXIT_CLEAN && appendable) print_dockerfile(saved, base, blen, &l);
   else if (rc == EXIT_CLEAN) rc = EXIT_FINDINGS;
+  char vb[CLI_VISIBLE_MAX];
   if (rc != EXIT_CLEAN)
-    fprintf(c->err, "boxlint: %s: not rendered: the template is rejected\n", tpl_path);
+    fprintf(c->err, "boxlint: %s: not rendered: the template is rejected\n",
+            cli_visible(tpl_path, vb, sizeof vb));
   cli_loaded_free(&l);
 out:
   c->out = saved;

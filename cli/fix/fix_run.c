@@ -107,7 +107,9 @@ static int fix_loop(cli *c, const char *path, fix_state *fs) {
     size_t nl;
     size_t fixed = 0;
     if (fix_pass(c, current(fs), &next, &nl, &fixed)) {
-      fprintf(c->err, "boxlint: %s: out of memory while fixing; nothing written\n", path);
+      char vb[CLI_VISIBLE_MAX];
+      fprintf(c->err, "boxlint: %s: out of memory while fixing; nothing written\n",
+              cli_visible(path, vb, sizeof vb));
       return -1;
     }
     if (!next) break;
@@ -165,7 +167,9 @@ static int fix_finish(cli *c, const char *path, enum fix_mode mode, fix_state *f
       return 0;
     }
     if (cli_diff_print(text_out, path, fs->orig, fs->olen, fs->cur, fs->clen)) {
-      fprintf(c->err, "boxlint: %s: out of memory while making the diff\n", path);
+      char vb[CLI_VISIBLE_MAX];
+      fprintf(c->err, "boxlint: %s: out of memory while making the diff\n",
+              cli_visible(path, vb, sizeof vb));
       tally(c, &fs->k0.u, 0);
       return -1;
     }

@@ -28,7 +28,8 @@ static void on_error(void *ctx, const char *path, const char *why) {
 /* The same for cli_walk_skips (the language server's too): printed on c->err. */
 static void on_skip_error(void *ctx, const char *path, const char *why) {
   cli *c = ((dir_walk *)ctx)->c;
-  if (path) fprintf(c->err, "boxlint: %s: %s\n", path, why);
+  char vb[CLI_VISIBLE_MAX];
+  if (path) fprintf(c->err, "boxlint: %s: %s\n", cli_visible(path, vb, sizeof vb), why);
   else fprintf(c->err, "boxlint: %s\n", why);
 }
 

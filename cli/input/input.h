@@ -45,6 +45,13 @@ void cli_problemf(cli *c, const char *path, uint32_t line, uint32_t column, size
                   const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 void cli_problem_print(FILE *f, const cli_problem *p);
+/* `s` as a line of text output may show it (a path, a message): each control byte, DEL and
+ * backslash written as a C escape (\n, \x1b, \\), so that a file's name can never start a
+ * line of its own (a forged finding or GitHub workflow command) or drive the terminal. Returns
+ * `s` itself when nothing needs escaping, else `buf` (n bytes; CLI_VISIBLE_MAX holds any path
+ * escaped, longer text is cut). */
+#define CLI_VISIBLE_MAX (4 * 4096 + 1)
+const char *cli_visible(const char *s, char *buf, size_t n);
 
 /*==============================================================================================
  * MARK: kind.c: what a file is (the one decision every entrance takes)
@@ -77,10 +84,12 @@ cli_kind cli_json_kind(json_t *root, int walk);
  * c->err when it looks like Python or JSON). `walk`: the walk's rules (a name that is not ours
  * unless a "fragments" glob names it, JSON by its content, invalid JSON NONE unless it names a
  * key of a template, binding or policy: then TEMPLATE, for the loader to report); else the reading
- * of a file named on the command line (JSON by its root, invalid JSON a TEMPLATE for the loader
- * to report, any other name a FRAGMENT). CONFIG in both. `text` NULL: by the name alone (JSON
- * for a *.json), to pass over a file without reading it. Returns 0, or -1 when the config that
- * would give its "fragments" could not be loaded (reported). */
+ * of a file named on the command line (c->kind when --kind gave one; JSON by its root, invalid
+ * JSON a TEMPLATE for the loader to report; any other name a FRAGMENT only when a "fragments"
+ * glob names it, else refused). CONFIG in both. `text` NULL: by the name alone (JSON for a
+ * *.json), to pass over a file without reading it. Returns 0, or -1 when the config that would
+ * give its "fragments" could not be loaded, or a named file is of no kind of boxlint's
+ * ("unknown-kind"; both reported). */
 int cli_file_kind(cli *c, const char *path, const char *text, size_t len, int walk,
                   cli_kind *out);
 /* Does the text look like Python (SDK names, or a first line such as import, from ... import,

@@ -4,7 +4,9 @@
  * read them the same way (docs/command.md and docs/editors.md). From the name: `*.py` is Python,
  * `.boxlint.json` the configuration, `*.json` JSON whose content decides, `*.Dockerfile`,
  * `Dockerfile.*`, `*.dockerfrag` and what a "fragments" glob of the config names are Dockerfile
- * fragments, anything else (an ordinary `Dockerfile`, a README) nothing of boxlint's. From a
+ * fragments, anything else (an ordinary `Dockerfile`, a README, a notebook) nothing of
+ * boxlint's: passed over by a walk, refused when named (unless --kind says what to read it as,
+ * c->kind). From a
  * JSON text's content: a template (an object with a template's keys), a bare array of command
  * strings, a binding (an object with "template_id"), a NetworkPolicy (an object with only "type",
  * "allow_out", "deny_out"), or another document (package.json, tsconfig.json); a text that
@@ -15,6 +17,7 @@
  * (cli_fragments_for), gitignore.c's matcher and jansson. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -225,20 +228,28 @@ static int fragment_glob(cli *c, const char *path) {
 int cli_file_kind(cli *c, const char *path, const char *text, size_t len, int walk,
                   cli_kind *out) {
   *out = CLI_KIND_NONE;
-  if (!strcmp(path, "-") && !c->stdin_name) {
+  cli_kind k = walk ? CLI_KIND_NONE : (cli_kind)c->kind; /* --kind: for what is named */
+  if (k != CLI_KIND_NONE) {
+    /* as asked, whatever the name */
+  } else if (!strcmp(path, "-") && !c->stdin_name) {
     *out = stdin_kind(c, text, len);
     return 0;
+  } else {
+    k = cli_name_kind(!strcmp(path, "-") ? c->stdin_name : path, 0);
   }
-  const char *name = !strcmp(path, "-") ? c->stdin_name : path;
-  cli_kind k = cli_name_kind(name, 0);
+  const char *name = !strcmp(path, "-") && c->stdin_name ? c->stdin_name : path;
   if (k == CLI_KIND_NONE) {
-    if (!walk) {
-      *out = CLI_KIND_FRAGMENT; /* named: any other file is a fragment */
-      return 0;
-    }
     int hit = fragment_glob(c, name);
     if (hit < 0) return -1;
     k = hit ? CLI_KIND_FRAGMENT : CLI_KIND_NONE;
+    if (!hit && !walk) { /* named, of no kind of boxlint's: refused, never guessed */
+      cli_problemf(c, name, 0, 0, SIZE_MAX, "unknown-kind",
+                   "not a file boxlint checks by its name (templates and other JSON are *.json, "
+                   "Python *.py, Dockerfile fragments *.Dockerfile, Dockerfile.*, *.dockerfrag "
+                   "or a \"fragments\" glob of the configuration); to read it as a fragment "
+                   "anyway, pass --kind fragment");
+      return -1;
+    }
   } else if (k == CLI_KIND_JSON && text) {
     json_error_t e;
     json_t *root = json_loadb(text, len, JSON_ALLOW_NUL, &e);

@@ -6,17 +6,39 @@
  * takes them through c->on_problem and publishes them as diagnostics. Calls nothing of the command's. */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "input/input.h"
 
+const char *cli_visible(const char *s, char *buf, size_t n) {
+  static const char esc[] = "abtnvfr"; /* \a (7) to \r (13) */
+  size_t k = 0;
+  int plain = 1;
+  for (const char *q = s; *q && plain; q++)
+    plain = (unsigned char)*q >= 0x20 && *q != 0x7f && *q != '\\';
+  if (plain || n < 5) return s;
+  for (; *s && k + 5 < n; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '\\') k += (size_t)snprintf(buf + k, n - k, "\\\\");
+    else if (ch >= 7 && ch <= 13) k += (size_t)snprintf(buf + k, n - k, "\\%c", esc[ch - 7]);
+    else if (ch < 0x20 || ch == 0x7f) k += (size_t)snprintf(buf + k, n - k, "\\x%02x", ch);
+    else buf[k++] = (char)ch;
+  }
+  buf[k] = 0;
+  return buf;
+}
+
 void cli_problem_print(FILE *f, const cli_problem *p) {
+  char vp[CLI_VISIBLE_MAX], vm[CLI_VISIBLE_MAX];
+  const char *path = p->path ? cli_visible(p->path, vp, sizeof vp) : NULL;
+  const char *msg = cli_visible(p->message, vm, sizeof vm);
   if (p->line)
-    fprintf(f, "boxlint: %s:%u:%u: %s\n", p->path, p->line, p->column, p->message);
-  else if (p->path)
-    fprintf(f, "boxlint: %s: %s\n", p->path, p->message);
+    fprintf(f, "boxlint: %s:%u:%u: %s\n", path, p->line, p->column, msg);
+  else if (path)
+    fprintf(f, "boxlint: %s: %s\n", path, msg);
   else
-    fprintf(f, "boxlint: %s\n", p->message);
+    fprintf(f, "boxlint: %s\n", msg);
 }
 
 /* Has the command printed this configuration problem already (each input that the config

@@ -31,14 +31,21 @@ size_t cli_command_literal(const unit *u, int32_t command);
  *============================================================================================*/
 
 /* Byte ranges of the text being printed that hold secrets: never printed. */
+/* The bytes of a unit's secrets, as ranges sorted by (cmd, s) and merged where they touch. */
+typedef struct out_secret {
+  int32_t cmd; /* the command the range is in (offsets in it), or -1 (offsets in the file) */
+  size_t s, e;
+} out_secret;
 typedef struct out_secrets {
-  size_t s[64], e[64];
-  int32_t cmd[64]; /* the command a range is in (offsets in it), or -1 (offsets in the file) */
+  out_secret *v; /* malloc'd; NULL with n 0 when the unit has none */
   size_t n;
+  int failed;    /* out of memory: nothing of the source is printed (no secret in clear) */
 } out_secrets;
 
-/* The ranges of the unit's secret-in-command findings (up to 64), before any is printed. */
+/* The ranges of every secret-in-command finding of the unit, before any is printed (however
+ * many: masking never depends on how many come before). out_text_secrets_free after. */
 void out_text_secrets(const unit *u, out_secrets *sec);
+void out_text_secrets_free(out_secrets *sec);
 /* path:line:col: severity: message [rule], the source line with a caret, the hint. */
 void out_text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_severity sev,
                    const out_secrets *sec);

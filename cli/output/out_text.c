@@ -2,6 +2,7 @@
  * caret under the finding, then the hint; colours when c->color. The bytes of a secret found by
  * secret-in-command are printed as '*', in every line that shows them. Owns the text format
  * only; called by output.c, calls out_position.c. */
+#include <stdlib.h>
 #include <string.h>
 #include "output/out_int.h"
 
@@ -11,10 +12,17 @@ static const char *sev_color(boxlint_severity s) {
                                          : "\033[1;36m";
 }
 
+/* Is byte i of command `cmd` (or of the file, -1) in a secret? Binary search of the merged
+ * ranges: the cost per byte does not grow with the number of secrets. */
 static int in_secret(const out_secrets *sec, int32_t cmd, size_t i) {
-  for (size_t k = 0; sec && k < sec->n; k++)
-    if (sec->cmd[k] == cmd && i >= sec->s[k] && i < sec->e[k]) return 1;
-  return 0;
+  size_t lo = 0, hi = sec ? sec->n : 0;
+  while (lo < hi) { /* the first range after (cmd, i) */
+    size_t mid = lo + (hi - lo) / 2;
+    const out_secret *r = &sec->v[mid];
+    if (r->cmd < cmd || (r->cmd == cmd && r->s <= i)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && sec->v[lo - 1].cmd == cmd && i < sec->v[lo - 1].e;
 }
 
 /* The source line holding [off, end), with a caret under the span; bytes of a secret (of
@@ -23,7 +31,7 @@ static int in_secret(const out_secrets *sec, int32_t cmd, size_t i) {
  * findings costs the same per finding as a short one. */
 static void print_source(cli *c, const char *text, size_t len, size_t bol, size_t off,
                          size_t end, uint32_t column, const out_secrets *sec, int32_t cmd) {
-  if (!text || off > len) return;
+  if (!text || off > len || (sec && sec->failed)) return;
   size_t s = bol, e = s;
   while (e < len && e < s + 401 && text[e] != '\n') e++;
   if (e > s && text[e - 1] == '\r' && (e == len || text[e] == '\n')) e--;
@@ -60,12 +68,14 @@ void out_text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_severit
                    const out_secrets *sec) {
   fpos p;
   cli_position(u, d, &p);
+  char vb[CLI_VISIBLE_MAX];
+  const char *path = cli_visible(u->path, vb, sizeof vb); /* a name never starts a line */
   if (p.has)
-    fprintf(c->out, "%s:%u:%u: ", u->path, p.line, p.col);
+    fprintf(c->out, "%s:%u:%u: ", path, p.line, p.col);
   else if (u->kind == UNIT_INLINE && d->command >= 0)
-    fprintf(c->out, "%s:commands[%d]:%u:%u: ", u->path, d->command, d->line, d->column);
+    fprintf(c->out, "%s:commands[%d]:%u:%u: ", path, d->command, d->line, d->column);
   else
-    fprintf(c->out, "%s: ", u->path);
+    fprintf(c->out, "%s: ", path);
   const char *s = boxlint_severity_str(sev);
   if (c->color) fprintf(c->out, "%s%s:\033[0m ", sev_color(sev), s);
   else fprintf(c->out, "%s: ", s);
@@ -87,22 +97,51 @@ void out_text_diag(cli *c, const unit *u, const boxlint_diag *d, boxlint_severit
             d->fix->description);
 }
 
+static int by_place(const void *p, const void *q) {
+  const out_secret *a = p, *b = q;
+  if (a->cmd != b->cmd) return a->cmd < b->cmd ? -1 : 1;
+  return a->s < b->s ? -1 : a->s > b->s;
+}
+
 void out_text_secrets(const unit *u, out_secrets *sec) {
+  size_t cap = 0;
+  sec->v = NULL;
+  sec->n = 0;
+  sec->failed = 0;
   for (int k = 0; k < 2; k++)
     for (size_t i = 0; u->reports[k] && i < boxlint_report_diag_count(u->reports[k]); i++) {
       const boxlint_diag *d = boxlint_report_diag(u->reports[k], i);
-      if (strcmp(d->rule, "secret-in-command") || sec->n == 64) continue;
+      if (strcmp(d->rule, "secret-in-command")) continue;
+      if (sec->n == cap) {
+        cap = cap ? 2 * cap : 16;
+        out_secret *nv = realloc(sec->v, cap * sizeof *nv);
+        if (!nv) {
+          sec->failed = 1;
+          return;
+        }
+        sec->v = nv;
+      }
       fpos p;
       cli_position(u, d, &p);
-      if (p.has) {
-        sec->s[sec->n] = p.off;
-        sec->e[sec->n] = p.end_off;
-        sec->cmd[sec->n] = -1;
-      } else {
-        sec->s[sec->n] = d->offset;
-        sec->e[sec->n] = d->end_offset;
-        sec->cmd[sec->n] = d->command;
-      }
-      sec->n++;
+      sec->v[sec->n++] = p.has ? (out_secret){-1, p.off, p.end_off}
+                               : (out_secret){d->command, d->offset, d->end_offset};
     }
+  if (sec->n < 2) return;
+  qsort(sec->v, sec->n, sizeof *sec->v, by_place);
+  size_t w = 0;
+  for (size_t i = 1; i < sec->n; i++) {
+    out_secret *last = &sec->v[w];
+    if (sec->v[i].cmd == last->cmd && sec->v[i].s <= last->e) {
+      if (sec->v[i].e > last->e) last->e = sec->v[i].e;
+    } else {
+      sec->v[++w] = sec->v[i];
+    }
+  }
+  sec->n = w + 1;
+}
+
+void out_text_secrets_free(out_secrets *sec) {
+  free(sec->v);
+  sec->v = NULL;
+  sec->n = 0;
 }

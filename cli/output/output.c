@@ -74,12 +74,13 @@ static void emit_one(const unit *u, const boxlint_diag *d, boxlint_severity sev,
 void cli_emit_unit(cli *c, const unit *u) {
   emit_ctx x;
   x.c = c;
-  x.sec.n = 0;
+  x.sec = (out_secrets){NULL, 0, 0};
   x.has_error = 0;
   cli_positions_begin(u); /* every finding's position from one index of the file */
   if (c->format == FMT_TEXT) out_text_secrets(u, &x.sec);
   x.diags = c->format == FMT_JSON ? json_array() : NULL;
   cli_each_shown(u, emit_one, &x);
+  out_text_secrets_free(&x.sec);
   cli_positions_end();
   if (c->format == FMT_JSON) out_json_unit(c, u, x.diags, x.has_error);
 }

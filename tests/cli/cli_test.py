@@ -312,7 +312,14 @@ for text in (b"FROM x\n", b"RUN from x import y\n", b"# from a import b\nRUN tru
 
 # ---- a file named: the command line's reading; .boxlint.json is the configuration ------------------
 rc, out, err = run([write("Dockerfile", "FROM x\n")])
-check("a Dockerfile named: a fragment", rc == 1 and "denied-instruction" in out, rc, out, err)
+check("a Dockerfile named: refused (not a kind of boxlint's), nothing read", rc == 2 and out == ""
+      and err == "boxlint: %s: not a file boxlint checks by its name (templates and other JSON "
+      "are *.json, Python *.py, Dockerfile fragments *.Dockerfile, Dockerfile.*, *.dockerfrag "
+      "or a \"fragments\" glob of the configuration); to read it as a fragment anyway, pass "
+      "--kind fragment\n" % os.path.join(tmp, "Dockerfile"), rc, out, err)
+rc, out, err = run(["--kind", "fragment", os.path.join(tmp, "Dockerfile")])
+check("a Dockerfile named with --kind fragment: a fragment", rc == 1 and
+      "denied-instruction" in out, rc, out, err)
 cfgdir = os.path.join(tmp, "cfgnamed"); os.makedirs(cfgdir)
 good_cfg = os.path.join(cfgdir, ".boxlint.json")
 open(good_cfg, "w").write('{"rules": {"unknown-field": "off"}}')

@@ -172,12 +172,19 @@ p = subprocess.run([BIN, "--force-exclude"] + files, cwd=repo, env=env, capture_
                    timeout=60)
 check("--force-exclude on every tracked file = boxlint .",
       findings(p.stdout.decode()) == walk and p.stderr == b"", p.stderr.decode())
-# without it, named files keep the command line's reading: package.json is a template
+# without it, named files keep the command line's reading: package.json is a template, and an
+# ordinary Dockerfile is refused (exit 2, never guessed to be a fragment) unless --kind says so
 p = subprocess.run([BIN, "package.json", "Dockerfile"], cwd=repo, env=env, capture_output=True,
                    timeout=60)
 got = findings(p.stdout.decode())
-check("without --force-exclude: package.json read as a template, Dockerfile as a fragment",
-      "package.json" in got and "Dockerfile" in got, got)
+check("without --force-exclude: package.json read as a template, Dockerfile refused",
+      "package.json" in got and "Dockerfile" not in got and p.returncode == 2 and
+      b"Dockerfile: not a file boxlint checks by its name" in p.stderr and
+      b"--kind fragment" in p.stderr, got, p.stderr)
+p = subprocess.run([BIN, "--kind", "fragment", "Dockerfile"], cwd=repo, env=env,
+                   capture_output=True, timeout=60)
+check("--kind fragment: the Dockerfile read as a fragment",
+      "Dockerfile" in findings(p.stdout.decode()), p.stdout, p.stderr)
 # --exclude applies to named files too
 p = subprocess.run([BIN, "--force-exclude", "--exclude", "ci", "ci/build.steps", "app.py"],
                    cwd=repo, env=env, capture_output=True, timeout=60)

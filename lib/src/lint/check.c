@@ -415,6 +415,22 @@ static int apply_suppressions(bl_check *ck, size_t first, const sup *v, size_t n
   return rc;
 }
 
+/* A fragment most of whose instructions are unknown words is likely no Dockerfile at all (a
+ * notebook or notes read as one with --kind fragment): "insert RUN" or "replace with SHELL" on
+ * each of them would turn the file into something else, so there those fixes are unsafe (shown,
+ * applied only when asked for). Two or more, on more than half of the instructions. */
+static void most_unknown_fixes_unsafe(boxlint_report *r, size_t first, int32_t ninstrs) {
+  size_t n = 0;
+  for (size_t i = first; i < r->ndiags; i++)
+    n += r->diags[i].fix && !strcmp(r->diags[i].rule, BL_R_UNKNOWN_INSTRUCTION);
+  if (n < 2 || n * 2 <= (size_t)ninstrs) return;
+  for (size_t i = first; i < r->ndiags; i++) {
+    boxlint_diag *d = &r->diags[i];
+    if (d->fix && !strcmp(d->rule, BL_R_UNKNOWN_INSTRUCTION))
+      ((boxlint_fix *)(uintptr_t)d->fix)->safety = BOXLINT_FIX_UNSAFE; /* the report's own */
+  }
+}
+
 /* Split (and optionally check) a fragment. */
 static boxlint_status fragment(boxlint_report *report, const char *buf, size_t len,
                                const boxlint_options *opts, int check) {
@@ -471,6 +487,7 @@ static boxlint_status fragment(boxlint_report *report, const char *buf, size_t l
     if (rd.end >= flen) break;
   }
   if (rc == 0 && check && opts->config) bl_warn_finish(&ck);
+  if (rc == 0 && check) most_unknown_fixes_unsafe(report, first, index);
   /* directive comments after the last instruction: reported on it */
   if (rc == 0 && check && opts->config && pos < flen &&
       sup_gap(report, file, pos, flen, index ? index - 1 : -1, 0, &sv))
