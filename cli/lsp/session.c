@@ -30,6 +30,9 @@ void lsp_log(server *s, const char *fmt, ...) {
   fputs("boxlint lsp: ", stderr);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
+  /* The command buffers stderr fully when it is not a terminal; an editor shows the server's
+   * log as it comes, so each line goes out whole and at once. */
+  fflush(stderr);
   va_end(ap);
   (void)s;
 }
