@@ -10,7 +10,9 @@
  * and ctime to the nanosecond, and the bytes, compared just before the rename). Otherwise: a
  * temporary file `.boxlint-fix-XXXXXX` beside it (through a descriptor of the directory, so that
  * the directory cannot be swapped under it), with its owner, group, extended attributes and mode,
- * fsync, rename over it, fsync of the directory. SIGTERM, SIGINT and SIGHUP during that window
+ * fsync, a write lease on the file, the last check, an exchange with it (RENAME_EXCHANGE), the
+ * replaced file checked again under the temporary name (and exchanged back if it changed), fsync
+ * of the directory. SIGTERM, SIGINT and SIGHUP during that window
  * remove the temporary file, then end the program as the signal would have. Owns those checks
  * and their messages. Called by fix_run.c; calls libc only. */
 #define _GNU_SOURCE /* AT_EACCESS, O_NOFOLLOW, the xattr calls */
@@ -18,6 +20,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h> /* renameat2, RENAME_EXCHANGE (glibc 2.28) */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -119,12 +122,31 @@ static int tmp_finish(sig_window *w, int dfd, const char *name, int keep) {
   return rc;
 }
 
-/* Test hook (tests/cli/fix_safety_test.py): BOXLINT_TEST_PAUSE_BEFORE_RENAME=SECONDS sleeps inside
- * the write window, after the temporary file is complete and before the last check and the
- * rename, so that a test can change the file or send a signal at a known point. The command's
- * only; the library reads no environment. */
-static void test_pause(void) {
-  const char *s = getenv("BOXLINT_TEST_PAUSE_BEFORE_RENAME");
+/* Swap the temporary file and `name` (renameat2's RENAME_EXCHANGE), so that the file that was at
+ * `name` is still there to look at, under the temporary name, after the new one is in place.
+ * Returns 0; -1 with errno set (ENOSYS, EINVAL: the kernel or the file system has no exchange). */
+static int tmp_exchange(sig_window *w, int dfd, const char *name) {
+  sigset_t old;
+  sigprocmask(SIG_BLOCK, &w->set, &old);
+#ifdef RENAME_EXCHANGE
+  int rc = renameat2(dfd, tmp_name, dfd, name, RENAME_EXCHANGE);
+#else
+  int rc = -1;
+  errno = ENOSYS;
+#endif
+  int err = errno;
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  errno = err;
+  return rc;
+}
+
+/* Test hooks (tests/cli/fix_safety_test.py, fix_race_test.py): BOXLINT_TEST_PAUSE_BEFORE_RENAME
+ * sleeps inside the write window, after the temporary file is complete and before the last check,
+ * and BOXLINT_TEST_PAUSE_AFTER_CHECK after the last check and before the rename, so that a test
+ * can change the file or send a signal at a known point (SECONDS, a fraction allowed). The
+ * command's only; the library reads no environment. */
+static void test_pause(const char *var) {
+  const char *s = getenv(var);
   double secs = s ? strtod(s, NULL) : 0;
   if (!(secs > 0)) return;
   if (secs > 3600) secs = 3600;
@@ -402,14 +424,17 @@ static int same_time(struct timespec a, struct timespec b) {
   return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
 }
 
-/* Is the file the one read, as it was read: the name still that inode, the same size, mtime and
- * ctime, and the same bytes? */
-static int unchanged(const cli_fix_file *f, const char *orig, size_t olen) {
+/* Is the file at `at` (its name; after the exchange, the temporary name) the one read, as it was
+ * read: that inode, the same size, mtime (and ctime, before the exchange: a rename sets it) to
+ * the nanosecond, and the same bytes? */
+static int unchanged(const cli_fix_file *f, const char *at, int with_ctime, const char *orig,
+                     size_t olen) {
   struct stat now, named;
-  if (fstat(f->fd, &now) || fstatat(f->dfd, f->name, &named, AT_SYMLINK_NOFOLLOW)) return 0;
+  if (fstat(f->fd, &now) || fstatat(f->dfd, at, &named, AT_SYMLINK_NOFOLLOW)) return 0;
   if (named.st_dev != f->st.st_dev || named.st_ino != f->st.st_ino) return 0;
   if (now.st_size != f->st.st_size || (size_t)now.st_size != olen ||
-      !same_time(now.st_mtim, f->st.st_mtim) || !same_time(now.st_ctim, f->st.st_ctim))
+      !same_time(now.st_mtim, f->st.st_mtim) ||
+      (with_ctime && !same_time(now.st_ctim, f->st.st_ctim)))
     return 0;
   char buf[65536];
   for (size_t off = 0; off <= olen;) {
@@ -423,9 +448,72 @@ static int unchanged(const cli_fix_file *f, const char *orig, size_t olen) {
   return 1;
 }
 
+/* A write lease on the file read (fcntl F_SETLEASE, F_WRLCK), held from the last check to the
+ * end of the write: it is granted only when no other process has the file open, and while it is
+ * held another process's open(2) of the file waits (up to /proc/sys/fs/lease-break-time) and
+ * breaks it, which F_GETLEASE then shows. So an editor that opens the file to write it in place
+ * after the check is seen, and the write rolled back before it can write. The break's SIGIO is
+ * ignored while the lease is held (its default action would end the program). A file the user
+ * does not own (without CAP_LEASE) or a file system without leases gets none: the checks on
+ * identity and bytes, before and after the exchange, are then what is left. */
+typedef struct fix_lease {
+  int held;
+  struct sigaction old_io;
+} fix_lease;
+
+/* Returns 0 (with a lease or without one), or -1 when another process keeps the file open. */
+static int lease_take(const cli_fix_file *f, fix_lease *l) {
+  struct sigaction ign;
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGIO, &ign, &l->old_io);
+  l->held = 0;
+  for (int tries = 0; tries < 40; tries++) { /* about 200 ms for a reader to finish */
+    if (fcntl(f->fd, F_SETLEASE, F_WRLCK) == 0) return l->held = 1, 0;
+    if (errno != EAGAIN && errno != EBUSY) return 0;
+    struct timespec ts = {0, 5000000};
+    nanosleep(&ts, NULL);
+  }
+  sigaction(SIGIO, &l->old_io, NULL);
+  return -1;
+}
+
+static int lease_broken(const cli_fix_file *f, const fix_lease *l) {
+  return l->held && fcntl(f->fd, F_GETLEASE) != F_WRLCK;
+}
+
+static void lease_drop(const cli_fix_file *f, fix_lease *l) {
+  if (l->held) (void)fcntl(f->fd, F_SETLEASE, F_UNLCK);
+  l->held = 0;
+  sigaction(SIGIO, &l->old_io, NULL);
+}
+
 static void sync_dir(int dfd) {
   if (fsync(dfd)) { /* some file systems refuse fsync on a directory: best effort */
   }
+}
+
+/* Put the complete temporary file in place of the file read, unless the file changed. With
+ * RENAME_EXCHANGE the file that was at the name is, after the swap, under the temporary name: it
+ * is checked again there (identity, size, mtime, bytes, the lease), and a change that came
+ * between the last check and the swap swaps it back. Without the exchange (ENOSYS, EINVAL),
+ * a plain rename. Returns 0 (in place), 1 (changed: nothing written), -1 (errno set), or -2 (changed,
+ * and the swap back failed: the changed file is under the temporary name, which is kept). */
+static int put_in_place(sig_window *w, const cli_fix_file *f, const fix_lease *l,
+                        const char *orig, size_t olen) {
+  if (lease_broken(f, l) || !unchanged(f, f->name, 1, orig, olen)) return 1;
+  test_pause("BOXLINT_TEST_PAUSE_AFTER_CHECK");
+  if (tmp_exchange(w, f->dfd, f->name)) {
+    if (errno != ENOSYS && errno != EINVAL) return -1;
+    if (lease_broken(f, l) || !unchanged(f, f->name, 1, orig, olen)) return 1;
+    return tmp_finish(w, f->dfd, f->name, 1) ? -1 : 0;
+  }
+  if (lease_broken(f, l) || !unchanged(f, tmp_name, 0, orig, olen)) {
+    /* the other writer's file back at its name; ours, now under the temporary name, removed */
+    return tmp_exchange(w, f->dfd, f->name) ? -2 : 1;
+  }
+  return 0;
 }
 
 int cli_fix_write(cli *c, const char *path, cli_fix_file *f, const char *orig, size_t olen,
@@ -434,24 +522,38 @@ int cli_fix_write(cli *c, const char *path, cli_fix_file *f, const char *orig, s
   int err = 0, tfd = -1;
   const char *what = before_write(f, why, sizeof why, &err);
   sig_window w;
+  fix_lease l = {0};
+  int leased = 0;
   if (!what) {
     window_open(&w);
     tfd = tmp_create(&w, f->dfd);
     if (tfd < 0) what = "cannot create a temporary file in its directory", err = errno;
     else what = fill_tmp(f, tfd, text, len, why, sizeof why, &err);
     if (tfd >= 0 && close(tfd) && !what) what = "cannot write a temporary file", err = errno;
-    if (!what) test_pause();
-    if (!what && !unchanged(f, orig, olen)) {
-      tmp_finish(&w, f->dfd, f->name, 0);
+    if (!what) test_pause("BOXLINT_TEST_PAUSE_BEFORE_RENAME");
+    int rc = 0;
+    if (!what && lease_take(f, &l)) what = "another process has it open", err = 0;
+    else if (!what) leased = 1, rc = put_in_place(&w, f, &l, orig, olen);
+    if (!what && rc == -1) what = "cannot rename a temporary file over it", err = errno;
+    if (!what && rc == -2) {
+      /* the only copy of the other writer's change is the temporary file: it stays */
+      tmp_active = 0;
+      fprintf(c->err, "boxlint: %s: changed while boxlint was fixing it, and the fixed file is in "
+                      "its place: the changed one is %s in its directory\n", path,
+              tmp_name);
+      if (leased) lease_drop(f, &l);
       window_close(&w);
+      return -1;
+    }
+    /* in place (rc 0): the temporary name holds the file read, or nothing; else our new file */
+    if (tfd >= 0) tmp_finish(&w, f->dfd, f->name, 0);
+    if (leased) lease_drop(f, &l);
+    window_close(&w);
+    if (!what && rc == 1) {
       fprintf(c->err, "boxlint: %s: not fixed: changed while boxlint was fixing it: nothing "
                       "written\n", path);
       return -1;
     }
-    if (!what && tmp_finish(&w, f->dfd, f->name, 1))
-      what = "cannot rename a temporary file over it", err = errno;
-    else if (what && tfd >= 0) tmp_finish(&w, f->dfd, f->name, 0);
-    window_close(&w);
   }
   if (!what) {
     sync_dir(f->dfd);
