@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h> /* renameat2, RENAME_EXCHANGE (glibc 2.28) */
 #include <stdlib.h>
@@ -157,6 +158,18 @@ static void test_pause(const char *var) {
 
 #endif /* BOXLINT_WASI */
 
+/* `boxlint: PATH: ...` on standard error, the path escaped as the text output escapes it (a
+ * name holding a newline or an escape sequence forges no line). */
+__attribute__((format(printf, 3, 4))) static void say(cli *c, const char *path, const char *fmt,
+                                                      ...) {
+  char vb[CLI_VISIBLE_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(c->err, "boxlint: %s: ", cli_visible(path, vb, sizeof vb));
+  vfprintf(c->err, fmt, ap);
+  va_end(ap);
+}
+
 /*==============================================================================================
  * MARK: opening and reading
  *============================================================================================*/
@@ -240,20 +253,20 @@ int cli_fix_open(cli *c, const char *path, int found, cli_fix_file *f, char **bu
   *len = 0;
   const char *what = fix_open_file(path, found, f);
   if (!what && (unsigned long long)f->st.st_size > CLI_MAX_INPUT_BYTES) {
-    fprintf(c->err, "boxlint: %s: file is %lld bytes, more than the %u-byte limit; not read\n",
-            path, (long long)f->st.st_size, CLI_MAX_INPUT_BYTES);
+    say(c, path, "file is %lld bytes, more than the %u-byte limit; not read\n",
+        (long long)f->st.st_size, CLI_MAX_INPUT_BYTES);
     cli_fix_close(f);
     return -1;
   }
   if (!what && read_all(f->fd, (size_t)f->st.st_size, buf, len)) what = "";
   if (!what) return 0;
   int err = errno;
-  if (*what && err) fprintf(c->err, "boxlint: %s: not fixed: %s: %s\n", path, what, strerror(err));
-  else if (*what) fprintf(c->err, "boxlint: %s: not fixed: %s\n", path, what);
+  if (*what && err) say(c, path, "not fixed: %s: %s\n", what, strerror(err));
+  else if (*what) say(c, path, "not fixed: %s\n", what);
   else if (err == EFBIG)
-    fprintf(c->err, "boxlint: %s: input larger than the %u-byte limit; not read\n", path,
+    say(c, path, "input larger than the %u-byte limit; not read\n",
             CLI_MAX_INPUT_BYTES);
-  else fprintf(c->err, "boxlint: %s: %s\n", path, strerror(err));
+  else say(c, path, "%s\n", strerror(err));
   cli_fix_close(f);
   return -1;
 }
@@ -270,9 +283,9 @@ void cli_fix_close(cli_fix_file *f) {
 int cli_fix_write(cli *c, const char *path, cli_fix_file *f, const char *orig, size_t olen,
                   const char *text, size_t len) {
   (void)f, (void)orig, (void)olen, (void)text, (void)len;
-  fprintf(c->err, "boxlint: %s: not fixed: the WebAssembly build of boxlint writes no files "
+  say(c, path, "not fixed: the WebAssembly build of boxlint writes no files "
                   "(WASI has no owners, modes or signals to keep them safe); use --diff, or the "
-                  "native command; the file is unchanged\n", path);
+                  "native command; the file is unchanged\n");
   return -1;
 }
 #else
@@ -538,9 +551,8 @@ int cli_fix_write(cli *c, const char *path, cli_fix_file *f, const char *orig, s
     if (!what && rc == -2) {
       /* the only copy of the other writer's change is the temporary file: it stays */
       tmp_active = 0;
-      fprintf(c->err, "boxlint: %s: changed while boxlint was fixing it, and the fixed file is in "
-                      "its place: the changed one is %s in its directory\n", path,
-              tmp_name);
+      say(c, path, "changed while boxlint was fixing it, and the fixed file is in its place: the "
+                   "changed one is %s in its directory\n", tmp_name);
       if (leased) lease_drop(f, &l);
       window_close(&w);
       return -1;
@@ -550,8 +562,8 @@ int cli_fix_write(cli *c, const char *path, cli_fix_file *f, const char *orig, s
     if (leased) lease_drop(f, &l);
     window_close(&w);
     if (!what && rc == 1) {
-      fprintf(c->err, "boxlint: %s: not fixed: changed while boxlint was fixing it: nothing "
-                      "written\n", path);
+      say(c, path, "not fixed: changed while boxlint was fixing it: nothing "
+                      "written\n");
       return -1;
     }
   }
@@ -559,9 +571,9 @@ int cli_fix_write(cli *c, const char *path, cli_fix_file *f, const char *orig, s
     sync_dir(f->dfd);
     return 0;
   }
-  if (err) fprintf(c->err, "boxlint: %s: not fixed: %s: %s; the file is unchanged\n", path, what,
+  if (err) say(c, path, "not fixed: %s: %s; the file is unchanged\n", what,
                    strerror(err));
-  else fprintf(c->err, "boxlint: %s: not fixed: %s; the file is unchanged\n", path, what);
+  else say(c, path, "not fixed: %s; the file is unchanged\n", what);
   return -1;
 }
 #endif /* BOXLINT_WASI */

@@ -133,6 +133,17 @@ for how, args in (("walked", ["."]), ("named", names), ("missing", [n + ".gone" 
         check("text, %s: the newline in the name shown as \\n" % how,
               b"x\\n::error file=README.md,line=1::FORGED\\n.Dockerfile:1:1:" in out, out[:300])
 
+# --fix's own messages (a file it may not write) name the file escaped too
+for n in names:
+    os.chmod(os.path.join(forge, n), 0o444)
+rc, out, err = run(["--fix"] + names, cwd=forge)
+check("--fix, read-only files: each 'not fixed' message on one line, the name escaped",
+      rc == 2 and err.count(b": not fixed: it is read-only") == len(names) and
+      b"x\\n::error file=README.md,line=1::FORGED\\n.Dockerfile: not fixed:" in err and
+      not re.search(rb"(^|\n)::", err) and b"\x1b" not in err and b"\r" not in err, rc, err[-600:])
+for n in names:
+    os.chmod(os.path.join(forge, n), 0o644)
+
 # ---- 4. '--' -----------------------------------------------------------------------------------
 dash = put("-rf.Dockerfile", "RUN echo hi\n")
 excl = put("--exclude=*.Dockerfile", "RUN echo hi\n")
